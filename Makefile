@@ -1,0 +1,37 @@
+# judgegraph: `make demo` (set up, then judge the bundled examples on the embedded CPU model)
+#             `make test` (set up, then run the whole test suite, as CI does)
+
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.judgegraph-setup
+# llama-cpp-python is built from source: portable x86-64 flags (AVX2, no -march=native) so the wheel
+# pip caches runs on any machine of this kind; no llava (judgegraph sends images through the API).
+LLAMA_CMAKE_ARGS ?= -DLLAVA_BUILD=OFF -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON
+DEMO_DIR ?= .judgegraph
+
+.PHONY: setup demo test lint clean
+
+setup: $(STAMP)
+
+# Idempotent: re-runs only when the dependency declarations change.
+$(STAMP): pyproject.toml Makefile
+	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "judgegraph needs Python 3.11+"'
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	CMAKE_BUILD_PARALLEL_LEVEL=2 CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" \
+		$(BIN)/python -m pip install -q -e '.[embedded,graph,dev]'
+	touch $(STAMP)
+
+demo: setup
+	$(BIN)/judgegraph judge examples/demo.jsonl -o $(DEMO_DIR)/demo-output.jsonl --store $(DEMO_DIR)/runs.db
+
+lint: setup
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+test: lint
+	$(BIN)/python -m pytest -ra
+
+clean:
+	rm -rf $(VENV) $(DEMO_DIR) .pytest_cache .ruff_cache build *.egg-info

@@ -1,0 +1,101 @@
+"""Judge specs: what a judge is (graph, prompts, tools, budgets), as validated files under `agents/<name>/`."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.resources
+import json
+import tomllib
+from typing import Literal
+
+import jinja2
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from judgegraph.errors import ConfigError
+from judgegraph.registry import Registry
+
+
+class SamplingSpec(BaseModel):
+    """Sampling for the judge's model calls."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
+
+    temperature: float = Field(default=0.0, ge=0)
+    max_tokens: int = Field(default=256, ge=1)
+    seed: int | None = 0
+
+
+class JudgeSpec(BaseModel):
+    """A judge's identity: changing any field or prompt changes its version."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
+
+    name: str
+    description: str
+    graph: str
+    """The graph builder that turns this spec into a LangGraph graph."""
+    tools: list[str] = Field(default_factory=list)
+    """Tools this judge may use (deterministic plans and model calls alike)."""
+    deliberate: Literal["undecided", "always"] = "undecided"
+    """Ask the model only where no deterministic evidence decides, or always (evidence still wins)."""
+    max_verdict_attempts: int = Field(default=2, ge=1)
+    """Model attempts at a parseable verdict before the verdict is `valid=false`."""
+    sampling: SamplingSpec = Field(default_factory=SamplingSpec)
+    prompts: dict[str, str] = Field(default_factory=dict)
+    """Prompt role -> template text (loaded from the files the TOML names)."""
+
+    @property
+    def version(self) -> str:
+        """Content hash of the spec and its prompts."""
+        blob = json.dumps(self.model_dump(mode="json"), sort_keys=True).encode()
+        return hashlib.sha256(blob).hexdigest()[:16]
+
+    def prompt_hashes(self) -> dict[str, str]:
+        """Prompt role -> content hash (recorded in every trajectory)."""
+        return {k: hashlib.sha256(v.encode()).hexdigest()[:16] for k, v in self.prompts.items()}
+
+    def render(self, role: str, **variables: object) -> str:
+        """Render a prompt strictly: a missing variable is an error, not an empty string."""
+        try:
+            template = _ENV.from_string(self.prompts[role])
+        except KeyError:
+            raise ConfigError(f"judge {self.name!r} has no prompt {role!r}") from None
+        return template.render(**variables).strip()
+
+
+_ENV = jinja2.Environment(undefined=jinja2.StrictUndefined, keep_trailing_newline=True, autoescape=False)
+
+judges: Registry[JudgeSpec] = Registry("judge")
+
+
+def load_spec_dir(package: str, name: str) -> JudgeSpec:
+    """Load `<package>/<name>/judge.toml` and the prompt files it names."""
+    folder = importlib.resources.files(package) / name
+    try:
+        raw = tomllib.loads((folder / "judge.toml").read_text())
+    except (OSError, tomllib.TOMLDecodeError) as e:
+        raise ConfigError(f"judge {name!r}: cannot read judge.toml: {e}") from e
+    prompts = {}
+    for role, filename in raw.pop("prompts", {}).items():
+        try:
+            prompts[role] = (folder / filename).read_text()
+        except OSError as e:
+            raise ConfigError(f"judge {name!r}: prompt {role!r} file {filename!r}: {e}") from e
+    try:
+        spec = JudgeSpec.model_validate({"name": name, **raw, "prompts": prompts})
+    except ValidationError as e:
+        raise ConfigError(f"judge {name!r}: invalid judge.toml:\n{e}") from e
+    for role, text in prompts.items():
+        try:
+            _ENV.parse(text)
+        except jinja2.TemplateSyntaxError as e:
+            raise ConfigError(f"judge {name!r}: prompt {role!r}: {e}") from e
+    return spec
+
+
+def register_builtin_judges() -> None:
+    """Register every `agents/<name>/judge.toml` shipped with judgegraph."""
+    root = importlib.resources.files("judgegraph.agents")
+    for entry in sorted(root.iterdir(), key=lambda p: p.name):
+        if entry.is_dir() and (entry / "judge.toml").is_file() and entry.name not in judges:
+            judges.register(entry.name, load_spec_dir("judgegraph.agents", entry.name))

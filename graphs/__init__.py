@@ -1,0 +1,26 @@
+"""How judging flows: LangGraph builders, typed state, nodes, routing and the recorder hook.
+
+Importing this package registers the built-in graph builders (and, through its imports, the built-in
+tools and judge specs).
+"""
+
+from judgegraph.graphs._aggregate import decide_from_evidence, verdict_from_ruling
+from judgegraph.graphs._builder import EvidenceFirstGraph
+from judgegraph.graphs._context import JudgeContext
+from judgegraph.graphs._recorder import Recorder, recorded
+from judgegraph.graphs._state import JudgeState
+from judgegraph.graphs._verdict_format import ModelRuling, VerdictParseError, parse_verdict, verdict_schema
+
+__all__ = (
+    "EvidenceFirstGraph",
+    "JudgeContext",
+    "JudgeState",
+    "ModelRuling",
+    "Recorder",
+    "VerdictParseError",
+    "decide_from_evidence",
+    "parse_verdict",
+    "recorded",
+    "verdict_from_ruling",
+    "verdict_schema",
+)

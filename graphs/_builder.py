@@ -1,0 +1,105 @@
+"""Graph builders: a judge spec in, a compiled LangGraph judge out. Wiring only; nodes hold the logic."""
+
+from __future__ import annotations
+
+import secrets
+import time
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+from judgegraph.agents import JudgeSpec
+from judgegraph.graphs import _nodes as nodes
+from judgegraph.graphs._context import JudgeContext
+from judgegraph.graphs._recorder import Recorder, recorded
+from judgegraph.graphs._state import JudgeState
+from judgegraph.tools import tools
+from langgraph.graph import END, START, StateGraph
+from langgraph.types import Send
+
+from judgegraph._graph_protocol import graph_builders
+from judgegraph.backends import ModelClient
+from judgegraph.errors import ConfigError
+from judgegraph.types import Trajectory, Verdict
+
+
+def route_after_plan(state: JudgeState) -> list[Send] | Literal["weigh_evidence"]:
+    """Fan the planned tool calls out in parallel, or go straight on when there are none."""
+    planned = state.get("planned", [])
+    if not planned:
+        return "weigh_evidence"
+    return [Send("run_tool", {"request": state["request"], "call": call}) for call in planned]
+
+
+def route_after_weigh(spec: JudgeSpec) -> Any:
+    def after_weigh(state: JudgeState) -> Literal["deliberate", "finalize"]:
+        """Ask the model where evidence does not decide (or always, if the spec says so)."""
+        if spec.deliberate == "always" or state.get("evidence_verdict") is None:
+            return "deliberate"
+        return "finalize"
+
+    return after_weigh
+
+
+def route_after_deliberate(spec: JudgeSpec) -> Any:
+    def after_deliberate(state: JudgeState) -> Literal["deliberate", "finalize"]:
+        """Retry an unusable reply until the attempt budget runs out; then finalize (forced)."""
+        if state.get("ruling") is None and state.get("attempts", 0) < spec.max_verdict_attempts:
+            return "deliberate"
+        return "finalize"
+
+    return after_deliberate
+
+
+class EvidenceFirstGraph:
+    """intake -> plan_evidence -> run_tool (xN, parallel) -> weigh_evidence -> [deliberate (retry)] -> finalize."""
+
+    def __init__(self, spec: JudgeSpec, checkpointer: Any = None) -> None:
+        for name in spec.tools:
+            if name not in tools:
+                raise ConfigError(f"judge {spec.name!r} names tool {name!r}, which is not registered")
+        self.spec = spec
+        self.checkpointer = checkpointer
+        g = StateGraph(JudgeState, context_schema=JudgeContext)
+        for name, fn in [
+            ("intake", nodes.intake),
+            ("plan_evidence", nodes.plan_evidence),
+            ("run_tool", nodes.run_tool),
+            ("weigh_evidence", nodes.weigh_evidence),
+            ("deliberate", nodes.deliberate),
+            ("finalize", nodes.finalize),
+        ]:
+            g.add_node(name, recorded(name, fn))
+        g.add_edge(START, "intake")
+        g.add_edge("intake", "plan_evidence")
+        g.add_conditional_edges("plan_evidence", route_after_plan, ["run_tool", "weigh_evidence"])
+        g.add_edge("run_tool", "weigh_evidence")
+        g.add_conditional_edges("weigh_evidence", route_after_weigh(spec))
+        g.add_conditional_edges("deliberate", route_after_deliberate(spec))
+        g.add_edge("finalize", END)
+        self.compiled = g.compile(checkpointer=checkpointer, name=spec.name)
+
+    async def arun(self, trajectory: Trajectory, client: ModelClient | None) -> Trajectory:
+        """Judge the trajectory's request, recording into it. A crash is recorded, then re-raised."""
+        recorder = Recorder(trajectory)
+        ctx = JudgeContext(spec=self.spec, recorder=recorder, client=client, nonce=secrets.token_hex(4))
+        # The label is the answer key: the judge's state never holds it.
+        request = trajectory.request.model_copy(update={"label": None})
+        config = {"configurable": {"thread_id": trajectory.id}} if self.checkpointer is not None else None
+        start = time.perf_counter()
+        try:
+            final = await self.compiled.ainvoke({"request": request}, config=config, context=ctx)
+        except BaseException as e:
+            recorder.error(f"{type(e).__name__}: {e}", kind="crash" if isinstance(e, Exception) else "cancelled")
+            trajectory.status = "incomplete"
+            trajectory.verdict = Verdict.invalid(f"the judge run failed: {type(e).__name__}: {e}")
+            raise
+        else:
+            trajectory.verdict = final["verdict"]
+            trajectory.status = "complete"
+        finally:
+            trajectory.ended_at = datetime.now(UTC)
+            trajectory.duration_s = time.perf_counter() - start
+        return trajectory
+
+
+graph_builders.register("evidence_first", EvidenceFirstGraph)

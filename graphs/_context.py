@@ -1,0 +1,22 @@
+"""Run-scoped dependencies that ride in LangGraph's runtime context, never in state or globals."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from judgegraph.agents import JudgeSpec
+from judgegraph.graphs._recorder import Recorder
+
+from judgegraph.backends import ModelClient
+
+
+@dataclass(frozen=True)
+class JudgeContext:
+    """What every node may use while judging one request."""
+
+    spec: JudgeSpec
+    recorder: Recorder
+    client: ModelClient | None
+    """None when the run needs no model (the evidence decided and the judge deliberates only when undecided)."""
+    nonce: str
+    """Per-run random suffix of the response markers, so a response cannot close its own marker."""

@@ -1,0 +1,87 @@
+"""The recorder hook: every node, model turn, tool call and result goes into the trajectory, in order."""
+
+from __future__ import annotations
+
+import functools
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+from pydantic_core import to_jsonable_python
+
+from judgegraph.types import (
+    ErrorEvent,
+    ModelTurn,
+    NodeEvent,
+    ToolCall,
+    ToolCallEvent,
+    ToolResult,
+    ToolResultEvent,
+    Trajectory,
+    Verdict,
+    VerdictEvent,
+)
+
+E = TypeVar("E", NodeEvent, ModelTurn, ToolCallEvent, ToolResultEvent, VerdictEvent, ErrorEvent)
+
+
+class Recorder:
+    """Appends typed events to one trajectory, numbering and timing them."""
+
+    def __init__(self, trajectory: Trajectory) -> None:
+        self.trajectory = trajectory
+        self._t0 = time.perf_counter()
+
+    def add(self, event: E, node: str = "") -> E:
+        event.seq = len(self.trajectory.events)
+        event.t = time.perf_counter() - self._t0
+        if node:
+            event.node = node
+        self.trajectory.events.append(event)
+        return event
+
+    def enter(self, node: str) -> None:
+        self.trajectory.path.append(node)
+        self.add(NodeEvent(phase="enter"), node)
+
+    def leave(self, node: str, update: dict[str, Any] | None) -> None:
+        self.add(NodeEvent(phase="exit", update=to_jsonable_python(update or {}, fallback=repr)), node)
+
+    def fail(self, node: str, error: BaseException) -> None:
+        self.add(NodeEvent(phase="error", error=f"{type(error).__name__}: {error}"), node)
+
+    def model_turn(self, turn: ModelTurn, node: str) -> ModelTurn:
+        return self.add(turn, node)
+
+    def tool_call(self, call: ToolCall, node: str) -> None:
+        self.add(ToolCallEvent(call=call), node)
+
+    def tool_result(self, result: ToolResult, node: str) -> None:
+        self.add(ToolResultEvent(result=result), node)
+
+    def verdict(self, verdict: Verdict, node: str) -> None:
+        self.add(VerdictEvent(verdict=verdict), node)
+
+    def error(self, message: str, kind: str = "exception") -> None:
+        self.add(ErrorEvent(message=message, kind=kind))
+
+
+NodeFn = Callable[[Any, Any], Awaitable[dict[str, Any]]]
+
+
+def recorded(name: str, fn: NodeFn) -> NodeFn:
+    """Wrap a node so entering, leaving (with its state update) and raising are recorded."""
+
+    @functools.wraps(fn)
+    async def node(state: Any, runtime: Any) -> dict[str, Any]:
+        recorder: Recorder = runtime.context.recorder
+        recorder.enter(name)
+        try:
+            update = await fn(state, runtime)
+        except Exception as e:
+            recorder.fail(name, e)
+            raise
+        recorder.leave(name, update)
+        return update
+
+    return node

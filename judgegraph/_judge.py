@@ -1,0 +1,194 @@
+"""`Judge`: the Python entry point. Loads a judge by name, owns its model endpoint and store, runs requests."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import threading
+from collections.abc import Coroutine, Mapping
+from pathlib import Path
+from typing import Any, Literal, TypeVar
+
+from judgegraph._graph_protocol import JudgeGraph, graph_builders
+from judgegraph._request import JudgeRequest
+from judgegraph._trajectory import Trajectory, Versions
+from judgegraph._verdict import Verdict
+from judgegraph._version import __version__
+from judgegraph.backends import ModelEndpoint
+from judgegraph.registry import Registry
+from judgegraph.settings import Settings
+from judgegraph.store import TrajectoryStore
+
+T = TypeVar("T")
+
+
+def load_builtins() -> None:
+    """Import the layers whose import registers judgegraph's built-in tools, judges and graph builders."""
+    importlib.import_module("judgegraph.graphs")
+
+
+def judge_registry() -> Registry[Any]:
+    """The judge-spec registry (filled by `judgegraph.agents`)."""
+    load_builtins()
+    return importlib.import_module("judgegraph.agents").judges  # type: ignore[no-any-return]
+
+
+class _LoopThread:
+    """One background event loop for the sync façade, so clients and servers outlive each call."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, name="judgegraph-loop", daemon=True)
+        self.thread.start()
+
+    def run(self, coro: Coroutine[Any, Any, T]) -> T:
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result()
+
+    def stop(self) -> None:
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(timeout=5)
+        self.loop.close()
+
+
+class Judge:
+    """A judge ready to run: its spec, compiled graph, model endpoint and trajectory store.
+
+    Use it as `async with Judge.load("evidence") as judge: verdict = await judge.ajudge(request)`, or
+    synchronously with `judge.judge(request)` and `judge.close()`.
+    """
+
+    def __init__(
+        self,
+        spec: Any,
+        graph: JudgeGraph,
+        *,
+        settings: Settings,
+        store: TrajectoryStore | None,
+    ) -> None:
+        self.spec = spec
+        self._graph = graph
+        self.settings = settings
+        self.store = store
+        self._endpoint = ModelEndpoint(settings)
+        self._open_lock = asyncio.Lock()
+        self._opened = False
+        self._loop_thread: _LoopThread | None = None
+
+    @classmethod
+    def load(
+        cls,
+        name: str = "evidence",
+        *,
+        settings: Settings | None = None,
+        store: TrajectoryStore | str | Path | Literal[False] | None = None,
+        checkpointer: Any = None,
+        **overrides: Any,
+    ) -> Judge:
+        """Load a registered judge and compile its graph (a bad spec fails here, not on the first request).
+
+        Args:
+            name: the judge's registered name (`judgegraph judges` lists them).
+            settings: where to run; default from `JUDGEGRAPH_*` environment variables, then `overrides`.
+            store: a store or a path; None uses `settings.store_path`; False records nothing to disk.
+            checkpointer: a LangGraph checkpointer to compile the graph with (none by default).
+            **overrides: `Settings` fields, e.g. `model_url="http://127.0.0.1:8000/v1"`.
+        """
+        spec = judge_registry().get(name)
+        settings = settings.model_copy(update=overrides) if settings else Settings.from_env(**overrides)
+        graph = graph_builders.get(spec.graph)(spec, checkpointer=checkpointer)
+        if store is None:
+            store = TrajectoryStore(settings.store_path)
+        elif isinstance(store, str | Path):
+            store = TrajectoryStore(store)
+        return cls(spec, graph, settings=settings, store=store or None)
+
+    @property
+    def name(self) -> str:
+        return str(self.spec.name)
+
+    @property
+    def graph(self) -> Any:
+        """The compiled LangGraph graph."""
+        return self._graph.compiled
+
+    # ------------------------------------------------------------ lifecycle
+
+    async def open(self) -> None:
+        """Connect to the model (starting the embedded server when no URL is set). Idempotent."""
+        async with self._open_lock:
+            if not self._opened:
+                await self._endpoint.open()
+                self._opened = True
+
+    async def aclose(self) -> None:
+        """Close the model connection, stop the embedded server and close the store."""
+        await self._endpoint.close()
+        self._opened = False
+        if self.store is not None:
+            self.store.close()
+            self.store = None
+
+    async def __aenter__(self) -> Judge:
+        await self.open()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    # ------------------------------------------------------------ judging
+
+    def _versions(self) -> Versions:
+        client = self._endpoint.client
+        return Versions(
+            judgegraph=__version__,
+            judge=self.spec.version,
+            prompts=self.spec.prompt_hashes(),
+            tools=list(self.spec.tools),
+            backend=client.profile.name,
+            model=client.model,
+        )
+
+    async def arun(self, request: JudgeRequest | Mapping[str, Any]) -> Trajectory:
+        """Judge one request and return its whole trajectory (also written to the store)."""
+        if not isinstance(request, JudgeRequest):
+            request = JudgeRequest.model_validate(request)
+        await self.open()
+        trajectory = Trajectory(judge=self.name, request=request, label=request.label, versions=self._versions())
+        if self.store is not None:
+            await self.store.astart_run(trajectory)
+        try:
+            await self._graph.arun(trajectory, self._endpoint.client)
+        finally:
+            if self.store is not None:
+                await asyncio.shield(self.store.afinish_run(trajectory))
+        return trajectory
+
+    async def ajudge(self, request: JudgeRequest | Mapping[str, Any]) -> Verdict:
+        """Judge one request; returns the verdict (the trajectory is in the store)."""
+        trajectory = await self.arun(request)
+        assert trajectory.verdict is not None
+        return trajectory.verdict
+
+    # ------------------------------------------------------------ sync façade
+
+    def _sync(self, coro: Coroutine[Any, Any, T]) -> T:
+        if self._loop_thread is None:
+            self._loop_thread = _LoopThread()
+        return self._loop_thread.run(coro)
+
+    def run(self, request: JudgeRequest | Mapping[str, Any]) -> Trajectory:
+        """Synchronous `arun`."""
+        return self._sync(self.arun(request))
+
+    def judge(self, request: JudgeRequest | Mapping[str, Any]) -> Verdict:
+        """Synchronous `ajudge`."""
+        return self._sync(self.ajudge(request))
+
+    def close(self) -> None:
+        """Synchronous `aclose`."""
+        if self._loop_thread is not None:
+            self._loop_thread.run(self.aclose())
+            self._loop_thread.stop()
+            self._loop_thread = None
+        else:
+            asyncio.run(self.aclose())

@@ -1,0 +1,67 @@
+"""What a judge rules."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+
+class CriterionResult(BaseModel):
+    """The outcome of one criterion (a check, a rubric item or a piece of evidence) for one candidate."""
+
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+
+    name: str
+    """Which criterion."""
+    candidate: int
+    """Which candidate it was applied to."""
+    passed: bool | None = None
+    """Pass/fail where the criterion is binary."""
+    score: float | None = Field(default=None, ge=0, le=1)
+    """Graded score in [0, 1] where it is graded."""
+    source: str = ""
+    """What produced it: a tool name, or `model`."""
+    evidence: list[str] = Field(default_factory=list)
+    """Ids of the tool calls or model turns behind it."""
+    detail: str = ""
+    """A short human-readable explanation."""
+
+
+class Verdict(BaseModel):
+    """A judge's ruling on one request."""
+
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+
+    valid: bool
+    """False when no ruling could be made (the model never produced a parseable verdict, the endpoint failed);
+    scores are then empty rather than a made-up default."""
+    winner: int | None = None
+    """Index of the best candidate; None for a tie, for pointwise mode, or when `valid` is false."""
+    scores: list[float] = Field(default_factory=list)
+    """One score per candidate in [0, 1] (empty when `valid` is false)."""
+    ranking: list[int] = Field(default_factory=list)
+    """Candidate indices, best first."""
+    criteria: list[CriterionResult] = Field(default_factory=list)
+    """Per-criterion results with the evidence behind each."""
+    confidence: float | None = Field(default=None, ge=0, le=1)
+    """How sure the judge is, in [0, 1], when it says."""
+    rationale: str = ""
+    """Why."""
+    decided_by: str = ""
+    """What settled the ruling: `evidence` (a deterministic check), `model`, or `none`."""
+    error: str | None = None
+    """Why the verdict is invalid, when it is."""
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Verdict:
+        if any(not 0.0 <= s <= 1.0 for s in self.scores):
+            raise ValueError("scores must lie in [0, 1]")
+        if not self.valid and self.error is None:
+            raise ValueError("an invalid verdict must say why (error)")
+        if self.winner is not None and self.scores and not 0 <= self.winner < len(self.scores):
+            raise ValueError("winner is out of range")
+        return self
+
+    @classmethod
+    def invalid(cls, reason: str) -> Verdict:
+        """A verdict that records why no ruling was made."""
+        return cls(valid=False, error=reason, decided_by="none")

@@ -1,0 +1,228 @@
+"""One async OpenAI-compatible client for every backend; each call becomes a recorded `ModelTurn`."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+import time
+from typing import Any
+
+import openai
+from pydantic import BaseModel, ConfigDict
+
+from judgegraph._trajectory import ModelRequest, ModelTurn, ToolCall, Usage
+from judgegraph.backends._profiles import BackendProfile, detect_profile
+from judgegraph.errors import BackendUnavailableError
+
+log = logging.getLogger(__name__)
+
+_TRANSIENT = (
+    openai.APIConnectionError,  # includes APITimeoutError
+    openai.RateLimitError,
+    openai.InternalServerError,
+    openai.ConflictError,
+)
+
+
+class Sampling(BaseModel):
+    """Sampling parameters for one call."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+
+    temperature: float = 0.0
+    max_tokens: int = 512
+    seed: int | None = 0
+    top_p: float | None = None
+    logprobs: bool = False
+    """Ask for per-token logprobs (recorded in the turn)."""
+
+
+class ModelClient:
+    """Talks to one OpenAI-compatible endpoint through the `openai` SDK.
+
+    Transient failures (connection, timeout, 429, 5xx) are retried with exponential backoff; a call that
+    still fails returns a `ModelTurn` whose `error` is set, so the graph can end with `valid=false`.
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        *,
+        profile: BackendProfile | None = None,
+        model: str | None = None,
+        api_key: str = "EMPTY",
+        timeout_s: float = 120.0,
+        max_retries: int = 2,
+        backoff_s: float = 0.5,
+    ) -> None:
+        self.base_url = base_url.rstrip("/")
+        self._profile = profile
+        self._model = model
+        self.max_retries = max_retries
+        self.backoff_s = backoff_s
+        # The SDK's own retries are off: ours count attempts into the recorded turn.
+        self._client = openai.AsyncOpenAI(base_url=self.base_url, api_key=api_key, timeout=timeout_s, max_retries=0)
+
+    @property
+    def profile(self) -> BackendProfile:
+        if self._profile is None:
+            raise RuntimeError("call `await client.connect()` first")
+        return self._profile
+
+    @property
+    def model(self) -> str:
+        if self._model is None:
+            raise RuntimeError("call `await client.connect()` first")
+        return self._model
+
+    async def connect(self) -> None:
+        """Check the endpoint answers; pick the served model and the backend profile if not given."""
+        try:
+            models = await self._client.models.list()
+        except (openai.APIConnectionError, openai.APIStatusError) as e:
+            raise BackendUnavailableError(
+                f"model endpoint {self.base_url} does not answer ({type(e).__name__}: {e}). "
+                "Start the server, fix --model, or leave --model unset to use the embedded CPU model."
+            ) from e
+        if not models.data:
+            raise BackendUnavailableError(f"model endpoint {self.base_url} serves no model")
+        first = models.data[0]
+        if self._model is None:
+            self._model = first.id
+        if self._profile is None:
+            self._profile = detect_profile(getattr(first, "owned_by", None))
+        log.info("model endpoint %s: model %s, profile %s", self.base_url, self._model, self.profile.name)
+
+    async def close(self) -> None:
+        await self._client.close()
+
+    def build_params(
+        self,
+        *,
+        tools: list[dict[str, Any]] | None = None,
+        tool_choice: str | dict[str, Any] | None = None,
+        json_schema: dict[str, Any] | None = None,
+        schema_name: str = "verdict",
+        sampling: Sampling,
+    ) -> dict[str, Any]:
+        """Every request field except messages and tools, shaped for this backend's profile."""
+        profile = self.profile
+        params: dict[str, Any] = {"model": self.model, "temperature": sampling.temperature}
+        params["max_tokens"] = sampling.max_tokens
+        if sampling.seed is not None:
+            params["seed"] = sampling.seed
+        if sampling.top_p is not None:
+            params["top_p"] = sampling.top_p
+        if sampling.logprobs and profile.logprobs:
+            params["logprobs"] = True
+        if json_schema is not None:
+            params["response_format"] = profile.response_format(schema_name, json_schema)
+        if tools:
+            choice = profile.tool_choice(tool_choice)
+            if choice is not None:
+                params["tool_choice"] = choice
+            if not profile.parallel_tool_calls:
+                params["parallel_tool_calls"] = False
+        if profile.token_ids_extra:
+            params["extra_body"] = dict(profile.token_ids_extra)
+        return params
+
+    async def chat(
+        self,
+        messages: list[dict[str, Any]],
+        *,
+        tools: list[dict[str, Any]] | None = None,
+        tool_choice: str | dict[str, Any] | None = None,
+        json_schema: dict[str, Any] | None = None,
+        schema_name: str = "verdict",
+        sampling: Sampling | None = None,
+    ) -> ModelTurn:
+        """One chat completion, retried on transient errors; never raises for endpoint failures."""
+        params = self.build_params(
+            tools=tools,
+            tool_choice=tool_choice,
+            json_schema=json_schema,
+            schema_name=schema_name,
+            sampling=sampling or Sampling(),
+        )
+        request = ModelRequest(messages=messages, tools=tools or [], params=params)
+        call_kwargs = dict(params)
+        if tools:
+            call_kwargs["tools"] = tools
+        start = time.perf_counter()
+        attempt = 0
+        while True:
+            attempt += 1
+            try:
+                response = await self._client.chat.completions.create(messages=messages, **call_kwargs)  # type: ignore[call-overload]
+            except _TRANSIENT as e:
+                if attempt <= self.max_retries:
+                    delay = self.backoff_s * 2 ** (attempt - 1) * (0.5 + random.random())
+                    log.warning("model call failed (%s), retry %d in %.2fs", type(e).__name__, attempt, delay)
+                    await asyncio.sleep(delay)
+                    continue
+                return self._failed(request, e, attempt, start)
+            except openai.APIError as e:
+                return self._failed(request, e, attempt, start)
+            break
+        turn = _turn_from_response(response, request)
+        turn.latency_s = time.perf_counter() - start
+        turn.attempts = attempt
+        turn.backend = self.profile.name
+        return turn
+
+    def _failed(self, request: ModelRequest, e: Exception, attempts: int, start: float) -> ModelTurn:
+        status = getattr(e, "status_code", None)
+        what = f"HTTP {status}: " if status else ""
+        return ModelTurn(
+            request=request,
+            error=f"{type(e).__name__}: {what}{e}",
+            attempts=attempts,
+            latency_s=time.perf_counter() - start,
+            backend=self.profile.name,
+            model=self.model,
+        )
+
+
+def _turn_from_response(response: Any, request: ModelRequest) -> ModelTurn:
+    """Everything the endpoint returned, kept: text, tool calls (raw and parsed), token ids, logprobs."""
+    if not response.choices:
+        return ModelTurn(request=request, error="response has no choices", model=response.model or "")
+    choice = response.choices[0]
+    message = choice.message
+    raw_calls: list[dict[str, Any]] = []
+    calls: list[ToolCall] = []
+    for tc in message.tool_calls or []:
+        raw = tc.model_dump()
+        raw_calls.append(raw)
+        fn = raw.get("function") or {}
+        try:
+            args = json.loads(fn.get("arguments") or "{}")
+        except json.JSONDecodeError:
+            continue  # kept in raw_tool_calls; the graph reports it to the model
+        if isinstance(args, dict):
+            ids = {"id": tc.id} if tc.id else {}
+            calls.append(ToolCall(**ids, name=fn.get("name", ""), arguments=args, source="model"))
+    extra = response.model_extra or {}
+    choice_extra = choice.model_extra or {}
+    logprobs = None
+    if choice.logprobs is not None and choice.logprobs.content is not None:
+        logprobs = [lp.model_dump() for lp in choice.logprobs.content]
+    usage = response.usage
+    return ModelTurn(
+        request=request,
+        text=message.content,
+        tool_calls=calls,
+        raw_tool_calls=raw_calls,
+        finish_reason=choice.finish_reason,
+        prompt_token_ids=extra.get("prompt_token_ids") or choice_extra.get("prompt_token_ids"),
+        completion_token_ids=choice_extra.get("token_ids"),
+        logprobs=logprobs,
+        usage=Usage(
+            prompt_tokens=usage.prompt_tokens if usage else 0,
+            completion_tokens=usage.completion_tokens if usage else 0,
+        ),
+        model=response.model or "",
+    )

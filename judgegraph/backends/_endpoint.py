@@ -1,0 +1,59 @@
+"""Where the model runs: a configured URL, or the embedded CPU server when none is configured."""
+
+from __future__ import annotations
+
+from judgegraph.backends._client import ModelClient
+from judgegraph.backends._embedded import EmbeddedServer
+from judgegraph.backends._profiles import backend_profiles
+from judgegraph.settings import Settings
+
+
+class ModelEndpoint:
+    """Owns the model connection for a judge's lifetime: opens the client, starts and stops the embedded server."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.embedded: EmbeddedServer | None = None
+        self._client: ModelClient | None = None
+
+    @property
+    def client(self) -> ModelClient:
+        if self._client is None:
+            raise RuntimeError("the model endpoint is not open")
+        return self._client
+
+    async def open(self) -> ModelClient:
+        """Connect (starting the embedded server first when no URL is set); idempotent."""
+        if self._client is not None:
+            return self._client
+        s = self.settings
+        url = s.model_url
+        profile = backend_profiles.get(s.backend) if s.backend else None
+        if url is None:
+            self.embedded = EmbeddedServer(n_threads=s.embedded_threads)
+            url = await self.embedded.start()
+            profile = profile or backend_profiles.get("llama_cpp")
+        client = ModelClient(
+            url,
+            profile=profile,
+            model=s.model_name,
+            api_key=s.api_key,
+            timeout_s=s.timeout_s,
+            max_retries=s.max_retries,
+        )
+        try:
+            await client.connect()
+        except BaseException:
+            await self.close()
+            raise
+        self._client = client
+        return client
+
+    async def close(self) -> None:
+        """Close the client and stop the embedded server, if any."""
+        if self._client is not None:
+            await self._client.close()
+            self._client = None
+        if self.embedded is not None:
+            await self.embedded.stop()
+            self.embedded = None

@@ -1,0 +1,93 @@
+"""Backend profiles: what each kind of OpenAI-compatible server accepts, as data read by one request builder."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from judgegraph.registry import Registry
+
+log = logging.getLogger(__name__)
+
+StructuredOutput = Literal["json_schema", "json_object_schema", "json_object"]
+
+
+class BackendProfile(BaseModel):
+    """The request shapes one kind of server accepts."""
+
+    model_config = ConfigDict(frozen=True, use_attribute_docstrings=True)
+
+    name: str
+    """Registered name, recorded in every model turn."""
+    structured_output: StructuredOutput
+    """How to ask for schema-constrained JSON: OpenAI `json_schema`, llama.cpp's `json_object` + `schema`,
+    or plain `json_object` (schema in the prompt only)."""
+    tool_choice_required: bool
+    """Whether `tool_choice="required"` is accepted (llama.cpp asserts on it)."""
+    parallel_tool_calls: bool
+    """Whether several tool calls per turn are supported."""
+    token_ids_extra: dict[str, Any] = {}
+    """Extra body fields that make the server return prompt and completion token ids."""
+    logprobs: bool = True
+    """Whether the server returns per-token logprobs when asked."""
+    images: bool = True
+    """Whether `image_url` content parts are accepted."""
+
+    def response_format(self, name: str, schema: dict[str, Any]) -> dict[str, Any]:
+        """The `response_format` that constrains output to `schema`."""
+        if self.structured_output == "json_schema":
+            return {"type": "json_schema", "json_schema": {"name": name, "schema": schema, "strict": True}}
+        if self.structured_output == "json_object_schema":
+            return {"type": "json_object", "schema": schema}
+        return {"type": "json_object"}
+
+    def tool_choice(self, choice: str | dict[str, Any] | None) -> str | dict[str, Any] | None:
+        """`choice` adapted to what the server accepts."""
+        if choice == "required" and not self.tool_choice_required:
+            log.warning("backend %s does not support tool_choice='required'; sending 'auto'", self.name)
+            return "auto"
+        return choice
+
+
+backend_profiles: Registry[BackendProfile] = Registry("backend profile")
+
+backend_profiles.register(
+    "vllm",
+    BackendProfile(
+        name="vllm",
+        structured_output="json_schema",
+        tool_choice_required=True,
+        parallel_tool_calls=True,
+        token_ids_extra={"return_token_ids": True},
+    ),
+)
+backend_profiles.register(
+    "llama_cpp",
+    BackendProfile(
+        name="llama_cpp",
+        structured_output="json_object_schema",
+        tool_choice_required=False,
+        parallel_tool_calls=False,
+        images=False,
+    ),
+)
+backend_profiles.register(
+    "generic",
+    BackendProfile(
+        name="generic",
+        structured_output="json_schema",
+        tool_choice_required=True,
+        parallel_tool_calls=True,
+    ),
+)
+
+
+def detect_profile(owned_by: str | None) -> BackendProfile:
+    """Guess the profile from `/v1/models`' `owned_by` field (vLLM says `vllm`)."""
+    if owned_by == "vllm":
+        return backend_profiles.get("vllm")
+    if owned_by in ("llama_cpp", "llamacpp", "me"):
+        return backend_profiles.get("llama_cpp")
+    return backend_profiles.get("generic")

@@ -1,0 +1,5 @@
+"""The `judgegraph` command line."""
+
+from judgegraph.cli._app import app, main
+
+__all__ = ("app", "main")

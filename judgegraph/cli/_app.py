@@ -1,0 +1,231 @@
+"""`judgegraph` commands (typer). Printing lives here and nowhere else."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from datetime import datetime
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from judgegraph.cli._batch import JudgeFileResult, judge_file
+from judgegraph.errors import JudgegraphError
+from judgegraph.settings import Settings
+
+app = typer.Typer(no_args_is_help=True, add_completion=False, help="Agentic, tool-using LLM judges.")
+model_app = typer.Typer(no_args_is_help=True, help="Start model servers.")
+app.add_typer(model_app, name="model")
+out = Console()
+err = Console(stderr=True)
+
+StoreOpt = Annotated[Path | None, typer.Option("--store", help="Trajectory store (SQLite file).")]
+
+
+def _settings(**overrides: Any) -> Settings:
+    return Settings.from_env(**overrides)
+
+
+def _fail(message: str, code: int = 2) -> typer.Exit:
+    err.print(f"[red]error:[/red] {message}")
+    return typer.Exit(code)
+
+
+@app.command()
+def judge(
+    input: Annotated[Path, typer.Argument(help="JSONL file of JudgeRequests ('-' for stdin).")],
+    output: Annotated[Path, typer.Option("-o", "--output", help="Where to write one result line per input.")],
+    judge_name: Annotated[str, typer.Option("--judge", help="Which judge (see `judgegraph judges`).")] = "evidence",
+    model: Annotated[
+        str | None, typer.Option("--model", help="OpenAI-compatible base URL; unset: the embedded CPU model.")
+    ] = None,
+    backend: Annotated[
+        str | None, typer.Option("--backend", help="vllm | llama_cpp | generic (default: detect).")
+    ] = None,
+    store: StoreOpt = None,
+    concurrency: Annotated[int, typer.Option(min=1, help="Requests judged at once.")] = 4,
+) -> None:
+    """Judge every request in INPUT; write a result line for each (bad lines get an error line)."""
+    settings = _settings(model_url=model, backend=backend, store_path=store)
+    try:
+        result = asyncio.run(judge_file(input, output, judge_name, settings, concurrency=concurrency))
+    except (JudgegraphError, OSError) as e:
+        raise _fail(str(e)) from None
+    _print_results(result, settings)
+    if result.failed:
+        raise typer.Exit(1)
+
+
+def _print_results(result: JudgeFileResult, settings: Settings) -> None:
+    table = Table(title=f"{result.judged} judged, {result.failed} failed -> {result.output}")
+    for col in ("id", "winner", "scores", "valid", "decided by", "label"):
+        table.add_column(col, overflow="fold")
+    table.add_column("trajectory", no_wrap=True, min_width=25)
+    for line in result.lines:
+        scores = ", ".join(f"{s:.2f}" for s in line.scores)
+        correct = {True: "[green]correct[/green]", False: "[red]wrong[/red]", None: "-"}[line.correct]
+        valid = "yes" if line.valid else f"[red]no[/red] {line.error or line.invalid_reason or ''}"
+        winner = "-" if line.winner is None else str(line.winner)
+        table.add_row(line.id or f"line {line.line}", winner, scores, valid, line.decided_by or "-", correct,
+                      line.trajectory_id or "-")  # fmt: skip
+    out.print(table)
+    first = next((line.trajectory_id for line in result.lines if line.trajectory_id), None)
+    store = f" --store {settings.store_path}"
+    out.print(f"Trajectories are in {settings.store_path}")
+    out.print(f"  list them:   judgegraph runs{store}")
+    if first:
+        out.print(f"  look at one: judgegraph show {first}{store}")
+
+
+@app.command()
+def runs(
+    store: StoreOpt = None,
+    judge_name: Annotated[str | None, typer.Option("--judge")] = None,
+    correct: Annotated[bool | None, typer.Option("--correct", help="true/false: agrees with the label.")] = None,
+    valid: Annotated[bool | None, typer.Option("--valid")] = None,
+    tool: Annotated[str | None, typer.Option("--tool", help="Runs that called this tool.")] = None,
+    since: Annotated[datetime | None, typer.Option("--since")] = None,
+    limit: Annotated[int, typer.Option(min=1)] = 50,
+) -> None:
+    """List recorded runs, newest first."""
+    from judgegraph.store import TrajectoryStore
+
+    path = _settings(store_path=store).store_path
+    if not path.exists():
+        raise _fail(f"no trajectory store at {path}")
+    st = TrajectoryStore(path)
+    rows = st.list_runs(judge=judge_name, correct=correct, valid=valid, tool=tool, since=since, limit=limit)
+    table = Table(title=f"{len(rows)} of {st.count()} runs in {path}")
+    table.add_column("trajectory", no_wrap=True, min_width=25)
+    for col in ("judge", "request", "status", "valid", "winner", "correct", "decided by", "started", "s"):
+        table.add_column(col, overflow="fold")
+    for r in rows:
+        table.add_row(
+            r.id, r.judge, r.request_id, r.status, str(r.valid), str(r.winner), str(r.correct), r.decided_by or "-",
+            r.started_at.strftime("%Y-%m-%d %H:%M:%S"), f"{r.duration_s:.2f}" if r.duration_s is not None else "-",
+        )  # fmt: skip
+    out.print(table)
+
+
+@app.command()
+def show(
+    run_id: Annotated[str, typer.Argument(help="Trajectory id (a unique prefix will do).")],
+    store: StoreOpt = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the whole trajectory as JSON.")] = False,
+) -> None:
+    """Print one recorded run: request, path, every event, verdict."""
+    from judgegraph.cli._show import render_trajectory
+    from judgegraph.store import TrajectoryStore
+
+    path = _settings(store_path=store).store_path
+    if not path.exists():
+        raise _fail(f"no trajectory store at {path}")
+    try:
+        trajectory = TrajectoryStore(path).get(run_id)
+    except KeyError as e:
+        raise _fail(str(e.args[0])) from None
+    if as_json:
+        sys.stdout.write(trajectory.model_dump_json(indent=2) + "\n")
+    else:
+        render_trajectory(trajectory, out)
+
+
+@app.command()
+def judges() -> None:
+    """List the registered judges."""
+    from judgegraph._judge import judge_registry
+
+    registry = judge_registry()
+    table = Table()
+    for col in ("judge", "graph", "tools", "version", "description"):
+        table.add_column(col)
+    for name in registry:
+        spec = registry.get(name)
+        table.add_row(name, spec.graph, ", ".join(spec.tools), spec.version, spec.description)
+    out.print(table)
+
+
+@app.command()
+def graph(
+    name: Annotated[str, typer.Argument(help="Judge name.")],
+    fmt: Annotated[str, typer.Option("--format", help="mermaid | svg | png")] = "mermaid",
+    output: Annotated[Path | None, typer.Option("-o", "--output", help="File to write (default: stdout).")] = None,
+) -> None:
+    """Draw a judge's graph offline."""
+    from judgegraph._draw import draw
+    from judgegraph._graph_protocol import graph_builders
+    from judgegraph._judge import judge_registry
+
+    if fmt not in ("mermaid", "svg", "png"):
+        raise _fail(f"unknown format {fmt!r}; use mermaid, svg or png")
+    try:
+        spec = judge_registry().get(name)
+        data = draw(graph_builders.get(spec.graph)(spec).compiled, fmt)  # type: ignore[arg-type]
+    except JudgegraphError as e:
+        raise _fail(str(e)) from None
+    if output is not None:
+        output.write_bytes(data)
+        err.print(f"wrote {output}")
+    elif fmt == "png":
+        raise _fail("PNG output needs -o FILE")
+    else:
+        sys.stdout.write(data.decode() + ("" if data.endswith(b"\n") else "\n"))
+
+
+@model_app.command("vllm")
+def model_vllm(
+    model: Annotated[str, typer.Argument(help="Model folder or id already on this machine.")],
+    port: int = 8000,
+    host: str = "127.0.0.1",
+    tool_call_parser: Annotated[str | None, typer.Option(help="Default: the parser for the model family.")] = None,
+    chat_template: str | None = None,
+    max_model_len: int | None = None,
+    gpu_memory_utilization: float | None = None,
+    tensor_parallel_size: int = 1,
+    served_model_name: str | None = None,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Print the command instead of running it.")] = False,
+) -> None:
+    """Serve a model with vLLM on a GPU machine, with the flags judgegraph's tool calls need."""
+    import shutil
+
+    from judgegraph.backends import VllmLaunch, vllm_command
+
+    launch = VllmLaunch(
+        model=model, port=port, host=host, tool_call_parser=tool_call_parser, chat_template=chat_template,
+        max_model_len=max_model_len, gpu_memory_utilization=gpu_memory_utilization,
+        tensor_parallel_size=tensor_parallel_size, served_model_name=served_model_name,
+    )  # fmt: skip
+    cmd = vllm_command(launch)
+    if dry_run:
+        out.print(" ".join(cmd), soft_wrap=True, highlight=False)
+        return
+    if shutil.which(cmd[0]) is None:
+        raise _fail("vllm is not installed here (it needs a GPU machine): pip install vllm")
+    err.print(f"point judgegraph at it with: --model http://{host}:{port}/v1 --backend vllm")
+    os.execvp(cmd[0], cmd)
+
+
+@model_app.command("embedded")
+def model_embedded(threads: int | None = None) -> None:
+    """Serve the embedded CPU model (SmolLM2-135M-Instruct) until Ctrl-C."""
+    from judgegraph.backends import EmbeddedServer
+
+    async def serve() -> None:
+        async with EmbeddedServer(n_threads=threads) as server:
+            out.print(f"serving the embedded model at {server.base_url} (Ctrl-C stops it)")
+            await asyncio.Event().wait()
+
+    try:
+        asyncio.run(serve())
+    except KeyboardInterrupt:
+        pass
+    except JudgegraphError as e:
+        raise _fail(str(e)) from None
+
+
+def main() -> None:
+    app()

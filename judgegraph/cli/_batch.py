@@ -1,0 +1,117 @@
+"""Judging a JSONL file: every input line yields an output line; a bad line costs only itself."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from judgegraph._judge import Judge
+from judgegraph._request import JudgeRequest
+from judgegraph._trajectory import Trajectory
+from judgegraph.settings import Settings
+
+
+class OutputLine(BaseModel):
+    """One line of `judgegraph judge` output."""
+
+    id: str | None
+    line: int
+    """1-based line number in the input."""
+    winner: int | None = None
+    scores: list[float] = []
+    ranking: list[int] = []
+    valid: bool = False
+    confidence: float | None = None
+    decided_by: str | None = None
+    rationale: str = ""
+    correct: bool | None = None
+    """Agreement with the request's label, when it has one."""
+    trajectory_id: str | None = None
+    invalid_reason: str | None = None
+    """Why the verdict is invalid (the model never produced a usable one)."""
+    error: str | None = None
+    """Why this line failed (bad input, or the judge crashed)."""
+
+    @classmethod
+    def from_trajectory(cls, line: int, t: Trajectory) -> OutputLine:
+        v = t.verdict
+        assert v is not None
+        return cls(
+            id=t.request.id, line=line, winner=v.winner, scores=v.scores, ranking=v.ranking, valid=v.valid,
+            confidence=v.confidence, decided_by=v.decided_by, rationale=v.rationale, correct=t.correct,
+            trajectory_id=t.id, invalid_reason=v.error,
+        )  # fmt: skip
+
+
+class JudgeFileResult(BaseModel):
+    output: Path
+    lines: list[OutputLine]
+
+    @property
+    def failed(self) -> int:
+        return sum(1 for line in self.lines if line.error is not None)
+
+    @property
+    def judged(self) -> int:
+        return len(self.lines) - self.failed
+
+
+def _parse(number: int, text: str) -> JudgeRequest | OutputLine:
+    raw: Any = None
+    try:
+        raw = json.loads(text)
+        return JudgeRequest.model_validate(raw)
+    except json.JSONDecodeError as e:
+        return OutputLine(id=None, line=number, error=f"invalid JSON: {e.msg} (column {e.colno})")
+    except ValidationError as e:
+        rid = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) else None
+        problems = "; ".join(f"{'.'.join(map(str, x['loc'])) or 'request'}: {x['msg']}" for x in e.errors())
+        return OutputLine(id=rid, line=number, error=f"invalid request: {problems}")
+
+
+def _read_lines(path: Path) -> list[str]:
+    if str(path) == "-":
+        return sys.stdin.read().splitlines()
+    return path.read_text().splitlines()
+
+
+async def judge_file(
+    input: Path, output: Path, judge_name: str, settings: Settings, *, concurrency: int = 4
+) -> JudgeFileResult:
+    """Judge each line of `input` with `concurrency` in flight, writing result lines as they finish."""
+    texts = _read_lines(input)
+    parsed = [(i + 1, _parse(i + 1, t)) for i, t in enumerate(texts) if t.strip()]
+    results: list[OutputLine] = []
+    output.parent.mkdir(parents=True, exist_ok=True)
+    sem = asyncio.Semaphore(concurrency)
+    write_lock = asyncio.Lock()
+    judge = Judge.load(judge_name, settings=settings)
+    with output.open("w") as sink:
+
+        async def emit(line: OutputLine) -> None:
+            async with write_lock:
+                results.append(line)
+                sink.write(line.model_dump_json() + "\n")
+                sink.flush()
+
+        async def one(number: int, item: JudgeRequest | OutputLine) -> None:
+            if isinstance(item, OutputLine):
+                await emit(item)
+                return
+            async with sem:
+                try:
+                    trajectory = await judge.arun(item)
+                except Exception as e:  # the run is recorded as incomplete; this line fails, the batch goes on
+                    await emit(OutputLine(id=item.id, line=number, error=f"{type(e).__name__}: {e}"))
+                    return
+            await emit(OutputLine.from_trajectory(number, trajectory))
+
+        async with judge:
+            await asyncio.gather(*(one(n, item) for n, item in parsed))
+    results.sort(key=lambda line: line.line)
+    return JudgeFileResult(output=output, lines=results)

@@ -1,0 +1,53 @@
+"""Where judgegraph runs: read once at the entry point (flags, then `JUDGEGRAPH_*` environment), passed down."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import platformdirs
+from pydantic import BaseModel, ConfigDict, Field
+
+
+def default_store_path() -> Path:
+    """The trajectory store's default file, under the user data dir."""
+    return Path(platformdirs.user_data_dir("judgegraph")) / "runs.db"
+
+
+class Settings(BaseModel):
+    """Run-time settings (not part of a judge's identity)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+
+    model_url: str | None = None
+    """OpenAI-compatible base URL (e.g. `http://127.0.0.1:8000/v1`); None starts the embedded CPU model."""
+    model_name: str | None = None
+    """The served model to use; None takes the endpoint's first."""
+    backend: str | None = None
+    """Backend profile (`vllm`, `llama_cpp`, `generic`); None detects it from the endpoint."""
+    api_key: str = "EMPTY"
+    timeout_s: float = Field(default=120.0, gt=0)
+    """Per-request timeout."""
+    max_retries: int = Field(default=2, ge=0)
+    """Retries of a model request on transient errors."""
+    embedded_threads: int | None = None
+    """Threads for the embedded model (default: the machine's cores, at most 4)."""
+    store_path: Path = Field(default_factory=default_store_path)
+    """The trajectory store (SQLite)."""
+
+    @classmethod
+    def from_env(cls, **overrides: object) -> Settings:
+        """Settings from `JUDGEGRAPH_*` environment variables; non-None `overrides` win."""
+        env = os.environ
+        values: dict[str, object] = {
+            "model_url": env.get("JUDGEGRAPH_MODEL_URL") or None,
+            "model_name": env.get("JUDGEGRAPH_MODEL") or None,
+            "backend": env.get("JUDGEGRAPH_BACKEND") or None,
+            "api_key": env.get("JUDGEGRAPH_API_KEY") or "EMPTY",
+        }
+        if env.get("JUDGEGRAPH_TIMEOUT"):
+            values["timeout_s"] = float(env["JUDGEGRAPH_TIMEOUT"])
+        if env.get("JUDGEGRAPH_STORE"):
+            values["store_path"] = Path(env["JUDGEGRAPH_STORE"])
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        return cls.model_validate(values)

@@ -1,0 +1,5 @@
+"""Where trajectories live: a schema-versioned SQLite store."""
+
+from judgegraph.store._sqlite import SCHEMA_VERSION, RunSummary, TrajectoryStore
+
+__all__ = ("SCHEMA_VERSION", "RunSummary", "TrajectoryStore")

@@ -1,0 +1,292 @@
+"""The trajectory store: one SQLite file in WAL mode, schema-versioned with ordered migrations.
+
+A run row is written when the run starts (status `running`) and completed with its events in one
+transaction when it ends, so a process that dies mid-run leaves a row that says so. Events are stored one
+row each, so later issues (export, replay, the viewer) can read them without a migration; content-addressed
+artifacts (images, large outputs) have their own table from the start.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import sqlite3
+import threading
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, TypeAdapter
+
+from judgegraph.types import Event, JudgeRequest, Label, Trajectory, Verdict, Versions
+
+MIGRATIONS: tuple[str, ...] = (
+    # 1: runs, events, artifacts
+    """
+    CREATE TABLE runs (
+        id TEXT PRIMARY KEY,
+        judge TEXT NOT NULL,
+        judge_version TEXT NOT NULL,
+        request_id TEXT NOT NULL,
+        mode TEXT NOT NULL,
+        status TEXT NOT NULL,
+        started_at TEXT NOT NULL,
+        ended_at TEXT,
+        duration_s REAL,
+        valid INTEGER,
+        winner INTEGER,
+        correct INTEGER,
+        decided_by TEXT,
+        reward REAL,
+        request_json TEXT NOT NULL,
+        verdict_json TEXT,
+        label_json TEXT,
+        versions_json TEXT NOT NULL,
+        path_json TEXT NOT NULL DEFAULT '[]',
+        schema_version INTEGER NOT NULL
+    );
+    CREATE INDEX runs_judge_started ON runs(judge, started_at);
+    CREATE INDEX runs_request ON runs(request_id);
+    CREATE TABLE events (
+        run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        node TEXT NOT NULL,
+        t REAL NOT NULL,
+        tool TEXT,
+        payload_json TEXT NOT NULL,
+        PRIMARY KEY (run_id, seq)
+    ) WITHOUT ROWID;
+    CREATE INDEX events_tool ON events(tool) WHERE tool IS NOT NULL;
+    CREATE TABLE artifacts (
+        hash TEXT PRIMARY KEY,
+        media_type TEXT NOT NULL,
+        size INTEGER NOT NULL,
+        data BLOB NOT NULL
+    );
+    """,
+)
+SCHEMA_VERSION = len(MIGRATIONS)
+
+_EVENTS = TypeAdapter(Event)
+
+
+class RunSummary(BaseModel):
+    """One line of `judgegraph runs`."""
+
+    id: str
+    judge: str
+    request_id: str
+    mode: str
+    status: str
+    started_at: datetime
+    duration_s: float | None
+    valid: bool | None
+    winner: int | None
+    correct: bool | None
+    decided_by: str | None
+
+
+def _json(model: BaseModel | None) -> str | None:
+    return model.model_dump_json() if model is not None else None
+
+
+def _tool_of(event: Any) -> str | None:
+    kind = event.event
+    if kind == "tool_call":
+        return str(event.call.name)
+    if kind == "tool_result":
+        return str(event.result.name)
+    return None
+
+
+class TrajectoryStore:
+    """SQLite trajectory store; safe for concurrent writers (WAL, busy timeout, one lock per connection)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        self._conn = sqlite3.connect(self.path, check_same_thread=False, timeout=30.0, isolation_level=None)
+        self._conn.execute("PRAGMA journal_mode=WAL")
+        self._conn.execute("PRAGMA synchronous=NORMAL")
+        self._conn.execute("PRAGMA foreign_keys=ON")
+        self._migrate()
+
+    # ------------------------------------------------------------ schema
+
+    def _migrate(self) -> None:
+        with self._lock:
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                version = self._conn.execute("PRAGMA user_version").fetchone()[0]
+                if version > SCHEMA_VERSION:
+                    raise RuntimeError(
+                        f"{self.path} has schema version {version}, newer than this judgegraph ({SCHEMA_VERSION})"
+                    )
+                for i in range(version, SCHEMA_VERSION):
+                    for statement in MIGRATIONS[i].split(";"):
+                        if statement.strip():
+                            self._conn.execute(statement)
+                    self._conn.execute(f"PRAGMA user_version={i + 1}")
+                self._conn.execute("COMMIT")
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+
+    @property
+    def schema_version(self) -> int:
+        return int(self._conn.execute("PRAGMA user_version").fetchone()[0])
+
+    # ------------------------------------------------------------ writing
+
+    def start_run(self, t: Trajectory) -> None:
+        """Record that a run began (status `running`)."""
+        with self._lock:
+            self._conn.execute(
+                "INSERT INTO runs (id, judge, judge_version, request_id, mode, status, started_at, request_json,"
+                " label_json, versions_json, schema_version) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                (
+                    t.id, t.judge, t.versions.judge, t.request.id, t.request.mode, t.status,
+                    t.started_at.isoformat(), t.request.model_dump_json(), _json(t.label),
+                    t.versions.model_dump_json(), t.schema_version,
+                ),
+            )  # fmt: skip
+
+    def finish_run(self, t: Trajectory) -> None:
+        """Write the run's outcome and all its events in one transaction."""
+        verdict = t.verdict
+        correct = t.correct
+        rows = [(t.id, e.seq, e.event, e.node, e.t, _tool_of(e), e.model_dump_json()) for e in t.events]
+        with self._lock:
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                self._conn.execute(
+                    "UPDATE runs SET status=?, ended_at=?, duration_s=?, valid=?, winner=?, correct=?, decided_by=?,"
+                    " reward=?, verdict_json=?, versions_json=?, path_json=? WHERE id=?",
+                    (
+                        t.status, t.ended_at.isoformat() if t.ended_at else None, t.duration_s,
+                        None if verdict is None else int(verdict.valid),
+                        None if verdict is None else verdict.winner,
+                        None if correct is None else int(correct),
+                        None if verdict is None else verdict.decided_by,
+                        t.reward, _json(verdict), t.versions.model_dump_json(), json.dumps(t.path), t.id,
+                    ),
+                )  # fmt: skip
+                self._conn.execute("DELETE FROM events WHERE run_id=?", (t.id,))
+                self._conn.executemany(
+                    "INSERT INTO events (run_id, seq, kind, node, t, tool, payload_json) VALUES (?,?,?,?,?,?,?)", rows
+                )
+                self._conn.execute("COMMIT")
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+
+    def put_artifact(self, data: bytes, media_type: str) -> str:
+        """Store bytes once under their sha256; returns the hash."""
+        digest = hashlib.sha256(data).hexdigest()
+        with self._lock:
+            self._conn.execute(
+                "INSERT OR IGNORE INTO artifacts (hash, media_type, size, data) VALUES (?,?,?,?)",
+                (digest, media_type, len(data), data),
+            )
+        return digest
+
+    def get_artifact(self, digest: str) -> tuple[bytes, str] | None:
+        row = self._conn.execute("SELECT data, media_type FROM artifacts WHERE hash=?", (digest,)).fetchone()
+        return (bytes(row[0]), str(row[1])) if row else None
+
+    async def astart_run(self, t: Trajectory) -> None:
+        await asyncio.to_thread(self.start_run, t)
+
+    async def afinish_run(self, t: Trajectory) -> None:
+        await asyncio.to_thread(self.finish_run, t)
+
+    # ------------------------------------------------------------ reading
+
+    def get(self, run_id: str) -> Trajectory:
+        """The whole trajectory; a unique id prefix is accepted. Raises KeyError when absent."""
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT * FROM runs WHERE id = ? OR id LIKE ? LIMIT 2", (run_id, run_id.replace("%", "") + "%")
+            ).fetchall()
+            cols = [d[0] for d in self._conn.execute("SELECT * FROM runs LIMIT 0").description]
+        exact = [r for r in rows if r[0] == run_id]
+        if exact:
+            rows = exact
+        if not rows:
+            raise KeyError(f"no run {run_id!r} in {self.path}")
+        if len(rows) > 1:
+            raise KeyError(f"run id prefix {run_id!r} is ambiguous")
+        r = dict(zip(cols, rows[0], strict=True))
+        with self._lock:
+            events = self._conn.execute(
+                "SELECT payload_json FROM events WHERE run_id=? ORDER BY seq", (r["id"],)
+            ).fetchall()
+        return Trajectory(
+            schema_version=r["schema_version"],
+            id=r["id"],
+            judge=r["judge"],
+            request=JudgeRequest.model_validate_json(r["request_json"]),
+            events=[_EVENTS.validate_json(e[0]) for e in events],
+            path=json.loads(r["path_json"]),
+            verdict=Verdict.model_validate_json(r["verdict_json"]) if r["verdict_json"] else None,
+            label=Label.model_validate_json(r["label_json"]) if r["label_json"] else None,
+            reward=r["reward"],
+            status=r["status"],
+            versions=Versions.model_validate_json(r["versions_json"]),
+            started_at=datetime.fromisoformat(r["started_at"]),
+            ended_at=datetime.fromisoformat(r["ended_at"]) if r["ended_at"] else None,
+            duration_s=r["duration_s"],
+        )
+
+    def list_runs(
+        self,
+        *,
+        judge: str | None = None,
+        status: str | None = None,
+        correct: bool | None = None,
+        valid: bool | None = None,
+        tool: str | None = None,
+        since: datetime | None = None,
+        limit: int = 50,
+    ) -> list[RunSummary]:
+        """Run summaries, newest first, filtered."""
+        where, args = [], []
+        for column, value in (("judge", judge), ("status", status)):
+            if value is not None:
+                where.append(f"{column} = ?")
+                args.append(value)
+        for column, flag in (("correct", correct), ("valid", valid)):
+            if flag is not None:
+                where.append(f"{column} = ?")
+                args.append(int(flag))
+        if tool is not None:
+            where.append("id IN (SELECT run_id FROM events WHERE tool = ?)")
+            args.append(tool)
+        if since is not None:
+            where.append("started_at >= ?")
+            args.append(since.isoformat())
+        sql = (
+            "SELECT id, judge, request_id, mode, status, started_at, duration_s, valid, winner, correct, decided_by"
+            " FROM runs" + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY started_at DESC LIMIT ?"
+        )
+        with self._lock:
+            rows = self._conn.execute(sql, (*args, limit)).fetchall()
+        keys = list(RunSummary.model_fields)
+        out = []
+        for row in rows:
+            d = dict(zip(keys, row, strict=True))
+            for k in ("valid", "correct"):
+                d[k] = None if d[k] is None else bool(d[k])
+            out.append(RunSummary.model_validate(d))
+        return out
+
+    def count(self) -> int:
+        with self._lock:
+            return int(self._conn.execute("SELECT count(*) FROM runs").fetchone()[0])
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()

@@ -1,0 +1,73 @@
+from __future__ import annotations
+
+import pytest
+
+from judgegraph.tools import equivalent, extract_final_answer
+from judgegraph.tools._answers import UnsafeExpression, to_sympy
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Work... The answer is 42.", "42"),
+        ("so we get \\boxed{\\frac{3}{4}} in the end", "\\frac{3}{4}"),
+        ("nested \\boxed{\\frac{1}{\\sqrt{2}}}", "\\frac{1}{\\sqrt{2}}"),
+        ("Natalia sold 48 clips.\n#### 72", "72"),
+        ("Final answer: x = 5", "x = 5"),
+        ("12", "12"),
+        ("I computed 3 + 4 and then doubled it to get 14 apples in total, which is quite a lot of apples", "14"),
+    ],
+)
+def test_extracts_the_final_answer(text: str, expected: str) -> None:
+    assert extract_final_answer(text) == expected
+
+
+@pytest.mark.parametrize("text", [":", "", "   ", "...", "Let's solve this step by step:"])
+def test_master_key_texts_commit_to_no_matching_answer(text: str) -> None:
+    answer = extract_final_answer(text)
+    assert answer is None or not equivalent(answer, "42").equivalent
+
+
+@pytest.mark.parametrize(
+    ("answer", "reference", "method"),
+    [
+        ("42", "42.0", "numeric"),
+        ("1,000", "1000", "numeric"),
+        ("\\frac{3}{4}", "0.75", "numeric"),
+        ("3/4", "\\dfrac{3}{4}", "numeric"),
+        ("25%", "0.25", "numeric"),
+        ("25", "25%", "numeric"),
+        ("$18", "18", "numeric"),
+        ("It is 25%", "25%", "numeric"),
+        ("2\\sqrt{2}", "sqrt(8)", "symbolic"),
+        ("x^2+2x+1", "(x+1)^2", "symbolic"),
+        ("(1, 2)", "(1,2)", "tuple"),
+        ("(B) Jupiter", "B", "choice"),
+        ("the Paris", "Paris", "string"),
+        ("x = 5", "5", "numeric"),
+    ],
+)
+def test_equivalent_answers_match(answer: str, reference: str, method: str) -> None:
+    m = equivalent(answer, reference)
+    assert m.equivalent, m
+    assert m.method == method
+
+
+@pytest.mark.parametrize(
+    ("answer", "reference"),
+    [("41", "42"), ("0.7", "0.75"), ("x^2+1", "(x+1)^2"), ("(1, 3)", "(1,2)"), ("C", "B"), ("London", "Paris"),
+     ("(1, 2, 3)", "(1,2)"), ("3.14159", "pi")],
+)  # fmt: skip
+def test_different_answers_do_not_match(answer: str, reference: str) -> None:
+    assert not equivalent(answer, reference).equivalent
+
+
+@pytest.mark.parametrize(
+    "text",
+    ['__import__("os").system("id")', "x.__class__", "lambda: 1", "9^9^9^9", "10**10**10", "a" * 300, "1" * 100],
+)
+@pytest.mark.timeout(20)  # an unguarded power would never return
+def test_untrusted_text_never_reaches_eval_or_hangs(text: str) -> None:
+    with pytest.raises(UnsafeExpression):
+        to_sympy(text)
+    assert not equivalent(text, "7").equivalent

@@ -1,0 +1,277 @@
+"""Final-answer extraction and equivalence: numbers, fractions, percentages, symbolic math, multiple choice.
+
+Candidate text is untrusted. Expressions reach sympy only after a token whitelist (digits, operators,
+parentheses, known function names, single-letter symbols), a length cap and a check that no power is
+large enough to hang evaluation. A text with no extractable answer never matches (the "master-key" probes
+":" or "Let's solve this step by step" fail here).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+import sympy
+from sympy.parsing.sympy_parser import (
+    convert_xor,
+    implicit_multiplication_application,
+    parse_expr,
+    standard_transformations,
+)
+
+Method = Literal["choice", "numeric", "symbolic", "tuple", "string", "none"]
+
+MAX_EXPR_CHARS = 200
+MAX_NUMBER_DIGITS = 40
+MAX_POWER_DIGITS = 4000  # a power whose value would have more digits than this is refused
+
+_FUNCTIONS: dict[str, object] = {
+    "sqrt": sympy.sqrt, "sin": sympy.sin, "cos": sympy.cos, "tan": sympy.tan, "log": sympy.log,
+    "ln": sympy.log, "exp": sympy.exp, "pi": sympy.pi, "e": sympy.E, "abs": sympy.Abs,
+    "Abs": sympy.Abs, "Integer": sympy.Integer, "Float": sympy.Float, "Rational": sympy.Rational,
+    "Symbol": sympy.Symbol,
+}  # fmt: skip
+# Names that only the parser's generated code refers to (evaluate=False builds Add/Mul/Pow explicitly).
+_PARSER_NAMES: dict[str, object] = {"Add": sympy.Add, "Mul": sympy.Mul, "Pow": sympy.Pow}
+_TOKEN = re.compile(r"\s+|\d+\.\d*|\.\d+|\d+|[A-Za-z]+|\*\*|[-+*/^(),]")
+_TRANSFORMS = (*standard_transformations, implicit_multiplication_application, convert_xor)
+
+
+@dataclass(frozen=True)
+class Match:
+    """The outcome of comparing one answer with the reference."""
+
+    equivalent: bool
+    method: Method
+    detail: str
+
+
+# ---------------------------------------------------------------- extraction
+
+
+def _last_braced(text: str, command: str) -> str | None:
+    """The contents of the last `\\command{...}`, braces balanced."""
+    start = text.rfind("\\" + command + "{")
+    if start < 0:
+        return None
+    i = start + len(command) + 2
+    depth, out = 1, []
+    while i < len(text):
+        ch = text[i]
+        depth += ch == "{"
+        depth -= ch == "}"
+        if depth == 0:
+            return "".join(out)
+        out.append(ch)
+        i += 1
+    return None
+
+
+_ANSWER_PHRASE = re.compile(
+    r"(?:final answer|the answer|answer)\s*(?:is|:|=)?\s*[:=]?\s*(.+?)(?:\.\s|\.$|\n|$)", re.IGNORECASE
+)
+_GSM8K = re.compile(r"####\s*(.+?)\s*$", re.MULTILINE)
+_NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?(?:\s*/\s*\d+)?%?")
+
+
+def extract_final_answer(text: str) -> str | None:
+    """The final answer a response commits to, or None when it commits to none."""
+    for command in ("boxed", "fbox"):
+        boxed = _last_braced(text, command)
+        if boxed is not None and boxed.strip():
+            return boxed.strip()
+    gsm = _GSM8K.findall(text)
+    if gsm:
+        return gsm[-1].strip()
+    phrases = [m for m in _ANSWER_PHRASE.findall(text) if _meaningful(m)]
+    if phrases:
+        return phrases[-1].strip()
+    stripped = text.strip()
+    if "\n" not in stripped and len(stripped) <= 40 and _meaningful(stripped):
+        return stripped
+    numbers = _NUMBER.findall(text)
+    return numbers[-1].strip() if numbers else None
+
+
+def _meaningful(s: str) -> bool:
+    return bool(re.search(r"[A-Za-z0-9]", s))
+
+
+# ---------------------------------------------------------------- normalisation
+
+_LATEX_SUBS: tuple[tuple[str, str], ...] = (
+    (r"\\left|\\right|\\!|\\,|\\;|\\:|\\displaystyle", ""),
+    (r"\\[dt]?frac\{([^{}]*)\}\{([^{}]*)\}", r"((\1)/(\2))"),
+    (r"\\sqrt\{([^{}]*)\}", r"sqrt(\1)"),
+    (r"\\cdot|\\times", "*"),
+    (r"\\pi", "pi"),
+    (r"\\(?:text|mathrm|mbox|textbf)\{([^{}]*)\}", r"\1"),
+    (r"\^\{([^{}]*)\}", r"^(\1)"),
+    (r"\^\\circ|°|\\circ|\\degree", ""),
+    (r"\\%", "%"),
+    (r"\\\$|\$", ""),
+)
+
+
+def normalize(answer: str) -> str:
+    """Strip LaTeX wrappers, dollar signs, thousands separators and trailing punctuation."""
+    s = answer.strip()
+    for _ in range(3):  # nested \frac{\frac{..}{..}}{..} unwrap from the inside out
+        for pattern, repl in _LATEX_SUBS:
+            s = re.sub(pattern, repl, s)
+    s = re.sub(r"(?<=\d),(?=\d{3}(?:\D|$))", "", s)
+    s = s.replace("{", "(").replace("}", ")")
+    return s.strip().rstrip(".").strip()
+
+
+_CHOICE = re.compile(r"^\(?([A-Ea-e])\)?(?:[.:)]|\s|$)")
+
+
+def _choice(s: str) -> str | None:
+    m = _CHOICE.match(s.strip())
+    return m.group(1).upper() if m else None
+
+
+# ---------------------------------------------------------------- safe sympy
+
+
+class UnsafeExpression(ValueError):
+    """The text is not a plain math expression judgegraph will evaluate."""
+
+
+def to_sympy(s: str) -> sympy.Expr:
+    """Parse a plain math expression, refusing anything outside the whitelist."""
+    if len(s) > MAX_EXPR_CHARS:
+        raise UnsafeExpression("expression too long")
+    pos = 0
+    for m in _TOKEN.finditer(s):
+        if m.start() != pos:
+            raise UnsafeExpression(f"unexpected character {s[pos]!r}")
+        tok = m.group()
+        if tok.isalpha() and tok not in _FUNCTIONS and len(tok) > 1:
+            raise UnsafeExpression(f"unknown name {tok!r}")
+        if tok[0].isdigit() and len(tok) > MAX_NUMBER_DIGITS:
+            raise UnsafeExpression("number too long")
+        pos = m.end()
+    if pos != len(s) or not s.strip():
+        raise UnsafeExpression("not an expression")
+    local = {name: sympy.Symbol(name) for name in set(re.findall(r"\b[A-Za-z]\b", s)) - {"e"}}
+    try:
+        expr = parse_expr(
+            s,
+            local_dict=local,
+            global_dict={**_FUNCTIONS, **_PARSER_NAMES},
+            transformations=_TRANSFORMS,
+            evaluate=False,
+        )
+    except (SyntaxError, TypeError, ValueError, AttributeError, NameError, sympy.SympifyError) as e:
+        raise UnsafeExpression(f"cannot parse: {e}") from None
+    if not isinstance(expr, sympy.Expr):
+        raise UnsafeExpression("not an expression")
+    _check_powers(expr)
+    return expr
+
+
+def _check_powers(expr: sympy.Basic) -> None:
+    """Refuse powers whose value would be astronomically large (evaluating them would hang)."""
+    for node in sympy.postorder_traversal(expr):
+        if isinstance(node, sympy.Pow) and node.base.is_number and node.exp.is_number:
+            try:
+                exp = abs(float(node.exp))
+                base = abs(float(node.base))
+            except (TypeError, ValueError, OverflowError):
+                raise UnsafeExpression("power too large") from None
+            if base > 1 and exp * math.log10(base) > MAX_POWER_DIGITS:
+                raise UnsafeExpression("power too large")
+
+
+def _number(s: str) -> tuple[sympy.Expr, bool] | None:
+    """(value, had a percent sign) when `s` is a plain number, fraction or percentage."""
+    percent = s.endswith("%")
+    body = s[:-1].strip() if percent else s
+    if not re.fullmatch(r"[-+]?\(*[-+]?(\d+(\.\d*)?|\.\d+)\)*(\s*/\s*\(*\d+(\.\d*)?\)*)?", body):
+        return None
+    try:
+        value = sympy.nsimplify(to_sympy(body), rational=True)
+    except UnsafeExpression:
+        return None
+    return value, percent
+
+
+def _numbers_equal(a: sympy.Expr, b: sympy.Expr) -> bool:
+    if a == b:
+        return True
+    fa, fb = float(a), float(b)
+    return math.isclose(fa, fb, rel_tol=1e-6, abs_tol=1e-9)
+
+
+def _split_top_level(s: str) -> list[str]:
+    inner = s[1:-1] if len(s) > 1 and s[0] in "([" and s[-1] in ")]" else s
+    parts, depth, cur = [], 0, []
+    for ch in inner:
+        depth += ch in "([{"
+        depth -= ch in ")]}"
+        if ch == "," and depth == 0:
+            parts.append("".join(cur).strip())
+            cur = []
+        else:
+            cur.append(ch)
+    parts.append("".join(cur).strip())
+    return parts
+
+
+def _rhs(s: str) -> str:
+    """`x = 5` -> `5`: an answer stated as an equation for a single variable."""
+    if s.count("=") == 1:
+        lhs, rhs = s.split("=")
+        if re.fullmatch(r"\s*[A-Za-z]\s*", lhs):
+            return rhs.strip()
+    return s
+
+
+def _words(s: str) -> str:
+    s = re.sub(r"[^\w\s]", " ", s.lower())
+    return " ".join(w for w in s.split() if w not in {"a", "an", "the"})
+
+
+# ---------------------------------------------------------------- equivalence
+
+
+def equivalent(answer: str, reference: str) -> Match:
+    """Whether `answer` (already extracted) states the same thing as `reference`."""
+    ref_choice = _choice(reference) if len(reference.strip()) <= 3 else None
+    if ref_choice is not None:
+        got = _choice(answer)
+        return Match(got == ref_choice, "choice", f"choice {got or '?'} vs {ref_choice}")
+    a, r = _rhs(normalize(answer)), _rhs(normalize(reference))
+    if not _meaningful(a):
+        return Match(False, "none", "the answer states nothing")
+    na, nr = _number(a), _number(r)
+    if na is None and nr is not None:  # "It is 25%" against a numeric reference: its last number
+        numbers = _NUMBER.findall(a)
+        na = _number(normalize(numbers[-1])) if numbers else None
+    if na is not None and nr is not None:
+        (va, pa), (vr, pr) = na, nr
+        candidates = [va]
+        if pa != pr:  # "25%" vs "25" or "0.25": accept either reading of the percent sign
+            candidates.append(va / 100 if pa else va * 100)
+        ok = any(_numbers_equal(v, vr) for v in candidates)
+        return Match(ok, "numeric", f"{a} {'==' if ok else '!='} {r}")
+    ra, rr = _split_top_level(a), _split_top_level(r)
+    if len(rr) > 1:
+        if len(ra) != len(rr):
+            return Match(False, "tuple", f"{len(ra)} parts vs {len(rr)}")
+        ok = all(equivalent(x, y).equivalent for x, y in zip(ra, rr, strict=True))
+        return Match(ok, "tuple", f"{a} {'==' if ok else '!='} {r}")
+    try:
+        ea, er = to_sympy(a), to_sympy(r)
+    except UnsafeExpression:
+        ok = _words(a) == _words(r) and bool(_words(r))
+        return Match(ok, "string", f"{a!r} {'==' if ok else '!='} {r!r}")
+    try:
+        ok = bool(sympy.simplify(ea - er) == 0)
+    except (TypeError, ValueError, RecursionError):
+        ok = False
+    return Match(ok, "symbolic", f"{a} {'==' if ok else '!='} {r}")

@@ -1,0 +1,160 @@
+"""The tool registry: typed async tools, their OpenAI specs, and one call path that turns failures into results."""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, get_type_hints
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from judgegraph.errors import UnknownComponentError
+from judgegraph.registry import Registry
+from judgegraph.types import JudgeRequest, ToolCall, ToolResult
+
+
+@dataclass(frozen=True)
+class ToolContext:
+    """What a tool may read while it runs (run-scoped, never global)."""
+
+    request: JudgeRequest
+
+
+class ToolOutput(BaseModel):
+    """What a tool function returns: text for the model and a typed result for the record."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    text: str
+    data: BaseModel | None = None
+    images: list[str] = Field(default_factory=list)
+
+
+class ToolFailure(Exception):
+    """Raised by a tool for a failure the model should read (bad index, missing evidence)."""
+
+
+ToolFn = Callable[[Any, ToolContext], Awaitable[ToolOutput]]
+Planner = Callable[[JudgeRequest], list[ToolCall]]
+
+
+@dataclass(frozen=True)
+class ToolDef:
+    """A registered tool."""
+
+    name: str
+    description: str
+    args_model: type[BaseModel]
+    fn: ToolFn
+    timeout_s: float = 30.0
+    max_output_chars: int = 20_000
+    plan: Planner | None = None
+    """The deterministic rule that schedules this tool for a request (None: only the model calls it)."""
+    version: str = "1"
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+    def openai_spec(self) -> dict[str, Any]:
+        """The OpenAI function-calling spec the model sees."""
+        schema = self.args_model.model_json_schema()
+        schema.pop("title", None)
+        return {
+            "type": "function",
+            "function": {"name": self.name, "description": self.description, "parameters": schema},
+        }
+
+
+tools: Registry[ToolDef] = Registry("tool")
+
+
+def tool(
+    name: str,
+    *,
+    timeout_s: float = 30.0,
+    max_output_chars: int = 20_000,
+    plan: Planner | None = None,
+    version: str = "1",
+) -> Callable[[ToolFn], ToolFn]:
+    """Register an async `fn(args: ArgsModel, ctx: ToolContext) -> ToolOutput` as a tool.
+
+    The argument model comes from the first parameter's annotation and the model-facing description from
+    the docstring; both are checked here, at import, not on the first call.
+    """
+
+    def register(fn: ToolFn) -> ToolFn:
+        if not inspect.iscoroutinefunction(fn):
+            raise TypeError(f"tool {name!r} must be an async function")
+        hints = get_type_hints(fn)
+        params = list(inspect.signature(fn).parameters)
+        args_model = hints.get(params[0]) if params else None
+        if not (isinstance(args_model, type) and issubclass(args_model, BaseModel)):
+            raise TypeError(f"tool {name!r}: the first parameter must be annotated with a pydantic model")
+        doc = inspect.getdoc(fn)
+        if not doc:
+            raise TypeError(f"tool {name!r} needs a docstring: it is the description the model reads")
+        tools.register(
+            name,
+            ToolDef(
+                name=name,
+                description=doc,
+                args_model=args_model,
+                fn=fn,
+                timeout_s=timeout_s,
+                max_output_chars=max_output_chars,
+                plan=plan,
+                version=version,
+            ),
+        )
+        return fn
+
+    return register
+
+
+async def call_tool(call: ToolCall, ctx: ToolContext, *, allowed: frozenset[str] | None = None) -> ToolResult:
+    """Run one tool call; every failure (unknown tool, bad arguments, timeout, exception) becomes a result."""
+    start = time.perf_counter()
+
+    def failed(kind: Any, message: str) -> ToolResult:
+        return ToolResult(
+            call_id=call.id, name=call.name, ok=False, error_kind=kind, error=message,
+            text=f"error ({kind}): {message}", duration_s=time.perf_counter() - start,
+        )  # fmt: skip
+
+    if allowed is not None and call.name not in allowed:
+        return failed("unknown_tool", f"no tool {call.name!r}; available: {', '.join(sorted(allowed)) or 'none'}")
+    try:
+        spec = tools.get(call.name)
+    except UnknownComponentError as e:
+        return failed("unknown_tool", str(e))
+    try:
+        args = spec.args_model.model_validate(call.arguments)
+    except ValidationError as e:
+        return failed("invalid_arguments", _validation_message(e))
+    try:
+        out = await asyncio.wait_for(spec.fn(args, ctx), timeout=spec.timeout_s)
+    except TimeoutError:
+        return failed("timeout", f"{call.name} took longer than {spec.timeout_s:g}s")
+    except ToolFailure as e:
+        return failed("execution", str(e))
+    except Exception as e:  # a tool's bug must not crash the judge; it is recorded and shown
+        return failed("execution", f"{type(e).__name__}: {e}")
+    text, truncated = out.text, False
+    if len(text) > spec.max_output_chars:
+        text, truncated = text[: spec.max_output_chars] + "\n[output truncated]", True
+    return ToolResult(
+        call_id=call.id,
+        name=call.name,
+        ok=True,
+        text=text,
+        data=out.data.model_dump(mode="json") if out.data is not None else None,
+        images=out.images,
+        truncated=truncated,
+        duration_s=time.perf_counter() - start,
+    )
+
+
+def _validation_message(e: ValidationError) -> str:
+    parts = [f"{'.'.join(str(p) for p in err['loc']) or 'arguments'}: {err['msg']}" for err in e.errors()]
+    return "; ".join(parts)

@@ -1,0 +1,75 @@
+"""`match_reference`: does a candidate's final answer equal the reference answer?"""
+
+from __future__ import annotations
+
+import asyncio
+
+from judgegraph.tools._answers import Method, equivalent, extract_final_answer
+from judgegraph.tools._base import ToolContext, ToolFailure, ToolOutput, tool
+from pydantic import BaseModel, Field
+
+from judgegraph.types import JudgeRequest, ToolCall
+
+
+class MatchReferenceArgs(BaseModel):
+    """Arguments of `match_reference`."""
+
+    candidate: int = Field(ge=0, description="Index of the candidate (0-based) whose final answer to check.")
+
+
+class MatchReferenceResult(BaseModel):
+    """What `match_reference` found for one candidate."""
+
+    candidate: int
+    extracted: str | None
+    """The final answer found in the candidate (None: it commits to no answer)."""
+    reference: str
+    equivalent: bool
+    method: Method
+    detail: str
+
+
+def plan_match_reference(request: JudgeRequest) -> list[ToolCall]:
+    """With a reference answer, check every candidate against it."""
+    if not request.has_evidence("reference"):
+        return []
+    return [
+        ToolCall(name="match_reference", arguments={"candidate": i}, reason="the request has a reference answer")
+        for i in range(len(request.candidates))
+    ]
+
+
+def _match(text: str, reference: str, index: int) -> MatchReferenceResult:
+    extracted = extract_final_answer(text)
+    if extracted is None:
+        return MatchReferenceResult(
+            candidate=index, extracted=None, reference=reference, equivalent=False, method="none",
+            detail="no final answer found",
+        )  # fmt: skip
+    m = equivalent(extracted, reference)
+    return MatchReferenceResult(
+        candidate=index, extracted=extracted, reference=reference, equivalent=m.equivalent, method=m.method,
+        detail=m.detail,
+    )  # fmt: skip
+
+
+@tool("match_reference", timeout_s=10.0, plan=plan_match_reference)
+async def match_reference(args: MatchReferenceArgs, ctx: ToolContext) -> ToolOutput:
+    """Check whether one candidate's final answer is equivalent to the reference answer.
+
+    Understands numbers, fractions, percentages, symbolic expressions and multiple-choice letters.
+    """
+    request = ctx.request
+    if request.reference is None or not request.reference.strip():
+        raise ToolFailure("this request has no reference answer")
+    if args.candidate >= len(request.candidates):
+        raise ToolFailure(f"candidate {args.candidate} does not exist; valid: 0..{len(request.candidates) - 1}")
+    text = request.candidates[args.candidate].content
+    # sympy is CPU-bound: keep the event loop free.
+    result = await asyncio.to_thread(_match, text, request.reference, args.candidate)
+    verdict = "matches" if result.equivalent else "does not match"
+    found = repr(result.extracted) if result.extracted is not None else "no final answer"
+    return ToolOutput(
+        text=f"candidate {args.candidate}: {found} {verdict} the reference ({result.method}: {result.detail})",
+        data=result,
+    )
