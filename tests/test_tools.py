@@ -3,9 +3,9 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from judgegraph.tools import ToolContext, ToolFailure, ToolOutput, call_tool, tool, tools
 from pydantic import BaseModel
 
-from judgegraph.tools import ToolContext, ToolFailure, ToolOutput, call_tool, tool, tools
 from judgegraph.types import JudgeRequest, ToolCall
 
 
@@ -68,7 +68,9 @@ async def test_failures_become_readable_results(call: ToolCall, kind: str, fragm
 
 
 async def test_tools_outside_the_allowed_set_are_unknown_to_the_judge() -> None:
-    result = await call_tool(ToolCall(name="test_chatty", arguments={"n": 1}), CTX, allowed=frozenset({"match_reference"}))
+    result = await call_tool(
+        ToolCall(name="test_chatty", arguments={"n": 1}), CTX, allowed=frozenset({"match_reference"})
+    )
     assert result.error_kind == "unknown_tool" and "match_reference" in (result.error or "")
 
 

@@ -65,7 +65,9 @@ def test_trajectory_round_trips_through_json_with_every_event_kind() -> None:
     t = Trajectory(judge="evidence", request=request, label=request.label)
     t.events = [
         NodeEvent(phase="enter", node="intake"),
-        ModelTurn(request=ModelRequest(messages=[{"role": "user", "content": "hi"}]), text="{}", completion_token_ids=[1]),
+        ModelTurn(
+            request=ModelRequest(messages=[{"role": "user", "content": "hi"}]), text="{}", completion_token_ids=[1]
+        ),
         ToolCallEvent(call=call),
         ToolResultEvent(result=ToolResult(call_id=call.id, name=call.name, ok=True, text="ok", data={"a": 1})),
         VerdictEvent(verdict=Verdict(valid=True, winner=0, scores=[1.0, 0.0])),

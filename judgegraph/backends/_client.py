@@ -166,6 +166,10 @@ class ModelClient:
                 return self._failed(request, e, attempt, start)
             except openai.APIError as e:
                 return self._failed(request, e, attempt, start)
+            except ValueError as e:  # a 200 whose body is not a completion (truncated or garbage JSON)
+                if attempt <= self.max_retries:
+                    continue
+                return self._failed(request, ValueError(f"malformed response body: {e}"), attempt, start)
             break
         turn = _turn_from_response(response, request)
         turn.latency_s = time.perf_counter() - start

@@ -1,0 +1,112 @@
+from __future__ import annotations
+
+import pytest
+
+from judgegraph.backends import ModelClient, Sampling, backend_profiles, free_port
+from judgegraph.errors import BackendUnavailableError
+from tests.fake_openai import FakeOpenAI, Reply
+
+SCHEMA = {"type": "object", "properties": {"winner": {"type": "string"}}, "required": ["winner"]}
+
+
+async def _client(server: FakeOpenAI, **kw: object) -> ModelClient:
+    client = ModelClient(server.url, backoff_s=0.01, **kw)  # type: ignore[arg-type]
+    await client.connect()
+    return client
+
+
+async def test_connect_detects_model_and_profile() -> None:
+    server = FakeOpenAI(owned_by="vllm", model="qwen").start()
+    try:
+        client = await _client(server)
+        assert client.model == "qwen" and client.profile.name == "vllm"
+        await client.close()
+    finally:
+        server.stop()
+
+
+async def test_endpoint_down_is_a_clear_error() -> None:
+    client = ModelClient(f"http://127.0.0.1:{free_port()}/v1")
+    with pytest.raises(BackendUnavailableError, match="does not answer"):
+        await client.connect()
+
+
+async def test_tool_calls_are_parsed_and_malformed_ones_kept_raw(fake_openai: FakeOpenAI) -> None:
+    fake_openai.script = [
+        Reply(
+            tool_calls=[("match_reference", '{"candidate": 1}'), ("match_reference", '{"candidate": ')],
+            finish_reason="tool_calls",
+        )
+    ]
+    client = await _client(fake_openai)
+    tools = [{"type": "function", "function": {"name": "match_reference", "parameters": {}}}]
+    turn = await client.chat([{"role": "user", "content": "go"}], tools=tools, tool_choice="auto")
+    assert turn.error is None
+    assert [(c.name, c.arguments, c.source) for c in turn.tool_calls] == [
+        ("match_reference", {"candidate": 1}, "model")
+    ]
+    assert len(turn.raw_tool_calls) == 2 and turn.raw_tool_calls[1]["function"]["arguments"] == '{"candidate": '
+    assert turn.usage.prompt_tokens == 11 and turn.finish_reason == "tool_calls"
+    assert fake_openai.requests[0]["tools"] == tools
+    assert turn.request.tools == tools and turn.request.messages == [{"role": "user", "content": "go"}]
+
+
+async def test_transient_errors_are_retried_and_counted(fake_openai: FakeOpenAI) -> None:
+    fake_openai.script = [Reply(status=500), Reply(status=503), Reply(content="fine")]
+    client = await _client(fake_openai, max_retries=2)
+    turn = await client.chat([{"role": "user", "content": "hi"}])
+    assert turn.error is None and turn.text == "fine" and turn.attempts == 3
+
+
+async def test_persistent_errors_end_in_a_failed_turn_not_an_exception(fake_openai: FakeOpenAI) -> None:
+    fake_openai.script = [Reply(status=500)] * 3
+    client = await _client(fake_openai, max_retries=2)
+    turn = await client.chat([{"role": "user", "content": "hi"}])
+    assert turn.error is not None and "500" in turn.error and turn.attempts == 3
+
+
+async def test_bad_request_is_not_retried(fake_openai: FakeOpenAI) -> None:
+    fake_openai.script = [Reply(status=400)]
+    client = await _client(fake_openai, max_retries=2)
+    turn = await client.chat([{"role": "user", "content": "hi"}])
+    assert turn.error is not None and "400" in turn.error and turn.attempts == 1
+
+
+async def test_timeouts_are_retried_then_reported(fake_openai: FakeOpenAI) -> None:
+    fake_openai.script = [Reply(content="late", delay_s=1.0), Reply(content="late", delay_s=1.0)]
+    client = await _client(fake_openai, max_retries=1, timeout_s=0.2)
+    turn = await client.chat([{"role": "user", "content": "hi"}])
+    assert turn.error is not None and "Timeout" in turn.error and turn.attempts == 2
+
+
+async def test_garbage_body_is_a_failed_turn(fake_openai: FakeOpenAI) -> None:
+    fake_openai.script = [Reply(raw_body="this is not json")]
+    client = await _client(fake_openai, max_retries=0)
+    turn = await client.chat([{"role": "user", "content": "hi"}])
+    assert turn.error is not None
+
+
+async def test_llama_cpp_profile_shapes_requests(fake_openai: FakeOpenAI) -> None:
+    client = await _client(fake_openai, profile=backend_profiles.get("llama_cpp"))
+    tools = [{"type": "function", "function": {"name": "t", "parameters": {}}}]
+    await client.chat([{"role": "user", "content": "x"}], json_schema=SCHEMA, tools=tools, tool_choice="required")
+    sent = fake_openai.requests[-1]
+    assert sent["response_format"] == {"type": "json_object", "schema": SCHEMA}
+    assert sent["tool_choice"] == "auto"  # llama.cpp asserts on "required"
+    assert "return_token_ids" not in sent
+
+
+async def test_vllm_profile_asks_for_json_schema_and_token_ids(fake_openai: FakeOpenAI) -> None:
+    fake_openai.default = Reply(content='{"winner": "A"}', token_ids=True, logprobs=True)
+    client = await _client(fake_openai, profile=backend_profiles.get("vllm"))
+    turn = await client.chat(
+        [{"role": "user", "content": "x"}], json_schema=SCHEMA, tool_choice="required", sampling=Sampling(logprobs=True)
+    )
+    sent = fake_openai.requests[-1]
+    assert sent["response_format"]["type"] == "json_schema"
+    assert sent["response_format"]["json_schema"]["schema"] == SCHEMA
+    assert sent["return_token_ids"] is True and sent["logprobs"] is True
+    assert sent["temperature"] == 0.0 and sent["seed"] == 0
+    assert turn.prompt_token_ids == [1, 2, 3] and turn.completion_token_ids == [4, 5]
+    assert turn.logprobs is not None and turn.logprobs[0]["token"] == "x"
+    assert turn.backend == "vllm" and turn.model == "fake-model"

@@ -1,0 +1,103 @@
+"""End to end on the real embedded model: llama.cpp's server with SmolLM2-135M-Instruct.
+
+The 135M model judges at chance, so these tests assert on shape and on the evidence path: a reference
+match must decide the right winner in both candidate orders, and every model reply is recorded whole.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import httpx
+import pytest
+import pytest_asyncio
+from judgegraph.graphs import verdict_schema
+from typer.testing import CliRunner
+
+from judgegraph import Judge
+from judgegraph.backends import EmbeddedServer, ModelClient, Sampling
+from judgegraph.cli import app
+from tests.conftest import ROOT
+
+pytestmark = pytest.mark.llm
+
+
+@pytest_asyncio.fixture(scope="module")
+async def embedded() -> AsyncIterator[EmbeddedServer]:
+    async with EmbeddedServer(n_threads=2) as server:
+        yield server
+
+
+async def test_server_speaks_the_openai_api_with_schema_constrained_output(embedded: EmbeddedServer) -> None:
+    client = ModelClient(embedded.base_url)
+    await client.connect()
+    assert client.profile.name == "llama_cpp" and client.model == "smollm2-135m-instruct"
+    turn = await client.chat(
+        [{"role": "user", "content": "Which is better, A: 'Paris is in France' or B: 'Paris is in Peru'?"}],
+        json_schema=verdict_schema("pairwise", 2),
+        sampling=Sampling(max_tokens=200),
+    )
+    await client.close()
+    assert turn.error is None and turn.usage.completion_tokens > 0 and turn.latency_s > 0
+    if turn.finish_reason == "stop":  # grammar-constrained: a finished reply is schema-valid JSON
+        assert json.loads(turn.text or "")["winner"] in ("A", "B", "tie")
+
+
+async def test_reference_decides_in_both_orders_and_the_model_rules_the_rest(
+    embedded: EmbeddedServer, tmp_path: Path
+) -> None:
+    examples = [json.loads(line) for line in (ROOT / "examples" / "demo.jsonl").read_text().splitlines()]
+    async with Judge.load("evidence", store=tmp_path / "runs.db", model_url=embedded.base_url) as judge:
+        for ex in examples:
+            t = await judge.arun(ex)
+            v = t.verdict
+            assert v is not None, ex["id"]
+            if ex.get("reference"):
+                assert v.valid and v.decided_by == "evidence" and t.correct, (ex["id"], v)
+                if ex.get("mode", "pairwise") == "pairwise":
+                    swapped = {
+                        **ex,
+                        "candidates": ex["candidates"][::-1],
+                        "label": {"winner": 1 - ex["label"]["winner"]},
+                    }
+                    again = await judge.arun(swapped)
+                    assert again.verdict is not None and again.verdict.winner == 1 - v.winner  # type: ignore[operator]
+            else:
+                (turn, *_) = t.model_turns()
+                assert turn.backend == "llama_cpp" and turn.model == "smollm2-135m-instruct"
+                assert turn.text is not None and turn.request.params["response_format"]["type"] == "json_object"
+                assert v.decided_by in ("model", "none")
+                assert v.valid or (v.error and "no usable verdict" in v.error)
+
+
+def test_cli_on_the_bundled_examples_uses_the_embedded_default(tmp_path: Path) -> None:
+    """What `make demo` runs: no --model, so judgegraph starts (and stops) the embedded server itself."""
+    out = tmp_path / "out.jsonl"
+    env = {"JUDGEGRAPH_MODEL_URL": "", "COLUMNS": "200"}
+    result = CliRunner().invoke(
+        app,
+        ["judge", str(ROOT / "examples" / "demo.jsonl"), "-o", str(out), "--store", str(tmp_path / "r.db")],
+        env=env,
+    )
+    assert result.exit_code == 0, result.output
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(rows) == 9 and all(r["trajectory_id"] for r in rows)
+    assert all(r["correct"] for r in rows if r["decided_by"] == "evidence")
+    assert sum(r["decided_by"] == "evidence" for r in rows) == 8
+    assert "judgegraph show run_" in result.output
+
+
+async def test_server_stops_with_its_owner() -> None:
+    server = EmbeddedServer(n_threads=1)
+    url = await server.start()
+    pid = server._proc.pid  # type: ignore[union-attr]
+    async with httpx.AsyncClient() as client:
+        assert (await client.get(f"{url}/models")).status_code == 200
+        await server.stop()
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
+        with pytest.raises(httpx.ConnectError):
+            await client.get(f"{url}/models")

@@ -1,0 +1,120 @@
+from __future__ import annotations
+
+import sqlite3
+import threading
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from judgegraph.store import SCHEMA_VERSION, TrajectoryStore
+from judgegraph.types import (
+    JudgeRequest,
+    ToolCall,
+    ToolCallEvent,
+    ToolResult,
+    ToolResultEvent,
+    Trajectory,
+    Verdict,
+    VerdictEvent,
+)
+
+
+def _trajectory(i: int, *, tool: str | None = None, winner: int = 0) -> Trajectory:
+    request = JudgeRequest(id=f"r{i}", prompt="p", candidates=["a", "b"], label=0)
+    t = Trajectory(judge="evidence" if i % 2 == 0 else "other", request=request, label=request.label)
+    if tool:
+        call = ToolCall(name=tool)
+        t.events = [
+            ToolCallEvent(seq=0, call=call),
+            ToolResultEvent(seq=1, result=ToolResult(call_id=call.id, name=tool, ok=True)),
+        ]
+    verdict = Verdict(valid=True, winner=winner, scores=[1.0, 0.0] if winner == 0 else [0.0, 1.0], decided_by="model")
+    t.events.append(VerdictEvent(seq=len(t.events), verdict=verdict))
+    t.verdict, t.status, t.ended_at, t.duration_s = verdict, "complete", datetime.now(UTC), 0.1
+    return t
+
+
+def test_schema_is_versioned_and_wal(store_path: Path) -> None:
+    store = TrajectoryStore(store_path)
+    assert store.schema_version == SCHEMA_VERSION
+    assert sqlite3.connect(store_path).execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    store.close()
+    TrajectoryStore(store_path).close()  # reopening migrates nothing and fails nothing
+
+
+def test_a_newer_schema_is_refused(store_path: Path) -> None:
+    TrajectoryStore(store_path).close()
+    conn = sqlite3.connect(store_path)
+    conn.execute(f"PRAGMA user_version={SCHEMA_VERSION + 1}")
+    conn.close()
+    with pytest.raises(RuntimeError, match="newer"):
+        TrajectoryStore(store_path)
+
+
+def test_round_trip_and_prefix_lookup(store_path: Path) -> None:
+    store = TrajectoryStore(store_path)
+    t = _trajectory(0, tool="match_reference")
+    store.start_run(t)
+    store.finish_run(t)
+    assert store.get(t.id) == t
+    assert store.get(t.id[:10]).id == t.id
+    with pytest.raises(KeyError):
+        store.get("run_nope")
+
+
+def test_a_run_that_never_finished_says_so(store_path: Path) -> None:
+    store = TrajectoryStore(store_path)
+    t = Trajectory(judge="evidence", request=JudgeRequest(id="r", prompt="p", candidates=["a", "b"]))
+    store.start_run(t)  # the process dies here
+    store.close()
+    again = TrajectoryStore(store_path)
+    (summary,) = again.list_runs()
+    assert summary.status == "running" and summary.valid is None
+    assert again.get(t.id).events == []
+
+
+def test_filters(store_path: Path) -> None:
+    store = TrajectoryStore(store_path)
+    for i in range(6):
+        t = _trajectory(i, tool="match_reference" if i < 2 else None, winner=0 if i < 4 else 1)
+        store.start_run(t)
+        store.finish_run(t)
+    assert store.count() == 6
+    assert len(store.list_runs(judge="evidence")) == 3
+    assert len(store.list_runs(correct=False)) == 2
+    assert len(store.list_runs(correct=True, judge="other")) == 2
+    assert len(store.list_runs(tool="match_reference")) == 2
+    assert len(store.list_runs(since=datetime.now(UTC) + timedelta(hours=1))) == 0
+    assert len(store.list_runs(limit=4)) == 4
+
+
+def test_concurrent_writers_from_threads_and_connections(store_path: Path) -> None:
+    stores = [TrajectoryStore(store_path) for _ in range(3)]
+    errors: list[BaseException] = []
+
+    def write(store: TrajectoryStore, k: int) -> None:
+        try:
+            for i in range(20):
+                t = _trajectory(k * 100 + i, tool="match_reference")
+                store.start_run(t)
+                store.finish_run(t)
+        except BaseException as e:
+            errors.append(e)
+
+    threads = [threading.Thread(target=write, args=(stores[k % 3], k)) for k in range(6)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert errors == []
+    assert stores[0].count() == 120
+    assert sqlite3.connect(store_path).execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+def test_artifacts_are_content_addressed(store_path: Path) -> None:
+    store = TrajectoryStore(store_path)
+    h1 = store.put_artifact(b"\x89PNG...", "image/png")
+    h2 = store.put_artifact(b"\x89PNG...", "image/png")
+    assert h1 == h2 and store.get_artifact(h1) == (b"\x89PNG...", "image/png")
+    assert store.get_artifact("0" * 64) is None
