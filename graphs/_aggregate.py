@@ -2,28 +2,22 @@
 
 from __future__ import annotations
 
-from judgegraph.graphs._verdict_format import ModelRuling
+from statistics import fmean
 
+from judgegraph.graphs._verdict_format import ModelRuling
+from judgegraph.tools import tools
 from judgegraph.types import CriterionResult, JudgeRequest, ToolResult, Verdict
 
 
 def evidence_criteria(evidence: list[ToolResult]) -> list[CriterionResult]:
-    """One criterion per successful reference check (the only deciding evidence so far)."""
+    """Deciding evidence: each result whose tool reads it as a pass/fail about one candidate."""
     out = []
     for r in evidence:
-        if r.ok and r.name == "match_reference" and r.data is not None:
-            out.append(
-                CriterionResult(
-                    name="matches_reference",
-                    candidate=int(r.data["candidate"]),
-                    passed=bool(r.data["equivalent"]),
-                    score=1.0 if r.data["equivalent"] else 0.0,
-                    source=r.name,
-                    evidence=[r.call_id],
-                    detail=r.text,
-                )
-            )
-    return sorted(out, key=lambda c: c.candidate)
+        criterion = tools.get(r.name).criterion if r.name in tools else None
+        found = criterion(r) if criterion is not None else None
+        if found is not None:
+            out.append(found)
+    return sorted(out, key=lambda c: (c.candidate, c.name))
 
 
 def ranking_of(scores: list[float]) -> list[int]:
@@ -34,28 +28,31 @@ def ranking_of(scores: list[float]) -> list[int]:
 def decide_from_evidence(request: JudgeRequest, evidence: list[ToolResult]) -> Verdict | None:
     """The verdict deterministic evidence supports on its own, or None when it does not decide.
 
-    It decides when every candidate was checked and the checks separate them: in pairwise, listwise and
-    best-of-n mode exactly one candidate passes; in pointwise and steps mode every candidate has a result.
+    A candidate passes when every deciding check on it passed; its score is the mean of those checks'
+    scores. The evidence decides when every candidate was checked and, in pairwise, listwise and best-of-n
+    mode, exactly one candidate passes; in pointwise and steps mode every checked candidate is scored.
     """
     criteria = evidence_criteria(evidence)
     n = len(request.candidates)
-    by_candidate = {c.candidate: c for c in criteria}
-    if set(by_candidate) != set(range(n)):
+    per: dict[int, list[CriterionResult]] = {}
+    for c in criteria:
+        per.setdefault(c.candidate, []).append(c)
+    if set(per) != set(range(n)):
         return None
-    scores = [by_candidate[i].score or 0.0 for i in range(n)]
-    passed = [i for i in range(n) if by_candidate[i].passed]
+    scores = [fmean(c.score or 0.0 for c in per[i]) for i in range(n)]
+    passed = [i for i in range(n) if all(c.passed for c in per[i])]
+    checks = ", ".join(sorted({c.name for c in criteria}))
     if request.mode in ("pointwise", "steps"):
         return Verdict(
             valid=True, scores=scores, ranking=ranking_of(scores), criteria=criteria, confidence=1.0,
-            decided_by="evidence", rationale="; ".join(c.detail for c in criteria),
+            decided_by="evidence", rationale="; ".join(c.detail.splitlines()[0] for c in criteria),
         )  # fmt: skip
     if len(passed) != 1:
         return None
     winner = passed[0]
     return Verdict(
         valid=True, winner=winner, scores=scores, ranking=ranking_of(scores), criteria=criteria, confidence=1.0,
-        decided_by="evidence",
-        rationale=f"only candidate {winner} matches the reference answer",
+        decided_by="evidence", rationale=f"only candidate {winner} passes every check ({checks})",
     )  # fmt: skip
 
 

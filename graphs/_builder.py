@@ -7,18 +7,19 @@ import time
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-from judgegraph.agents import JudgeSpec
-from judgegraph.graphs import _nodes as nodes
-from judgegraph.graphs._context import JudgeContext
-from judgegraph.graphs._recorder import Recorder, recorded
-from judgegraph.graphs._state import JudgeState
-from judgegraph.tools import tools
 from langgraph.graph import END, START, StateGraph
 from langgraph.types import Send
 
 from judgegraph._graph_protocol import graph_builders
+from judgegraph.agents import JudgeSpec
 from judgegraph.backends import ModelClient
 from judgegraph.errors import ConfigError
+from judgegraph.graphs import _nodes as nodes
+from judgegraph.graphs._context import JudgeContext
+from judgegraph.graphs._recorder import Recorder, recorded
+from judgegraph.graphs._state import JudgeState
+from judgegraph.settings import Settings
+from judgegraph.tools import ToolServices, tools
 from judgegraph.types import Trajectory, Verdict
 
 
@@ -53,12 +54,14 @@ def route_after_deliberate(spec: JudgeSpec) -> Any:
 class EvidenceFirstGraph:
     """intake -> plan_evidence -> run_tool (xN, parallel) -> weigh_evidence -> [deliberate (retry)] -> finalize."""
 
-    def __init__(self, spec: JudgeSpec, checkpointer: Any = None) -> None:
+    def __init__(self, spec: JudgeSpec, settings: Settings | None = None, checkpointer: Any = None) -> None:
         for name in spec.tools:
             if name not in tools:
                 raise ConfigError(f"judge {spec.name!r} names tool {name!r}, which is not registered")
         self.spec = spec
         self.checkpointer = checkpointer
+        settings = settings or Settings()
+        self.services = ToolServices(sandbox=settings.sandbox, sandbox_pool_size=settings.sandbox_pool_size)
         g = StateGraph(JudgeState, context_schema=JudgeContext)
         for name, fn in [
             ("intake", nodes.intake),
@@ -81,7 +84,9 @@ class EvidenceFirstGraph:
     async def arun(self, trajectory: Trajectory, client: ModelClient | None) -> Trajectory:
         """Judge the trajectory's request, recording into it. A crash is recorded, then re-raised."""
         recorder = Recorder(trajectory)
-        ctx = JudgeContext(spec=self.spec, recorder=recorder, client=client, nonce=secrets.token_hex(4))
+        ctx = JudgeContext(
+            spec=self.spec, recorder=recorder, client=client, services=self.services, nonce=secrets.token_hex(4)
+        )
         # The label is the answer key: the judge's state never holds it.
         request = trajectory.request.model_copy(update={"label": None})
         config = {"configurable": {"thread_id": trajectory.id}} if self.checkpointer is not None else None
@@ -100,6 +105,9 @@ class EvidenceFirstGraph:
             trajectory.ended_at = datetime.now(UTC)
             trajectory.duration_s = time.perf_counter() - start
         return trajectory
+
+    async def aclose(self) -> None:
+        await self.services.aclose()
 
 
 graph_builders.register("evidence_first", EvidenceFirstGraph)

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from judgegraph.agents import JudgeSpec
-from judgegraph.graphs._recorder import Recorder
-
 from judgegraph.backends import ModelClient
+from judgegraph.graphs._recorder import Recorder
+from judgegraph.tools import ToolServices
 
 
 @dataclass(frozen=True)
@@ -18,5 +18,7 @@ class JudgeContext:
     recorder: Recorder
     client: ModelClient | None
     """None when the run needs no model (the evidence decided and the judge deliberates only when undecided)."""
+    services: ToolServices
+    """Sandboxes and other shared tool services (opened on first use)."""
     nonce: str
     """Per-run random suffix of the response markers, so a response cannot close its own marker."""

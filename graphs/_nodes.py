@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from langgraph.runtime import Runtime
+
+from judgegraph.backends import Sampling
 from judgegraph.graphs._aggregate import decide_from_evidence, verdict_from_ruling
 from judgegraph.graphs._context import JudgeContext
 from judgegraph.graphs._state import JudgeState, ToolTaskState
@@ -15,9 +18,6 @@ from judgegraph.graphs._verdict_format import (
     verdict_schema,
 )
 from judgegraph.tools import ToolContext, call_tool, tools
-from langgraph.runtime import Runtime
-
-from judgegraph.backends import Sampling
 from judgegraph.types import JudgeRequest, ToolCall, ToolResult, Verdict
 
 Ctx = Runtime[JudgeContext]
@@ -43,7 +43,8 @@ async def run_tool(state: ToolTaskState, runtime: Ctx) -> dict[str, Any]:
     recorder = runtime.context.recorder
     call = state["call"]
     recorder.tool_call(call, "run_tool")
-    result = await call_tool(call, ToolContext(request=state["request"]), allowed=frozenset(runtime.context.spec.tools))
+    ctx = ToolContext(request=state["request"], services=runtime.context.services)
+    result = await call_tool(call, ctx, allowed=frozenset(runtime.context.spec.tools))
     recorder.tool_result(result, "run_tool")
     return {"evidence": [result]}
 

@@ -22,8 +22,11 @@ class JudgeGraph(Protocol):
     async def arun(self, trajectory: Trajectory, client: ModelClient | None) -> Trajectory:
         """Judge `trajectory.request`, recording every event into `trajectory`; returns it, finished."""
 
+    async def aclose(self) -> None:
+        """Release what the graph's tools hold (sandboxes)."""
+
 
 GraphBuilder = Callable[..., JudgeGraph]
-"""`builder(spec, checkpointer=None) -> JudgeGraph`."""
+"""`builder(spec, settings=None, checkpointer=None) -> JudgeGraph`."""
 
 graph_builders: Registry[GraphBuilder] = Registry("graph builder")

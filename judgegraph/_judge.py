@@ -95,7 +95,7 @@ class Judge:
         """
         spec = judge_registry().get(name)
         settings = settings.model_copy(update=overrides) if settings else Settings.from_env(**overrides)
-        graph = graph_builders.get(spec.graph)(spec, checkpointer=checkpointer)
+        graph = graph_builders.get(spec.graph)(spec, settings=settings, checkpointer=checkpointer)
         if store is None:
             store = TrajectoryStore(settings.store_path)
         elif isinstance(store, str | Path):
@@ -121,7 +121,8 @@ class Judge:
                 self._opened = True
 
     async def aclose(self) -> None:
-        """Close the model connection, stop the embedded server and close the store."""
+        """Close the model connection, stop the embedded server and the sandboxes, and close the store."""
+        await self._graph.aclose()
         await self._endpoint.close()
         self._opened = False
         if self.store is not None:

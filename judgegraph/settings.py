@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Literal
 
 import platformdirs
 from pydantic import BaseModel, ConfigDict, Field
@@ -34,6 +35,10 @@ class Settings(BaseModel):
     """Threads for the embedded model (default: the machine's cores, at most 4)."""
     store_path: Path = Field(default_factory=default_store_path)
     """The trajectory store (SQLite)."""
+    sandbox: Literal["auto", "docker", "process"] = "auto"
+    """Code sandbox backend: Docker when an engine answers and the image exists, else bubblewrap (`auto`)."""
+    sandbox_pool_size: int = Field(default=2, ge=1)
+    """Sandboxes kept warm for concurrent code runs."""
 
     @classmethod
     def from_env(cls, **overrides: object) -> Settings:
@@ -47,6 +52,10 @@ class Settings(BaseModel):
         }
         if env.get("JUDGEGRAPH_TIMEOUT"):
             values["timeout_s"] = float(env["JUDGEGRAPH_TIMEOUT"])
+        if env.get("JUDGEGRAPH_SANDBOX"):
+            values["sandbox"] = env["JUDGEGRAPH_SANDBOX"]
+        if env.get("JUDGEGRAPH_SANDBOX_POOL"):
+            values["sandbox_pool_size"] = int(env["JUDGEGRAPH_SANDBOX_POOL"])
         if env.get("JUDGEGRAPH_STORE"):
             values["store_path"] = Path(env["JUDGEGRAPH_STORE"])
         values.update({k: v for k, v in overrides.items() if v is not None})

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import pytest
+
 from judgegraph.tools import equivalent, extract_final_answer
 from judgegraph.tools._answers import UnsafeExpression, to_sympy
 

@@ -14,12 +14,12 @@ from pathlib import Path
 import httpx
 import pytest
 import pytest_asyncio
-from judgegraph.graphs import verdict_schema
 from typer.testing import CliRunner
 
 from judgegraph import Judge
 from judgegraph.backends import EmbeddedServer, ModelClient, Sampling
 from judgegraph.cli import app
+from judgegraph.graphs import verdict_schema
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.llm

@@ -5,11 +5,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from judgegraph import Judge, JudgeRequest
 from judgegraph.agents import JudgeSpec, judges
 from judgegraph.graphs import decide_from_evidence, parse_verdict, verdict_schema
 from judgegraph.graphs._verdict_format import VerdictParseError
-
-from judgegraph import Judge, JudgeRequest
 from judgegraph.store import TrajectoryStore
 from judgegraph.types import ModelTurn, NodeEvent, ToolResult, ToolResultEvent, VerdictEvent
 from tests.fake_openai import FakeOpenAI, Reply
@@ -139,7 +139,8 @@ def test_evidence_decides_only_when_it_separates_the_candidates() -> None:
     req = JudgeRequest.model_validate(MATH)
 
     def result(i: int, ok: bool) -> ToolResult:
-        return ToolResult(call_id=f"c{i}", name="match_reference", ok=True, data={"candidate": i, "equivalent": ok})
+        data = {"candidate": i, "extracted": "x", "reference": "42", "equivalent": ok, "method": "numeric", "detail": ""}
+        return ToolResult(call_id=f"c{i}", name="match_reference", ok=True, data=data)
 
     assert decide_from_evidence(req, [result(0, False), result(1, True)]).winner == 1  # type: ignore[union-attr]
     assert decide_from_evidence(req, [result(0, True), result(1, True)]) is None

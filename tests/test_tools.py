@@ -3,9 +3,9 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from judgegraph.tools import ToolContext, ToolFailure, ToolOutput, call_tool, tool, tools
 from pydantic import BaseModel
 
+from judgegraph.tools import ToolContext, ToolFailure, ToolOutput, call_tool, tool, tools
 from judgegraph.types import JudgeRequest, ToolCall
 
 

@@ -7,13 +7,16 @@ import inspect
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, get_type_hints
+from typing import TYPE_CHECKING, Any, get_type_hints
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from judgegraph.errors import UnknownComponentError
 from judgegraph.registry import Registry
-from judgegraph.types import JudgeRequest, ToolCall, ToolResult
+from judgegraph.types import CriterionResult, JudgeRequest, ToolCall, ToolResult
+
+if TYPE_CHECKING:
+    from judgegraph.tools._services import ToolServices
 
 
 @dataclass(frozen=True)
@@ -21,6 +24,8 @@ class ToolContext:
     """What a tool may read while it runs (run-scoped, never global)."""
 
     request: JudgeRequest
+    services: ToolServices | None = None
+    """Shared run-scoped services (the sandbox pool); None where a tool runs without them."""
 
 
 class ToolOutput(BaseModel):
@@ -39,6 +44,7 @@ class ToolFailure(Exception):
 
 ToolFn = Callable[[Any, ToolContext], Awaitable[ToolOutput]]
 Planner = Callable[[JudgeRequest], list[ToolCall]]
+Criterion = Callable[[ToolResult], CriterionResult | None]
 
 
 @dataclass(frozen=True)
@@ -53,6 +59,8 @@ class ToolDef:
     max_output_chars: int = 20_000
     plan: Planner | None = None
     """The deterministic rule that schedules this tool for a request (None: only the model calls it)."""
+    criterion: Criterion | None = None
+    """Turns a result into deciding evidence about one candidate (None: the result only informs the model)."""
     version: str = "1"
     metadata: dict[str, Any] = field(default_factory=dict)
 
@@ -75,6 +83,7 @@ def tool(
     timeout_s: float = 30.0,
     max_output_chars: int = 20_000,
     plan: Planner | None = None,
+    criterion: Criterion | None = None,
     version: str = "1",
 ) -> Callable[[ToolFn], ToolFn]:
     """Register an async `fn(args: ArgsModel, ctx: ToolContext) -> ToolOutput` as a tool.
@@ -104,6 +113,7 @@ def tool(
                 timeout_s=timeout_s,
                 max_output_chars=max_output_chars,
                 plan=plan,
+                criterion=criterion,
                 version=version,
             ),
         )

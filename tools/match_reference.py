@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import asyncio
 
-from judgegraph.tools._answers import Method, equivalent, extract_final_answer
-from judgegraph.tools._base import ToolContext, ToolFailure, ToolOutput, tool
 from pydantic import BaseModel, Field
 
-from judgegraph.types import JudgeRequest, ToolCall
+from judgegraph.tools._answers import Method, equivalent, extract_final_answer
+from judgegraph.tools._base import ToolContext, ToolFailure, ToolOutput, tool
+from judgegraph.types import CriterionResult, JudgeRequest, ToolCall, ToolResult
 
 
 class MatchReferenceArgs(BaseModel):
@@ -39,6 +39,17 @@ def plan_match_reference(request: JudgeRequest) -> list[ToolCall]:
     ]
 
 
+def match_reference_criterion(result: ToolResult) -> CriterionResult | None:
+    """An answer equivalent to the reference is deciding evidence."""
+    if not result.ok or result.data is None:
+        return None
+    data = MatchReferenceResult.model_validate(result.data)
+    return CriterionResult(
+        name="matches_reference", candidate=data.candidate, passed=data.equivalent,
+        score=1.0 if data.equivalent else 0.0, source="match_reference", evidence=[result.call_id], detail=result.text,
+    )  # fmt: skip
+
+
 def _match(text: str, reference: str, index: int) -> MatchReferenceResult:
     extracted = extract_final_answer(text)
     if extracted is None:
@@ -53,7 +64,7 @@ def _match(text: str, reference: str, index: int) -> MatchReferenceResult:
     )  # fmt: skip
 
 
-@tool("match_reference", timeout_s=10.0, plan=plan_match_reference)
+@tool("match_reference", timeout_s=10.0, plan=plan_match_reference, criterion=match_reference_criterion)
 async def match_reference(args: MatchReferenceArgs, ctx: ToolContext) -> ToolOutput:
     """Check whether one candidate's final answer is equivalent to the reference answer.
 

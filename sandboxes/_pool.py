@@ -1,0 +1,197 @@
+"""`SandboxPool`: hands sandboxes to concurrent callers, keeps them warm, recycles them after use or faults."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Mapping, Sequence
+from typing import Any, Literal
+
+from pydantic import BaseModel
+
+from judgegraph.sandboxes import _docker, _process  # noqa: F401  (register the backends)
+from judgegraph.sandboxes._protocol import Sandbox, SandboxBackend, sandbox_backends
+from judgegraph.sandboxes._types import ExecResult, Limits, SandboxUnavailableError
+
+log = logging.getLogger(__name__)
+
+BackendChoice = Literal["auto", "docker", "process"]
+
+
+class SandboxPool:
+    """Up to `size` sandboxes of one backend, each serving one run at a time."""
+
+    def __init__(self, backend: SandboxBackend, *, size: int = 4, max_uses: int = 200, reason: str = "") -> None:
+        self.backend = backend
+        self.size = size
+        self.max_uses = max_uses
+        self.reason = reason
+        """Why this backend was chosen (shown by `judgegraph sandbox doctor`)."""
+        self._idle: list[Sandbox] = []
+        self._free_slots = list(range(size))
+        self._sem = asyncio.Semaphore(size)
+        self._lock = asyncio.Lock()
+        self._background: set[asyncio.Task[Any]] = set()
+        self._closed = False
+
+    @classmethod
+    async def open(
+        cls,
+        backend: BackendChoice = "auto",
+        *,
+        limits: Limits | None = None,
+        size: int = 4,
+        max_uses: int = 200,
+        warm: bool = True,
+        image: str | None = None,
+    ) -> SandboxPool:
+        """Start a pool. `auto` uses Docker when an engine answers and the image exists, else bubblewrap.
+
+        Raises:
+            SandboxUnavailableError: the chosen backend (or, for `auto`, both) cannot run here.
+        """
+        limits = limits or Limits()
+        if backend == "auto":
+            docker = sandbox_backends.get("docker")(limits, image=image, pool_size=size)
+            try:
+                await docker.start()
+                chosen, reason = docker, "a Docker engine answers and the sandbox image is present"
+            except (SandboxUnavailableError, ImportError) as e:
+                log.warning("Docker sandbox unavailable (%s); falling back to the bubblewrap process sandbox", e)
+                process = sandbox_backends.get("process")(limits)
+                await process.start()
+                chosen, reason = process, f"Docker is unavailable: {e}"
+        else:
+            chosen = sandbox_backends.get(backend)(limits, image=image, pool_size=size)
+            await chosen.start()
+            reason = f"{backend} was asked for"
+        pool = cls(chosen, size=size, max_uses=max_uses, reason=reason)
+        if warm:
+            await pool.warm_up()
+        return pool
+
+    @property
+    def backend_name(self) -> str:
+        return str(self.backend.name)
+
+    async def warm_up(self) -> None:
+        """Create every sandbox now, so the first runs do not pay for it."""
+        async with self._lock:
+            slots, self._free_slots = self._free_slots, []
+        made = await asyncio.gather(*(self.backend.create(s) for s in slots), return_exceptions=True)
+        async with self._lock:
+            for slot, sb in zip(slots, made, strict=True):
+                if isinstance(sb, BaseException):
+                    log.warning("could not warm sandbox slot %d: %s", slot, sb)
+                    self._free_slots.append(slot)
+                else:
+                    sb.slot = slot  # type: ignore[attr-defined]
+                    self._idle.append(sb)
+
+    async def _take(self) -> Sandbox:
+        async with self._lock:
+            if self._idle:
+                return self._idle.pop()
+            slot = self._free_slots.pop()
+        try:
+            sb = await self.backend.create(slot)
+        except BaseException:
+            async with self._lock:
+                self._free_slots.append(slot)
+            raise
+        sb.slot = slot  # type: ignore[attr-defined]
+        return sb
+
+    async def _give_back(self, sb: Sandbox) -> None:
+        if sb.healthy and sb.uses < self.max_uses and not self._closed:
+            async with self._lock:
+                self._idle.append(sb)
+            return
+        await sb.destroy()
+        async with self._lock:
+            self._free_slots.append(sb.slot)  # type: ignore[attr-defined]
+        if not self._closed:  # keep the pool warm: replace it off the caller's path
+            task = asyncio.create_task(self.warm_up())
+            self._background.add(task)
+            task.add_done_callback(self._background.discard)
+
+    @contextlib.asynccontextmanager
+    async def acquire(self) -> AsyncIterator[Sandbox]:
+        """A sandbox for the caller alone until the block ends."""
+        if self._closed:
+            raise RuntimeError("the sandbox pool is closed")
+        async with self._sem:
+            sb = await self._take()
+            try:
+                yield sb
+            except BaseException:
+                sb.healthy = False
+                raise
+            finally:
+                await asyncio.shield(self._give_back(sb))
+
+    async def run(
+        self,
+        command: Sequence[str],
+        *,
+        files: Mapping[str, str | bytes] | None = None,
+        limits: Limits | None = None,
+        stdin: bytes | None = None,
+    ) -> ExecResult:
+        """Run one command in a pooled sandbox."""
+        async with self.acquire() as sb:
+            return await sb.run(command, files=files, limits=limits, stdin=stdin)
+
+    async def close(self) -> None:
+        """Destroy every sandbox; nothing is left running."""
+        self._closed = True
+        for task in list(self._background):
+            task.cancel()
+        await asyncio.gather(*self._background, return_exceptions=True)
+        async with self._lock:
+            idle, self._idle = self._idle, []
+        await asyncio.gather(*(sb.destroy() for sb in idle), return_exceptions=True)
+        await self.backend.close()
+
+    async def __aenter__(self) -> SandboxPool:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+
+class BackendStatus(BaseModel):
+    name: str
+    available: bool
+    detail: str
+
+
+class DoctorReport(BaseModel):
+    """Which backend `auto` picks here, and why."""
+
+    active: str | None
+    reason: str
+    backends: list[BackendStatus]
+
+
+async def doctor(limits: Limits | None = None) -> DoctorReport:
+    """Check every backend and say which one `auto` would use."""
+    statuses = []
+    for name in ("docker", "process"):
+        backend = sandbox_backends.get(name)(limits or Limits(), pool_size=1)
+        try:
+            await backend.start()
+            statuses.append(BackendStatus(name=name, available=True, detail=backend.describe()))
+        except (SandboxUnavailableError, ImportError) as e:
+            statuses.append(BackendStatus(name=name, available=False, detail=str(e)))
+        finally:
+            await backend.close()
+    docker, process = statuses
+    if docker.available:
+        return DoctorReport(
+            active="docker", reason="a Docker engine answers and the sandbox image is present", backends=statuses
+        )
+    if process.available:
+        return DoctorReport(active="process", reason=f"Docker is unavailable: {docker.detail}", backends=statuses)
+    return DoctorReport(active=None, reason="no sandbox backend can run here", backends=statuses)

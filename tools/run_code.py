@@ -1,0 +1,153 @@
+"""`run_code`: run a candidate's code against the request's tests in a sandbox; report every test case."""
+
+from __future__ import annotations
+
+import re
+
+from pydantic import BaseModel, Field
+
+from judgegraph.sandboxes import Limits
+from judgegraph.tools._base import ToolContext, ToolFailure, ToolOutput, tool
+from judgegraph.tools._languages import CaseResult, languages
+from judgegraph.types import CriterionResult, JudgeRequest, ToolCall, ToolResult
+
+CASE_TIMEOUT_S = 3.0
+RUN_LIMITS = Limits(wall_s=20.0, cpu_s=20)
+
+
+class RunCodeArgs(BaseModel):
+    """Arguments of `run_code`."""
+
+    candidate: int = Field(ge=0, description="Index of the candidate (0-based) whose code to run against the tests.")
+
+
+class RunCodeResult(BaseModel):
+    """What `run_code` found for one candidate."""
+
+    candidate: int
+    language: str
+    found_code: bool
+    """False when the response contains no code to run."""
+    entry_point: str | None
+    cases: list[CaseResult]
+    passed: int
+    total: int
+    all_passed: bool
+    load_error: str | None
+    """The code (or the tests' setup) failed before any test ran."""
+    exit_code: int | None = None
+    timed_out: bool = False
+    oom_killed: bool = False
+    stdout_tail: str = ""
+    stderr_tail: str = ""
+    backend: str = ""
+    duration_s: float = 0.0
+
+
+def entry_point_of(request: JudgeRequest, code: str) -> str | None:
+    """The function under test: the last function the prompt declares that the code defines, else the code's last."""
+    defined = re.findall(r"^def\s+(\w+)\s*\(", code, re.MULTILINE)
+    declared = [name for name in re.findall(r"def\s+(\w+)\s*\(", request.prompt) if name in defined]
+    if declared:
+        return declared[-1]
+    return defined[-1] if defined else None
+
+
+def plan_run_code(request: JudgeRequest) -> list[ToolCall]:
+    """With tests, run every candidate's code against them."""
+    if not request.tests:
+        return []
+    return [
+        ToolCall(name="run_code", arguments={"candidate": i}, reason="the request has tests")
+        for i in range(len(request.candidates))
+    ]
+
+
+def run_code_criterion(result: ToolResult) -> CriterionResult | None:
+    """Passing every test is deciding evidence; the score is the share of tests passed."""
+    if not result.ok or result.data is None:
+        return None
+    data = RunCodeResult.model_validate(result.data)
+    return CriterionResult(
+        name="passes_tests",
+        candidate=data.candidate,
+        passed=data.all_passed,
+        score=data.passed / data.total if data.total else 0.0,
+        source="run_code",
+        evidence=[result.call_id],
+        detail=result.text,
+    )
+
+
+def _summary(r: RunCodeResult) -> str:
+    head = f"candidate {r.candidate}: {r.passed}/{r.total} tests passed"
+    if not r.found_code:
+        return f"candidate {r.candidate}: no code found in the response; 0/{r.total} tests passed"
+    if r.load_error:
+        head += f"; the code failed to load: {r.load_error}"
+    lines = [head]
+    for case in r.cases:
+        if case.status != "passed":
+            lines.append(
+                f"  test {case.index} {case.status}: {case.source.strip()[:200]} {case.message[:200]}".rstrip()
+            )
+    return "\n".join(lines[:12])
+
+
+@tool("run_code", timeout_s=60.0, plan=plan_run_code, criterion=run_code_criterion)
+async def run_code(args: RunCodeArgs, ctx: ToolContext) -> ToolOutput:
+    """Run one candidate's code against the request's unit tests in a sandbox and report each test case."""
+    request = ctx.request
+    if not request.tests:
+        raise ToolFailure("this request has no tests")
+    if args.candidate >= len(request.candidates):
+        raise ToolFailure(f"candidate {args.candidate} does not exist; valid: 0..{len(request.candidates) - 1}")
+    if ctx.services is None:
+        raise ToolFailure("no sandbox is available to this judge")
+    language = languages.get("python")
+    text = request.candidates[args.candidate].content
+    code = language.extract(text, None)
+    entry = entry_point_of(request, code) if code else None
+    if code is not None and entry is not None:
+        code = language.extract(text, entry) or code
+    program = language.program(code or "", request.tests, entry, CASE_TIMEOUT_S)
+    if code is None:
+        cases = [
+            CaseResult(index=i, source=c, status="not_run", message="no code") for i, c in enumerate(program.cases)
+        ]
+        result = RunCodeResult(
+            candidate=args.candidate,
+            language=language.name,
+            found_code=False,
+            entry_point=None,
+            cases=cases,
+            passed=0,
+            total=len(cases),
+            all_passed=False,
+            load_error="no code found",
+        )
+        return ToolOutput(text=_summary(result), data=result)
+    pool = await ctx.services.sandbox()
+    run = await pool.run(program.command, files=program.files, limits=RUN_LIMITS)
+    cases, load_error = language.report(program, run)
+    passed = sum(c.status == "passed" for c in cases)
+    stdout = "\n".join(line for line in run.stdout.splitlines() if not line.startswith(program.nonce))
+    result = RunCodeResult(
+        candidate=args.candidate,
+        language=language.name,
+        found_code=True,
+        entry_point=entry,
+        cases=cases,
+        passed=passed,
+        total=len(cases),
+        all_passed=bool(cases) and passed == len(cases) and load_error is None,
+        load_error=load_error,
+        exit_code=run.exit_code,
+        timed_out=run.timed_out,
+        oom_killed=run.oom_killed,
+        stdout_tail=stdout[-2000:],
+        stderr_tail=run.stderr[-2000:],
+        backend=run.backend,
+        duration_s=run.duration_s,
+    )
+    return ToolOutput(text=_summary(result), data=result)
