@@ -10,7 +10,7 @@ STAMP := $(VENV)/.judgegraph-setup
 LLAMA_CMAKE_ARGS ?= -DLLAVA_BUILD=OFF -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON
 DEMO_DIR ?= .judgegraph
 
-.PHONY: setup demo test lint clean
+.PHONY: setup demo test lint services clean
 
 setup: $(STAMP)
 
@@ -30,7 +30,12 @@ lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-test: lint
+# What the tests need besides Python: bubblewrap, a Docker engine and the sandbox image (built once per machine).
+services: setup
+	bash scripts/test-services.sh
+	$(BIN)/judgegraph sandbox build
+
+test: lint services
 	$(BIN)/python -m pytest -ra
 
 clean:

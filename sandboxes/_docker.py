@@ -44,8 +44,8 @@ tar -x -o -f - || exit 125
 in=/dev/null; [ -f .judgegraph-stdin ] && in=.judgegraph-stdin
 ( ulimit -t "$cpu" && ulimit -f "$fsize" && exec timeout -s KILL "$wall" "$@" ) < "$in"
 rc=$?
-cd / && rm -rf "$d"
 kill -9 -1 2>/dev/null
+cd / && rm -rf /work/* /work/.[!.]* /work/..?* /tmp/* /tmp/.[!.]* /tmp/..?* /dev/shm/* 2>/dev/null
 exit $rc
 """
 
@@ -136,9 +136,10 @@ class DockerSandbox:
         payload = dict(files or {})
         if stdin is not None:
             payload[STDIN_FILE] = stdin
+        tar = tar_of(payload)
         self.uses += 1
         try:
-            return await asyncio.to_thread(self._run, list(command), tar_of(payload), limits)
+            return await asyncio.to_thread(self._run, list(command), tar, limits)
         except SandboxError:
             self.healthy = False
             raise

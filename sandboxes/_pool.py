@@ -12,7 +12,8 @@ from pydantic import BaseModel
 
 from judgegraph.sandboxes import _docker, _process  # noqa: F401  (register the backends)
 from judgegraph.sandboxes._protocol import Sandbox, SandboxBackend, sandbox_backends
-from judgegraph.sandboxes._types import ExecResult, Limits, SandboxUnavailableError
+from judgegraph.sandboxes._scratch import check_path
+from judgegraph.sandboxes._types import ExecResult, Limits, SandboxError, SandboxUnavailableError
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +32,7 @@ class SandboxPool:
         self._idle: list[Sandbox] = []
         self._free_slots = list(range(size))
         self._sem = asyncio.Semaphore(size)
-        self._lock = asyncio.Lock()
+        self._changed = asyncio.Condition()
         self._background: set[asyncio.Task[Any]] = set()
         self._closed = False
 
@@ -75,46 +76,62 @@ class SandboxPool:
     def backend_name(self) -> str:
         return str(self.backend.name)
 
+    async def _create(self, slot: int) -> Sandbox | None:
+        """A sandbox for `slot`, or None (slot freed again) when the backend fails to make one."""
+        try:
+            sb = await self.backend.create(slot)
+        except Exception as e:
+            log.warning("could not create sandbox for slot %d: %s", slot, e)
+            async with self._changed:
+                self._free_slots.append(slot)
+                self._changed.notify_all()
+            return None
+        sb.slot = slot  # type: ignore[attr-defined]
+        return sb
+
     async def warm_up(self) -> None:
-        """Create every sandbox now, so the first runs do not pay for it."""
-        async with self._lock:
+        """Create a sandbox for every free slot now, so the first runs do not pay for it."""
+        async with self._changed:
             slots, self._free_slots = self._free_slots, []
-        made = await asyncio.gather(*(self.backend.create(s) for s in slots), return_exceptions=True)
-        async with self._lock:
-            for slot, sb in zip(slots, made, strict=True):
-                if isinstance(sb, BaseException):
-                    log.warning("could not warm sandbox slot %d: %s", slot, sb)
-                    self._free_slots.append(slot)
-                else:
-                    sb.slot = slot  # type: ignore[attr-defined]
-                    self._idle.append(sb)
+        made = await asyncio.gather(*(self._create(s) for s in slots))
+        async with self._changed:
+            self._idle.extend(sb for sb in made if sb is not None)
+            self._changed.notify_all()
 
     async def _take(self) -> Sandbox:
-        async with self._lock:
+        """An idle sandbox, a new one in a free slot, or (while a replacement is being made) the next to appear."""
+        async with self._changed:
+            while not self._idle and not self._free_slots:
+                await self._changed.wait()
             if self._idle:
                 return self._idle.pop()
             slot = self._free_slots.pop()
-        try:
-            sb = await self.backend.create(slot)
-        except BaseException:
-            async with self._lock:
-                self._free_slots.append(slot)
-            raise
-        sb.slot = slot  # type: ignore[attr-defined]
+        sb = await self._create(slot)
+        if sb is None:
+            raise SandboxUnavailableError(f"the {self.backend_name} backend could not create a sandbox")
         return sb
 
     async def _give_back(self, sb: Sandbox) -> None:
         if sb.healthy and sb.uses < self.max_uses and not self._closed:
-            async with self._lock:
+            async with self._changed:
                 self._idle.append(sb)
+                self._changed.notify_all()
             return
         await sb.destroy()
-        async with self._lock:
-            self._free_slots.append(sb.slot)  # type: ignore[attr-defined]
-        if not self._closed:  # keep the pool warm: replace it off the caller's path
-            task = asyncio.create_task(self.warm_up())
-            self._background.add(task)
-            task.add_done_callback(self._background.discard)
+        slot: int = sb.slot  # type: ignore[attr-defined]
+        if self._closed:
+            return
+        # Keep the pool warm: replace it off the caller's path (the slot stays reserved meanwhile).
+        task = asyncio.create_task(self._replace(slot))
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def _replace(self, slot: int) -> None:
+        sb = await self._create(slot)
+        if sb is not None:
+            async with self._changed:
+                self._idle.append(sb)
+                self._changed.notify_all()
 
     @contextlib.asynccontextmanager
     async def acquire(self) -> AsyncIterator[Sandbox]:
@@ -125,8 +142,8 @@ class SandboxPool:
             sb = await self._take()
             try:
                 yield sb
-            except BaseException:
-                sb.healthy = False
+            except (SandboxError, asyncio.CancelledError):
+                sb.healthy = False  # it may be mid-run or broken: never reuse it
                 raise
             finally:
                 await asyncio.shield(self._give_back(sb))
@@ -140,6 +157,8 @@ class SandboxPool:
         stdin: bytes | None = None,
     ) -> ExecResult:
         """Run one command in a pooled sandbox."""
+        for name in files or {}:
+            check_path(name)  # refuse bad names before a sandbox is touched
         async with self.acquire() as sb:
             return await sb.run(command, files=files, limits=limits, stdin=stdin)
 
@@ -149,7 +168,7 @@ class SandboxPool:
         for task in list(self._background):
             task.cancel()
         await asyncio.gather(*self._background, return_exceptions=True)
-        async with self._lock:
+        async with self._changed:
             idle, self._idle = self._idle, []
         await asyncio.gather(*(sb.destroy() for sb in idle), return_exceptions=True)
         await self.backend.close()

@@ -84,6 +84,7 @@ class ProcessSandbox:
                 parent = os.path.dirname(parent)
             argv += ["--file", str(fd), f"/work/{name}"]
         argv += [
+            "--remount-ro", "/",  # the sandbox's own root: only /work and /tmp stay writable
             "--chdir", "/work",
             "--clearenv",
             "--setenv", "PATH", "/usr/local/bin:/usr/bin:/bin",

@@ -55,7 +55,7 @@ async def test_reference_decides_in_both_orders_and_the_model_rules_the_rest(
             t = await judge.arun(ex)
             v = t.verdict
             assert v is not None, ex["id"]
-            if ex.get("reference"):
+            if ex.get("reference") or ex.get("tests"):
                 assert v.valid and v.decided_by == "evidence" and t.correct, (ex["id"], v)
                 if ex.get("mode", "pairwise") == "pairwise":
                     swapped = {
@@ -84,10 +84,29 @@ def test_cli_on_the_bundled_examples_uses_the_embedded_default(tmp_path: Path) -
     )
     assert result.exit_code == 0, result.output
     rows = [json.loads(line) for line in out.read_text().splitlines()]
-    assert len(rows) == 9 and all(r["trajectory_id"] for r in rows)
+    assert len(rows) == 10 and all(r["trajectory_id"] for r in rows)
     assert all(r["correct"] for r in rows if r["decided_by"] == "evidence")
-    assert sum(r["decided_by"] == "evidence" for r in rows) == 8
+    assert sum(r["decided_by"] == "evidence" for r in rows) == 9
     assert "judgegraph show run_" in result.output
+
+
+@pytest.mark.parametrize("backend", ["docker", "process"])
+async def test_humaneval_pairs_are_decided_by_run_code_in_both_orders(
+    embedded: EmbeddedServer, backend: str, tmp_path: Path
+) -> None:
+    from tests.test_run_code import PAIRS
+
+    async with Judge.load("evidence", store=tmp_path / "r.db", model_url=embedded.base_url, sandbox=backend) as judge:
+        for pair in PAIRS:
+            swapped = {**pair, "candidates": pair["candidates"][::-1], "label": {"winner": 1}}  # type: ignore[index]
+            for request in (pair, swapped):
+                t = await judge.arun(request)
+                assert t.verdict is not None and t.verdict.decided_by == "evidence" and t.correct, t.verdict
+                runs = [r.data for r in t.tool_results() if r.name == "run_code" and r.data]
+                assert {r["backend"] for r in runs} == {backend} and sorted(r["all_passed"] for r in runs) == [
+                    False,
+                    True,
+                ]
 
 
 async def test_server_stops_with_its_owner() -> None:

@@ -139,7 +139,14 @@ def test_evidence_decides_only_when_it_separates_the_candidates() -> None:
     req = JudgeRequest.model_validate(MATH)
 
     def result(i: int, ok: bool) -> ToolResult:
-        data = {"candidate": i, "extracted": "x", "reference": "42", "equivalent": ok, "method": "numeric", "detail": ""}
+        data = {
+            "candidate": i,
+            "extracted": "x",
+            "reference": "42",
+            "equivalent": ok,
+            "method": "numeric",
+            "detail": "",
+        }
         return ToolResult(call_id=f"c{i}", name="match_reference", ok=True, data=data)
 
     assert decide_from_evidence(req, [result(0, False), result(1, True)]).winner == 1  # type: ignore[union-attr]

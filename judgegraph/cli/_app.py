@@ -20,6 +20,8 @@ from judgegraph.settings import Settings
 app = typer.Typer(no_args_is_help=True, add_completion=False, help="Agentic, tool-using LLM judges.")
 model_app = typer.Typer(no_args_is_help=True, help="Start model servers.")
 app.add_typer(model_app, name="model")
+sandbox_app = typer.Typer(no_args_is_help=True, help="The code sandbox: build its image, see which backend runs.")
+app.add_typer(sandbox_app, name="sandbox")
 out = Console()
 err = Console(stderr=True)
 
@@ -225,6 +227,68 @@ def model_embedded(threads: int | None = None) -> None:
         pass
     except JudgegraphError as e:
         raise _fail(str(e)) from None
+
+
+@app.command("tools")
+def list_tools(
+    as_json: Annotated[bool, typer.Option("--json", help="Print the OpenAI function specs as JSON.")] = False,
+) -> None:
+    """List the registered tools with the argument schemas the model sees."""
+    import json
+
+    from judgegraph.tools import tools
+
+    specs = [tools.get(name).openai_spec() for name in tools]
+    if as_json:
+        sys.stdout.write(json.dumps(specs, indent=2) + "\n")
+        return
+    table = Table()
+    for col in ("tool", "arguments", "planned by rule", "description"):
+        table.add_column(col, overflow="fold")
+    for name, spec in zip(tools, specs, strict=True):
+        params = spec["function"]["parameters"].get("properties", {})
+        args = ", ".join(f"{k}: {v.get('type', '?')}" for k, v in params.items())
+        planned = "yes" if tools.get(name).plan is not None else "no"
+        table.add_row(name, args, planned, spec["function"]["description"].splitlines()[0])
+    out.print(table)
+
+
+@sandbox_app.command("build")
+def sandbox_build(
+    force: Annotated[bool, typer.Option("--force", help="Rebuild even if the image exists.")] = False,
+) -> None:
+    """Build the Docker sandbox image locally (debootstrap + docker import; no registry). Needs root."""
+    import logging
+
+    import docker
+
+    from judgegraph.sandboxes import build_image
+
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    try:
+        client = docker.from_env(timeout=600)
+        client.ping()
+    except Exception as e:
+        raise _fail(f"no Docker engine answers ({e}); start dockerd (scripts/ensure-docker.sh)") from None
+    try:
+        tag = build_image(client, force=force)
+    except JudgegraphError as e:
+        raise _fail(str(e)) from None
+    out.print(f"sandbox image: {tag}")
+
+
+@sandbox_app.command("doctor")
+def sandbox_doctor() -> None:
+    """Say which sandbox backend is active here, and why."""
+    from judgegraph.sandboxes import doctor
+
+    report = asyncio.run(doctor())
+    for b in report.backends:
+        mark = "[green]available[/green]" if b.available else "[red]unavailable[/red]"
+        out.print(f"{b.name:8} {mark}  {b.detail}")
+    if report.active is None:
+        raise _fail(report.reason)
+    out.print(f"active: [bold]{report.active}[/bold] ({report.reason})")
 
 
 def main() -> None:

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# What the test suite needs on the machine: bubblewrap (process sandbox), debootstrap (sandbox image build)
+# and a running Docker engine (Docker sandbox). Installs Debian's packages when missing and starts dockerd
+# when it is not running (these machines have no systemd). Used by `make test`; needs root where it must act.
+set -euo pipefail
+
+missing=()
+command -v bwrap >/dev/null 2>&1 || missing+=(bubblewrap)
+command -v debootstrap >/dev/null 2>&1 || missing+=(debootstrap)
+command -v dockerd >/dev/null 2>&1 || missing+=(docker.io)
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" != 0 ]; then
+    echo "test-services: missing ${missing[*]} and not root: apt-get install ${missing[*]}" >&2
+    exit 1
+  fi
+  echo "test-services: installing ${missing[*]}" >&2
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+if docker info >/dev/null 2>&1; then
+  exit 0
+fi
+if [ "$(id -u)" != 0 ]; then
+  echo "test-services: dockerd is not running and this is not root: start it" >&2
+  exit 1
+fi
+echo "test-services: starting dockerd (log: /var/log/judgegraph-dockerd.log)" >&2
+setsid dockerd >/var/log/judgegraph-dockerd.log 2>&1 < /dev/null &
+for _ in $(seq 1 120); do
+  if docker info >/dev/null 2>&1; then
+    exit 0
+  fi
+  sleep 0.5
+done
+echo "test-services: dockerd did not answer within 60s" >&2
+tail -20 /var/log/judgegraph-dockerd.log >&2 || true
+exit 1
