@@ -67,6 +67,9 @@ class ProcessSandbox:
             "--unshare-all",
             "--die-with-parent",
             "--new-session",
+            # The command is the namespace's PID 1: bwrap's own init would be orphaned at exit and left as a
+            # zombie for the host's init to reap, which some inits never do (it then eats the uid's RLIMIT_NPROC).
+            "--as-pid-1",
             "--cap-drop", "ALL",
             "--hostname", "sandbox",
             *self._backend.binds,

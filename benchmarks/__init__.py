@@ -1,0 +1,1 @@
+"""Performance benchmarks; `python -m benchmarks.run` rewrites BENCHMARKS.md."""

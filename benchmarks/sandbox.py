@@ -1,0 +1,121 @@
+"""Sandbox latency and throughput: warm Docker pool, cold `docker run` per call, bubblewrap process backend,
+and a bare `python3 -c` subprocess (the floor), each running one trivial Python test."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import time
+from collections.abc import Awaitable, Callable
+
+import docker
+
+from benchmarks._util import Stats, table
+from judgegraph.sandboxes import DockerBackend, Limits, SandboxPool
+
+CODE = "def add(a, b):\n    return a + b\nassert add(2, 3) == 5\nprint('ok')"
+PYTHON = "/usr/bin/python3"  # the interpreter the process backend runs (the same binary, so the floor is fair)
+LIMITS = Limits()
+
+Call = Callable[[], Awaitable[None]]
+
+
+async def _latency(call: Call, n: int, warmup: int = 3) -> Stats:
+    for _ in range(warmup):
+        await call()
+    times = []
+    for _ in range(n):
+        t = time.perf_counter()
+        await call()
+        times.append(time.perf_counter() - t)
+    return Stats.of(times)
+
+
+async def _throughput(call: Call, concurrency: int, total: int) -> float:
+    sem = asyncio.Semaphore(concurrency)
+
+    async def one() -> None:
+        async with sem:
+            await call()
+
+    t = time.perf_counter()
+    await asyncio.gather(*(one() for _ in range(total)))
+    return total / (time.perf_counter() - t)
+
+
+def _bare() -> Call:
+    async def call() -> None:
+        proc = await asyncio.create_subprocess_exec(
+            PYTHON, "-c", CODE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE
+        )
+        out, _ = await proc.communicate()
+        assert out.strip() == b"ok"
+
+    return call
+
+
+def _pool_call(pool: SandboxPool) -> Call:
+    async def call() -> None:
+        r = await pool.run(["python3", "main.py"], files={"main.py": CODE}, limits=LIMITS)
+        assert r.ok and r.stdout.strip() == "ok", r
+
+    return call
+
+
+def _cold_docker() -> Call:
+    client = docker.from_env()
+    image = DockerBackend().image
+
+    def run() -> None:
+        out = client.containers.run(
+            image, ["python3", "-c", CODE], remove=True, network_mode="none", cap_drop=["ALL"],
+            security_opt=["no-new-privileges"], read_only=True, tmpfs={"/work": "size=64m"}, pids_limit=64,
+            mem_limit="512m", memswap_limit="512m", user="65534:65534",
+        )  # fmt: skip
+        assert out.strip() == b"ok"
+
+    async def call() -> None:
+        await asyncio.to_thread(run)
+
+    return call
+
+
+async def bench(n: int = 60, total: int = 96) -> str:
+    rows: list[list[object]] = []
+    tput: list[list[object]] = []
+    subprocess.run(["docker", "info"], check=True, capture_output=True)
+    floor = await _latency(_bare(), n)
+    rows.append([f"bare `{PYTHON} -c` subprocess (floor)", floor.p50_ms, floor.p95_ms, 1.0])
+    tput.append(["bare subprocess", *[await _throughput(_bare(), c, total) for c in (1, 8, 32)]])
+    for backend in ("docker", "process"):
+        pool = await SandboxPool.open(backend, limits=LIMITS, size=32)  # type: ignore[arg-type]
+        try:
+            s = await _latency(_pool_call(pool), n)
+            label = "warm Docker pool (exec)" if backend == "docker" else "process backend (bwrap + rlimits)"
+            rows.append([label, s.p50_ms, s.p95_ms, s.p50_ms / floor.p50_ms])
+            tput.append([label, *[await _throughput(_pool_call(pool), c, total) for c in (1, 8, 32)]])
+        finally:
+            await pool.close()
+    cold = await _latency(_cold_docker(), max(10, n // 4), warmup=1)
+    rows.append(["cold `docker run` per call", cold.p50_ms, cold.p95_ms, cold.p50_ms / floor.p50_ms])
+    tput.append(["cold docker run", *[await _throughput(_cold_docker(), c, total // 4) for c in (1, 8)], "-"])
+    warm = next(r for r in rows if str(r[0]).startswith("warm"))
+    proc = next(r for r in rows if str(r[0]).startswith("process"))
+    verdict = (
+        f"Targets: warm Docker p50 {warm[1]:.1f} ms (target <= 60 ms), "
+        f"{cold.p50_ms / float(warm[1]):.1f}x faster than cold `docker run` (target >= 3x); "
+        f"process backend p50 {float(proc[3]):.2f}x the bare subprocess (target <= 1.2x)."
+    )
+    return "\n\n".join(
+        [
+            f"Latency of one trivial Python test ({n} sequential runs after warm-up):",
+            table(["how", "p50 ms", "p95 ms", "x floor"], rows),
+            f"Throughput (runs/s; pools of 32; {total} runs, cold docker {total // 4}):",
+            table(["how", "c=1", "c=8", "c=32"], tput),
+            verdict,
+        ]
+    )
+
+
+if __name__ == "__main__":
+    print(asyncio.run(bench()))
