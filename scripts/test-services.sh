@@ -25,6 +25,17 @@ if [ "$(id -u)" != 0 ]; then
   echo "test-services: dockerd is not running and this is not root: start it" >&2
   exit 1
 fi
+# A dockerd killed with its session leaves pid files behind (its pid may even linger as a zombie), and a new
+# dockerd refuses to start over them: remove those whose process is not a live one.
+for pidfile in /var/run/docker.pid /run/docker/containerd/containerd.pid; do
+  if [ -f "$pidfile" ]; then
+    pid=$(cat "$pidfile" 2>/dev/null || true)
+    state=$(awk '/^State:/ {print $2}' "/proc/$pid/status" 2>/dev/null || true)
+    if [ -z "$pid" ] || [ -z "$state" ] || [ "$state" = Z ]; then
+      rm -f "$pidfile"
+    fi
+  fi
+done
 echo "test-services: starting dockerd (log: /var/log/judgegraph-dockerd.log)" >&2
 setsid dockerd >/var/log/judgegraph-dockerd.log 2>&1 < /dev/null &
 for _ in $(seq 1 120); do

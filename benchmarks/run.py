@@ -1,0 +1,76 @@
+"""Run the benchmark suite and rewrite BENCHMARKS.md: `python -m benchmarks.run [SECTION ...]`.
+
+Each section is a module here with an async `bench() -> str` returning Markdown. Sections not named on the
+command line keep their previous text in BENCHMARKS.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import os
+import platform
+import re
+import sys
+from datetime import UTC, datetime
+from importlib.metadata import version
+from pathlib import Path
+
+SECTIONS = {
+    "sandbox": "Code sandbox (issue #3)",
+}
+REPORT = Path(__file__).resolve().parent.parent / "BENCHMARKS.md"
+
+
+def _machine() -> str:
+    cpu = "unknown CPU"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    mem = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
+    system = f"{platform.system()} {platform.release()}"
+    return f"{os.cpu_count()} cores ({cpu}), {mem:.0f} GiB, {system}, Python {platform.python_version()}"
+
+
+def _previous() -> dict[str, str]:
+    if not REPORT.exists():
+        return {}
+    text = REPORT.read_text()
+    found = {}
+    for key in SECTIONS:
+        m = re.search(rf"<!-- section:{key} -->\n(.*?)<!-- /section:{key} -->", text, re.DOTALL)
+        if m:
+            found[key] = m.group(1)
+    return found
+
+
+async def main(names: list[str]) -> None:
+    unknown = set(names) - set(SECTIONS)
+    if unknown:
+        raise SystemExit(f"unknown sections {sorted(unknown)}; known: {sorted(SECTIONS)}")
+    sections = _previous()
+    stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    for key in names or list(SECTIONS):
+        module = importlib.import_module(f"benchmarks.{key}")
+        print(f"running {key} ...", file=sys.stderr)
+        body = await module.bench()
+        command = f"python -m benchmarks.run {key}"
+        sections[key] = f"## {SECTIONS[key]}\n\nMeasured {stamp} with `{command}`.\n\n{body}\n\n"
+    versions = ", ".join(f"{p} {version(p)}" for p in ("judgegraph", "langgraph", "openai", "docker"))
+    parts = [
+        "# Benchmarks\n",
+        "Rewritten by `python -m benchmarks.run` (all sections) or `python -m benchmarks.run SECTION`; "
+        "each section names the command and time that produced it.\n",
+        f"Machine: {_machine()}. Versions: {versions}.\n",
+    ]
+    parts += [f"<!-- section:{k} -->\n{sections[k]}<!-- /section:{k} -->\n" for k in SECTIONS if k in sections]
+    REPORT.write_text("\n".join(parts))
+    print(f"wrote {REPORT}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    asyncio.run(main(sys.argv[1:]))

@@ -1,0 +1,184 @@
+"""The in-sandbox half of the process backend: a warm PID 1 that forks one run at a time.
+
+This file is not imported by judgegraph: its source runs as `python3 -I -S -c SOURCE FD` inside bubblewrap,
+under the system interpreter (any CPython 3.9+), with only the standard library. The host sends a request
+and the run's stdio descriptors over the control socket FD; the zygote writes the files into a fresh
+/work/run, forks the run with its rlimits, reports its exit, then kills whatever the run left behind (as
+PID 1 of the namespace it survives `kill(-1)`) and wipes /work, /tmp and /dev/shm.
+"""
+
+import base64
+import contextlib
+import ctypes
+import json
+import os
+import resource
+import select
+import shutil
+import signal
+import socket
+import struct
+import sys
+
+PR_SET_DUMPABLE = 4
+WIPE = ("/work", "/tmp", "/dev/shm")
+
+
+def _send(sock, msg):
+    data = json.dumps(msg).encode()
+    sock.sendall(struct.pack(">I", len(data)) + data)
+
+
+def _recv(sock):
+    head, fds, _, _ = socket.recv_fds(sock, 4, 8)
+    if not head:
+        sys.exit(0)  # the host closed the socket: the sandbox is being destroyed
+    while len(head) < 4:
+        head += sock.recv(4 - len(head))
+    size = struct.unpack(">I", head)[0]
+    body = b""
+    while len(body) < size:
+        chunk = sock.recv(size - len(body))
+        if not chunk:
+            sys.exit(0)
+        body += chunk
+    return json.loads(body), fds
+
+
+def _wipe():
+    for top in WIPE:
+        try:
+            names = os.listdir(top)
+        except OSError:
+            continue
+        for name in names:
+            path = os.path.join(top, name)
+            try:
+                if os.path.isdir(path) and not os.path.islink(path):
+                    shutil.rmtree(path, ignore_errors=True)
+                else:
+                    os.unlink(path)
+            except OSError:
+                pass
+
+
+def _reap_all():
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+
+
+def _kill_leftovers():
+    """Kill every process in the namespace but this one (a helper's kill(-1) spares PID 1 and itself)."""
+    if not any(name.isdigit() and name != "1" for name in os.listdir("/proc")):
+        return
+    helper = os.fork()
+    if helper == 0:
+        try:
+            os.kill(-1, signal.SIGKILL)
+        finally:
+            os._exit(0)
+    os.waitpid(helper, 0)
+    _reap_all()
+
+
+def _child(req, fds):
+    os.setsid()
+    stdin = fds[2] if req.get("stdin") else os.open("/dev/null", os.O_RDONLY)
+    for target, fd in ((0, stdin), (1, fds[0]), (2, fds[1])):
+        os.dup2(fd, target)
+    os.closerange(3, 65536)
+    os.chdir("/work/run")
+    limits = req["limits"]
+    for name, value in (
+        ("RLIMIT_CPU", limits["cpu_s"]),
+        ("RLIMIT_AS", limits["memory_bytes"]),
+        ("RLIMIT_FSIZE", limits["file_size_bytes"]),
+        ("RLIMIT_NPROC", limits["pids"]),
+        ("RLIMIT_NOFILE", 256),
+        ("RLIMIT_CORE", 0),
+    ):
+        resource.setrlimit(getattr(resource, name), (value, value))
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    cmd = req["cmd"]
+    path = _which(cmd[0], req["env"].get("PATH", ""))
+    try:
+        os.execve(path, cmd, req["env"])
+    except OSError as e:
+        os.write(2, f"cannot run {cmd[0]}: {e}\n".encode())
+        os._exit(127)
+
+
+_WHICH = {}
+
+
+def _which(name, path):
+    """The executable for `name` (os.execvpe's PATH walk costs about a millisecond a run)."""
+    if "/" in name:
+        return name
+    key = (name, path)
+    if key not in _WHICH:
+        for d in path.split(":"):
+            candidate = os.path.join(d, name)
+            if os.access(candidate, os.X_OK) and not os.path.isdir(candidate):
+                _WHICH[key] = candidate
+                break
+        else:
+            return name  # execve fails with ENOENT and the run reports it
+    return _WHICH[key]
+
+
+def _run(sock, req, fds, wake_r):
+    os.makedirs("/work/run", exist_ok=True)
+    for name, content in req["files"].items():
+        path = os.path.join("/work/run", name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as f:
+            f.write(base64.b64decode(content))
+    pid = os.fork()
+    if pid == 0:
+        _child(req, fds)
+    for fd in fds:
+        os.close(fd)
+    status = None
+    while status is None:
+        ready, _, _ = select.select([sock, wake_r], [], [])
+        if wake_r in ready:
+            os.read(wake_r, 512)
+        if sock in ready:  # the only message during a run is "kill" (or the host going away)
+            _recv(sock)
+            os.kill(pid, signal.SIGKILL)
+        done, st = os.waitpid(pid, os.WNOHANG)
+        if done:
+            status = st
+    # Report first, clean up after: the host has its answer sooner, and the next request (queued on the
+    # socket) is read only once the namespace is clean again.
+    _kill_leftovers()  # before the report, so no leftover keeps the run's output pipes open
+    _send(sock, {"exit": os.waitstatus_to_exitcode(status)})
+    _wipe()
+
+
+def main():
+    sock = socket.socket(fileno=int(sys.argv[1]))
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None).prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)  # runs (same uid) may not ptrace the zygote
+    wake_r, wake_w = os.pipe()
+    os.set_blocking(wake_w, False)
+    signal.set_wakeup_fd(wake_w)
+    signal.signal(signal.SIGCHLD, lambda *_: None)
+    _send(sock, {"ready": True})
+    while True:
+        req, fds = _recv(sock)
+        try:
+            _run(sock, req, fds, wake_r)
+        except Exception as e:  # report and stay alive only if the namespace is clean again
+            _kill_leftovers()
+            _wipe()
+            _send(sock, {"error": f"{type(e).__name__}: {e}"})
+
+
+main()
