@@ -9,6 +9,7 @@ STAMP := $(VENV)/.judgegraph-setup
 # pip caches runs on any machine of this kind; no llava (judgegraph sends images through the API).
 LLAMA_CMAKE_ARGS ?= -DLLAVA_BUILD=OFF -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON
 DEMO_DIR ?= .judgegraph
+TORCH_VERSION ?= 2.13.0
 
 .PHONY: setup demo test lint services clean
 
@@ -19,11 +20,13 @@ $(STAMP): pyproject.toml Makefile
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "judgegraph needs Python 3.11+"'
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
+	# torch first and pinned: the CPU build (2.13.0+cpu where a local wheel provides it), never a CUDA one.
+	$(BIN)/python -m pip install -q torch==$(TORCH_VERSION)
 	CMAKE_BUILD_PARALLEL_LEVEL=2 CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" \
-		$(BIN)/python -m pip install -q -e '.[embedded,graph,dev]'
+		$(BIN)/python -m pip install -q -e '.[embedded,retrieval,graph,dev]'
 	touch $(STAMP)
 
-demo: setup
+demo: services
 	$(BIN)/judgegraph judge examples/demo.jsonl -o $(DEMO_DIR)/demo-output.jsonl --store $(DEMO_DIR)/runs.db
 
 lint: setup

@@ -19,7 +19,7 @@ from judgegraph.graphs._context import JudgeContext
 from judgegraph.graphs._recorder import Recorder, recorded
 from judgegraph.graphs._state import JudgeState
 from judgegraph.settings import Settings
-from judgegraph.tools import ToolServices, tools
+from judgegraph.tools import ArtifactSink, RunScope, ToolServices, tools
 from judgegraph.types import Trajectory, Verdict
 
 
@@ -54,14 +54,22 @@ def route_after_deliberate(spec: JudgeSpec) -> Any:
 class EvidenceFirstGraph:
     """intake -> plan_evidence -> run_tool (xN, parallel) -> weigh_evidence -> [deliberate (retry)] -> finalize."""
 
-    def __init__(self, spec: JudgeSpec, settings: Settings | None = None, checkpointer: Any = None) -> None:
+    def __init__(
+        self,
+        spec: JudgeSpec,
+        settings: Settings | None = None,
+        checkpointer: Any = None,
+        artifacts: ArtifactSink | None = None,
+    ) -> None:
         for name in spec.tools:
             if name not in tools:
                 raise ConfigError(f"judge {spec.name!r} names tool {name!r}, which is not registered")
         self.spec = spec
         self.checkpointer = checkpointer
         settings = settings or Settings()
-        self.services = ToolServices(sandbox=settings.sandbox, sandbox_pool_size=settings.sandbox_pool_size)
+        self.services = ToolServices(
+            sandbox=settings.sandbox, sandbox_pool_size=settings.sandbox_pool_size, artifacts=artifacts
+        )
         g = StateGraph(JudgeState, context_schema=JudgeContext)
         for name, fn in [
             ("intake", nodes.intake),
@@ -84,11 +92,16 @@ class EvidenceFirstGraph:
     async def arun(self, trajectory: Trajectory, client: ModelClient | None) -> Trajectory:
         """Judge the trajectory's request, recording into it. A crash is recorded, then re-raised."""
         recorder = Recorder(trajectory)
-        ctx = JudgeContext(
-            spec=self.spec, recorder=recorder, client=client, services=self.services, nonce=secrets.token_hex(4)
-        )
         # The label is the answer key: the judge's state never holds it.
         request = trajectory.request.model_copy(update={"label": None})
+        ctx = JudgeContext(
+            spec=self.spec,
+            recorder=recorder,
+            client=client,
+            services=self.services,
+            scope=RunScope(request),
+            nonce=secrets.token_hex(4),
+        )
         config = {"configurable": {"thread_id": trajectory.id}} if self.checkpointer is not None else None
         start = time.perf_counter()
         try:

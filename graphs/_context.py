@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from judgegraph.agents import JudgeSpec
 from judgegraph.backends import ModelClient
 from judgegraph.graphs._recorder import Recorder
-from judgegraph.tools import ToolServices
+from judgegraph.tools import RunScope, ToolServices
 
 
 @dataclass(frozen=True)
@@ -20,5 +20,7 @@ class JudgeContext:
     """None when the run needs no model (the evidence decided and the judge deliberates only when undecided)."""
     services: ToolServices
     """Sandboxes and other shared tool services (opened on first use)."""
+    scope: RunScope
+    """This run's images and observations."""
     nonce: str
     """Per-run random suffix of the response markers, so a response cannot close its own marker."""

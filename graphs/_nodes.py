@@ -43,8 +43,15 @@ async def run_tool(state: ToolTaskState, runtime: Ctx) -> dict[str, Any]:
     recorder = runtime.context.recorder
     call = state["call"]
     recorder.tool_call(call, "run_tool")
-    ctx = ToolContext(request=state["request"], services=runtime.context.services)
-    result = await call_tool(call, ctx, allowed=frozenset(runtime.context.spec.tools))
+    jc = runtime.context
+    ctx = ToolContext(
+        request=state["request"],
+        services=jc.services,
+        scope=jc.scope,
+        model=jc.client,
+        on_model_turn=lambda turn: jc.recorder.model_turn(turn, "run_tool"),
+    )
+    result = await call_tool(call, ctx, allowed=frozenset(jc.spec.tools))
     recorder.tool_result(result, "run_tool")
     return {"evidence": [result]}
 

@@ -27,6 +27,6 @@ class JudgeGraph(Protocol):
 
 
 GraphBuilder = Callable[..., JudgeGraph]
-"""`builder(spec, settings=None, checkpointer=None) -> JudgeGraph`."""
+"""`builder(spec, settings=None, checkpointer=None, artifacts=None) -> JudgeGraph`."""
 
 graph_builders: Registry[GraphBuilder] = Registry("graph builder")

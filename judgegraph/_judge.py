@@ -95,12 +95,14 @@ class Judge:
         """
         spec = judge_registry().get(name)
         settings = settings.model_copy(update=overrides) if settings else Settings.from_env(**overrides)
-        graph = graph_builders.get(spec.graph)(spec, settings=settings, checkpointer=checkpointer)
         if store is None:
             store = TrajectoryStore(settings.store_path)
         elif isinstance(store, str | Path):
             store = TrajectoryStore(store)
-        return cls(spec, graph, settings=settings, store=store or None)
+        store = store or None
+        # Images tools produce are stored by content hash beside the trajectories that refer to them.
+        graph = graph_builders.get(spec.graph)(spec, settings=settings, checkpointer=checkpointer, artifacts=store)
+        return cls(spec, graph, settings=settings, store=store)
 
     @property
     def name(self) -> str:

@@ -6,6 +6,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from judgegraph.constraints import Constraint
+
 SCHEMA_VERSION = 1
 """Version of the request/verdict/trajectory JSON schema; bumped on any incompatible change."""
 
@@ -34,21 +36,14 @@ class Document(_Model):
     """The whole text (for single-page documents)."""
     pages: list[str] | None = None
     """The text page by page (for multi-page documents)."""
+    path: str | None = None
+    """A file to read instead: a PDF (split into its pages) or a text file."""
 
     @model_validator(mode="after")
     def _has_content(self) -> Document:
-        if self.text is None and not self.pages:
-            raise ValueError(f"document {self.id!r} has neither text nor pages")
+        if self.text is None and not self.pages and not self.path:
+            raise ValueError(f"document {self.id!r} has neither text, pages nor a path")
         return self
-
-
-class Constraint(BaseModel):
-    """A programmatic instruction-following constraint (`kind` names the verifier; the rest are its settings)."""
-
-    model_config = ConfigDict(extra="allow", use_attribute_docstrings=True)
-
-    kind: str
-    """The verifier's name, e.g. `max_words`, `json_valid`, `include_keywords`."""
 
 
 class RubricCriterion(_Model):

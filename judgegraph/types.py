@@ -3,7 +3,6 @@
 from judgegraph._request import (
     SCHEMA_VERSION,
     Candidate,
-    Constraint,
     Document,
     JudgeRequest,
     Label,
@@ -29,6 +28,7 @@ from judgegraph._trajectory import (
     new_id,
 )
 from judgegraph._verdict import CriterionResult, Verdict
+from judgegraph.constraints import Constraint
 
 __all__ = (
     "SCHEMA_VERSION",

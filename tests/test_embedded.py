@@ -16,9 +16,10 @@ import pytest
 import pytest_asyncio
 from typer.testing import CliRunner
 
-from judgegraph import Judge
+from judgegraph import Judge, JudgeRequest
 from judgegraph.backends import EmbeddedServer, ModelClient, Sampling
 from judgegraph.cli import app
+from judgegraph.cli._batch import resolve_paths
 from judgegraph.graphs import verdict_schema
 from tests.conftest import ROOT
 
@@ -52,10 +53,11 @@ async def test_reference_decides_in_both_orders_and_the_model_rules_the_rest(
     examples = [json.loads(line) for line in (ROOT / "examples" / "demo.jsonl").read_text().splitlines()]
     async with Judge.load("evidence", store=tmp_path / "runs.db", model_url=embedded.base_url) as judge:
         for ex in examples:
+            ex = resolve_paths(JudgeRequest.model_validate(ex), ROOT / "examples").model_dump()
             t = await judge.arun(ex)
             v = t.verdict
             assert v is not None, ex["id"]
-            if ex.get("reference") or ex.get("tests"):
+            if any(ex.get(k) for k in ("reference", "tests", "constraints", "documents", "images")):
                 assert v.valid and v.decided_by == "evidence" and t.correct, (ex["id"], v)
                 if ex.get("mode", "pairwise") == "pairwise":
                     swapped = {
@@ -84,9 +86,9 @@ def test_cli_on_the_bundled_examples_uses_the_embedded_default(tmp_path: Path) -
     )
     assert result.exit_code == 0, result.output
     rows = [json.loads(line) for line in out.read_text().splitlines()]
-    assert len(rows) == 10 and all(r["trajectory_id"] for r in rows)
+    assert len(rows) == 14 and all(r["trajectory_id"] for r in rows)
     assert all(r["correct"] for r in rows if r["decided_by"] == "evidence")
-    assert sum(r["decided_by"] == "evidence" for r in rows) == 9
+    assert sum(r["decided_by"] == "evidence" for r in rows) == 13
     assert "judgegraph show run_" in result.output
 
 

@@ -42,7 +42,10 @@ def test_request_accepts_plain_strings_and_shorthands() -> None:
         ({"id": "x", "prompt": "p", "candidates": ["a", "b"], "label": {"winner": 2}}, "out of range"),
         ({"id": "x", "prompt": "p", "candidates": ["a", "b"], "mode": "nonsense"}, "mode"),
         ({"id": "x", "prompt": "p", "candidates": ["a", "b"], "surprise": 1}, "surprise"),
-        ({"id": "x", "prompt": "p", "candidates": ["a", "b"], "documents": [{"id": "d"}]}, "neither text nor pages"),
+        (
+            {"id": "x", "prompt": "p", "candidates": ["a", "b"], "documents": [{"id": "d"}]},
+            "neither text, pages nor a path",
+        ),
     ],
 )
 def test_request_rejects_inconsistent_input(payload: dict[str, object], message: str) -> None:

@@ -1,34 +1,69 @@
 """One registry of evidence tools with typed arguments and results.
 
 Adding a tool is one module here and one `@tool(...)` registration; importing this package registers the
-built-in tools.
+built-in tools: `match_reference`, `run_code`, `zoom_image`, `retrieve`, `check_propositions`,
+`verify_constraints`.
 """
 
-from judgegraph.tools import match_reference as _match_reference  # noqa: F401  (registers the tool)
-from judgegraph.tools import run_code as _run_code  # noqa: F401  (registers the tool)
 from judgegraph.tools._answers import equivalent, extract_final_answer
-from judgegraph.tools._base import ToolContext, ToolDef, ToolFailure, ToolOutput, call_tool, tool, tools
+from judgegraph.tools._base import ImageBlob, ToolContext, ToolDef, ToolFailure, ToolOutput, call_tool, tool, tools
+from judgegraph.tools._claims import Claim, ClaimCheckInput, ClaimVerdict, PropositionsResult, check_claim, split_claims
+from judgegraph.tools._langchain import as_langchain_tool, langchain_tools
 from judgegraph.tools._languages import CaseResult, Language, languages
-from judgegraph.tools._services import ToolServices
+from judgegraph.tools._retrieval import Embedder, MiniLMEmbedder, Passage, PassageIndex, Retriever, passages_of
+from judgegraph.tools._scope import RunScope
+from judgegraph.tools._services import ArtifactSink, MemoryArtifacts, ToolServices
+
+# Importing each tool module registers its tool.
+from judgegraph.tools.check_propositions import CheckPropositionsArgs
 from judgegraph.tools.match_reference import MatchReferenceArgs, MatchReferenceResult
+from judgegraph.tools.retrieve import RetrieveArgs, RetrieveResult
 from judgegraph.tools.run_code import RunCodeArgs, RunCodeResult
+from judgegraph.tools.verify_constraints import ConstraintsResult, VerifyConstraintsArgs
+from judgegraph.tools.zoom_image import ZoomImageArgs, ZoomResult, open_image
 
 __all__ = (
+    "ArtifactSink",
     "CaseResult",
+    "CheckPropositionsArgs",
+    "Claim",
+    "ClaimCheckInput",
+    "ClaimVerdict",
+    "ConstraintsResult",
+    "Embedder",
+    "ImageBlob",
     "Language",
     "MatchReferenceArgs",
     "MatchReferenceResult",
+    "MemoryArtifacts",
+    "MiniLMEmbedder",
+    "Passage",
+    "PassageIndex",
+    "PropositionsResult",
+    "RetrieveArgs",
+    "RetrieveResult",
+    "Retriever",
     "RunCodeArgs",
     "RunCodeResult",
+    "RunScope",
     "ToolContext",
     "ToolDef",
     "ToolFailure",
     "ToolOutput",
     "ToolServices",
+    "VerifyConstraintsArgs",
+    "ZoomImageArgs",
+    "ZoomResult",
+    "as_langchain_tool",
     "call_tool",
+    "check_claim",
     "equivalent",
     "extract_final_answer",
+    "langchain_tools",
     "languages",
+    "open_image",
+    "passages_of",
+    "split_claims",
     "tool",
     "tools",
 )

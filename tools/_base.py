@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import inspect
 import time
 from collections.abc import Awaitable, Callable
@@ -13,9 +14,11 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from judgegraph.errors import UnknownComponentError
 from judgegraph.registry import Registry
-from judgegraph.types import CriterionResult, JudgeRequest, ToolCall, ToolResult
+from judgegraph.types import CriterionResult, JudgeRequest, ModelTurn, ToolCall, ToolResult
 
 if TYPE_CHECKING:
+    from judgegraph.backends import ModelClient
+    from judgegraph.tools._scope import RunScope
     from judgegraph.tools._services import ToolServices
 
 
@@ -25,7 +28,20 @@ class ToolContext:
 
     request: JudgeRequest
     services: ToolServices | None = None
-    """Shared run-scoped services (the sandbox pool); None where a tool runs without them."""
+    """Shared services (sandbox pool, retrieval, artifact store); None where a tool runs without them."""
+    scope: RunScope | None = None
+    """This run's images and observations (`original_image`, `observation_1`, ...)."""
+    model: ModelClient | None = None
+    """The judge's model, for tools that ask it (claim extraction); None when there is none."""
+    on_model_turn: Callable[[ModelTurn], object] | None = None
+    """Where a tool's own model turns go, so the trajectory records them."""
+
+
+class ImageBlob(BaseModel):
+    """An image a tool produced; stored by content hash, referenced from the result by that hash."""
+
+    data: bytes
+    media_type: str = "image/png"
 
 
 class ToolOutput(BaseModel):
@@ -35,7 +51,7 @@ class ToolOutput(BaseModel):
 
     text: str
     data: BaseModel | None = None
-    images: list[str] = Field(default_factory=list)
+    images: list[ImageBlob] = Field(default_factory=list)
 
 
 class ToolFailure(Exception):
@@ -153,16 +169,24 @@ async def call_tool(call: ToolCall, ctx: ToolContext, *, allowed: frozenset[str]
     text, truncated = out.text, False
     if len(text) > spec.max_output_chars:
         text, truncated = text[: spec.max_output_chars] + "\n[output truncated]", True
+    images = [_store_image(ctx, blob) for blob in out.images]
     return ToolResult(
         call_id=call.id,
         name=call.name,
         ok=True,
         text=text,
         data=out.data.model_dump(mode="json") if out.data is not None else None,
-        images=out.images,
+        images=images,
         truncated=truncated,
         duration_s=time.perf_counter() - start,
     )
+
+
+def _store_image(ctx: ToolContext, blob: ImageBlob) -> str:
+    """Store an image once under its sha256 (in the run's artifact store when there is one)."""
+    if ctx.services is not None:
+        return ctx.services.artifacts.put_artifact(blob.data, blob.media_type)
+    return hashlib.sha256(blob.data).hexdigest()
 
 
 def _validation_message(e: ValidationError) -> str:

@@ -1,21 +1,60 @@
-"""Run-scoped services tools may need (a sandbox pool), opened on first use and closed with the judge."""
+"""Shared services tools may need (sandbox pool, retrieval, artifact store), opened on first use."""
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
+from pathlib import Path
+from typing import Protocol
 
 from judgegraph.sandboxes import BackendChoice, Limits, SandboxPool
+from judgegraph.tools._retrieval import Embedder, Retriever
+
+
+class ArtifactSink(Protocol):
+    """Content-addressed storage for images and large outputs (the trajectory store is one)."""
+
+    def put_artifact(self, data: bytes, media_type: str) -> str: ...
+
+    def get_artifact(self, digest: str) -> tuple[bytes, str] | None: ...
+
+
+class MemoryArtifacts:
+    """An in-memory `ArtifactSink`, for judges that record nothing to disk."""
+
+    def __init__(self) -> None:
+        self._items: dict[str, tuple[bytes, str]] = {}
+
+    def put_artifact(self, data: bytes, media_type: str) -> str:
+        digest = hashlib.sha256(data).hexdigest()
+        self._items.setdefault(digest, (data, media_type))
+        return digest
+
+    def get_artifact(self, digest: str) -> tuple[bytes, str] | None:
+        return self._items.get(digest)
 
 
 class ToolServices:
-    """Owns the expensive things tools share: opened lazily, so a judge that runs no code starts no sandbox."""
+    """Owns the expensive things tools share: opened lazily, so a judge that runs no code starts no sandbox
+    and one that reads no documents loads no embedding model."""
 
     def __init__(
-        self, *, sandbox: BackendChoice = "auto", sandbox_pool_size: int = 2, limits: Limits | None = None
+        self,
+        *,
+        sandbox: BackendChoice = "auto",
+        sandbox_pool_size: int = 2,
+        limits: Limits | None = None,
+        artifacts: ArtifactSink | None = None,
+        embedder: Embedder | None = None,
+        embedding_cache: Path | None = None,
     ) -> None:
         self.sandbox_backend = sandbox
         self.sandbox_pool_size = sandbox_pool_size
         self.limits = limits or Limits()
+        self.artifacts: ArtifactSink = artifacts or MemoryArtifacts()
+        self._embedder = embedder
+        self._embedding_cache = embedding_cache
+        self._retriever: Retriever | None = None
         self._pool: SandboxPool | None = None
         self._lock = asyncio.Lock()
 
@@ -27,6 +66,12 @@ class ToolServices:
                     self.sandbox_backend, limits=self.limits, size=self.sandbox_pool_size
                 )
             return self._pool
+
+    def retriever(self) -> Retriever:
+        """The retriever (its embedding model loads on first use)."""
+        if self._retriever is None:
+            self._retriever = Retriever(self._embedder, self._embedding_cache)
+        return self._retriever
 
     async def aclose(self) -> None:
         async with self._lock:

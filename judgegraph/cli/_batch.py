@@ -61,11 +61,28 @@ class JudgeFileResult(BaseModel):
         return len(self.lines) - self.failed
 
 
-def _parse(number: int, text: str) -> JudgeRequest | OutputLine:
+def resolve_paths(request: JudgeRequest, base: Path) -> JudgeRequest:
+    """Relative image and document paths are read relative to the input file (where they exist there)."""
+
+    def fix(src: str) -> str:
+        if src.startswith("data:") or "://" in src or Path(src).is_absolute():
+            return src
+        return str(base / src) if (base / src).exists() else src
+
+    return request.model_copy(
+        update={
+            "images": [fix(s) for s in request.images],
+            "candidates": [c.model_copy(update={"images": [fix(s) for s in c.images]}) for c in request.candidates],
+            "documents": [d.model_copy(update={"path": fix(d.path)}) if d.path else d for d in request.documents],
+        }
+    )
+
+
+def _parse(number: int, text: str, base: Path) -> JudgeRequest | OutputLine:
     raw: Any = None
     try:
         raw = json.loads(text)
-        return JudgeRequest.model_validate(raw)
+        return resolve_paths(JudgeRequest.model_validate(raw), base)
     except json.JSONDecodeError as e:
         return OutputLine(id=None, line=number, error=f"invalid JSON: {e.msg} (column {e.colno})")
     except ValidationError as e:
@@ -80,12 +97,17 @@ def _read_lines(path: Path) -> list[str]:
     return path.read_text().splitlines()
 
 
+def _load(input: Path) -> list[tuple[int, JudgeRequest | OutputLine]]:
+    texts = _read_lines(input)
+    base = Path.cwd() if str(input) == "-" else input.resolve().parent
+    return [(i + 1, _parse(i + 1, t, base)) for i, t in enumerate(texts) if t.strip()]
+
+
 async def judge_file(
     input: Path, output: Path, judge_name: str, settings: Settings, *, concurrency: int = 4
 ) -> JudgeFileResult:
     """Judge each line of `input` with `concurrency` in flight, writing result lines as they finish."""
-    texts = _read_lines(input)
-    parsed = [(i + 1, _parse(i + 1, t)) for i, t in enumerate(texts) if t.strip()]
+    parsed = await asyncio.to_thread(_load, input)
     results: list[OutputLine] = []
     output.parent.mkdir(parents=True, exist_ok=True)
     sem = asyncio.Semaphore(concurrency)

@@ -1,0 +1,126 @@
+"""The proposition checker (after MARCH): claim sets with known supported / contradicted / not-found labels."""
+
+from __future__ import annotations
+
+import pytest
+
+from judgegraph.backends import ModelClient
+from judgegraph.tools import (
+    Claim,
+    ClaimCheckInput,
+    Passage,
+    RunScope,
+    ToolContext,
+    ToolServices,
+    call_tool,
+    check_claim,
+    split_claims,
+)
+from judgegraph.types import Document, JudgeRequest, ModelTurn, ToolCall
+from tests.fake_openai import FakeOpenAI, Reply
+
+EVIDENCE = [
+    Passage(document="facts", page=0, text=(
+        "The Eiffel Tower was completed in 1889. It is 330 metres tall. "
+        "The river Seine is 777 km long. Paris has 20 arrondissements."
+    )),
+    Passage(document="rules", page=0, text=(
+        "If the alarm is armed, then the vault door is locked. If the vault door is locked, staff cannot enter. "
+        "The alarm is armed."
+    )),
+]  # fmt: skip
+
+LABELLED = [
+    ("The Eiffel Tower was completed in 1889", "supported", "numbers"),
+    ("The Eiffel Tower was completed in 1901", "contradicted", "numbers"),
+    ("The tower is 330 metres tall", "supported", "numbers"),
+    ("The tower is 300 metres tall", "contradicted", "numbers"),
+    ("The Seine is 777 km long", "supported", "numbers"),
+    ("Paris has 18 arrondissements", "contradicted", "numbers"),
+    ("12 times 12 is 144", "supported", "arithmetic"),
+    ("7 + 5 = 13", "contradicted", "arithmetic"),
+    ("The vault door is locked", "supported", "logic"),
+    ("The vault door is not locked", "contradicted", "logic"),
+    ("Staff cannot enter", "supported", "logic"),
+    ("The Louvre opened in 1793", "not_found", "none"),
+    ("Croissants are popular for breakfast", "not_found", "none"),
+]
+
+
+@pytest.mark.parametrize(("text", "verdict", "method"), LABELLED)
+async def test_labelled_claims(text: str, verdict: str, method: str) -> None:
+    found = await check_claim(ClaimCheckInput(claim=Claim(id=0, text=text), evidence=EVIDENCE))
+    assert (found.verdict, found.method) == (verdict, method), found
+    if verdict != "not_found" and method != "arithmetic":
+        assert found.span and found.source
+
+
+def test_the_checker_cannot_see_the_response() -> None:
+    assert set(ClaimCheckInput.model_fields) == {"claim", "evidence"}
+    assert set(Claim.model_fields) == {"id", "text"}
+
+
+def test_rule_proposer_splits_statements() -> None:
+    claims = split_claims("The tower is 330 metres tall. Is it pretty? It was built in 1889; it stands in Paris!\nOk.")
+    assert [c.text for c in claims] == ["The tower is 330 metres tall", "It was built in 1889", "it stands in Paris"]
+    assert split_claims(":") == [] and split_claims("...") == []
+
+
+def _request(candidates: list[str]) -> JudgeRequest:
+    doc = Document(id="facts", text=EVIDENCE[0].text)
+    return JudgeRequest(id="p", prompt="Tell me about Paris.", candidates=candidates, documents=[doc])
+
+
+async def test_tool_counts_claims_and_feeds_the_criterion() -> None:
+    request = _request(
+        ["The Eiffel Tower was completed in 1889. It is 330 metres tall.", "The Eiffel Tower was completed in 1901."]
+    )
+    ctx = ToolContext(request=request, services=ToolServices(), scope=RunScope(request))
+    good = await call_tool(ToolCall(name="check_propositions", arguments={"candidate": 0}), ctx)
+    bad = await call_tool(ToolCall(name="check_propositions", arguments={"candidate": 1}), ctx)
+    assert good.data is not None and (good.data["supported"], good.data["contradicted"]) == (2, 0)
+    assert bad.data is not None and bad.data["contradicted"] == 1 and "contradicted (numbers)" in bad.text
+    from judgegraph.tools import tools
+
+    criterion = tools.get("check_propositions").criterion
+    assert criterion is not None
+    assert criterion(good).passed is True and criterion(bad).passed is False  # type: ignore[union-attr]
+
+
+async def test_model_proposer_and_model_checker_are_recorded(fake_openai: FakeOpenAI) -> None:
+    fake_openai.script = [
+        Reply(content='{"claims": ["Paris has a famous opera house.", "Paris has 20 arrondissements."]}'),
+        Reply(content='{"verdict": "not_found", "span": ""}'),  # the opera claim: no deterministic check decides
+    ]
+    client = ModelClient(fake_openai.url)
+    await client.connect()
+    turns: list[ModelTurn] = []
+    request = _request(["Paris is great: it has an opera and 20 districts.", "x"])
+    ctx = ToolContext(
+        request=request, services=ToolServices(), scope=RunScope(request), model=client, on_model_turn=turns.append
+    )
+    r = await call_tool(
+        ToolCall(name="check_propositions", arguments={"candidate": 0, "proposer": "model", "use_model": True}), ctx
+    )
+    assert r.ok and r.data is not None and r.data["proposer"] == "model"
+    methods = [c["method"] for c in r.data["claims"]]
+    assert methods == ["none", "numbers"] or methods == ["model", "numbers"]
+    assert len(turns) == 2 and "Paris is great" in turns[0].request.messages[1]["content"]
+    checker_prompt = turns[1].request.messages[1]["content"]
+    assert "opera house" in checker_prompt and "Paris is great" not in checker_prompt  # claim and evidence only
+
+
+async def test_model_proposer_falls_back_to_rules_on_garbage(fake_openai: FakeOpenAI) -> None:
+    fake_openai.script = [Reply(content="I cannot do that")]
+    client = ModelClient(fake_openai.url)
+    await client.connect()
+    request = _request(["The Eiffel Tower was completed in 1889.", "x"])
+    ctx = ToolContext(request=request, services=ToolServices(), scope=RunScope(request), model=client)
+    r = await call_tool(ToolCall(name="check_propositions", arguments={"candidate": 0, "proposer": "model"}), ctx)
+    assert r.data is not None and r.data["proposer"] == "rules" and r.data["supported"] == 1
+
+
+async def test_requests_without_evidence_are_a_readable_failure() -> None:
+    request = JudgeRequest(id="p", prompt="q", candidates=["a", "b"])
+    r = await call_tool(ToolCall(name="check_propositions", arguments={"candidate": 0}), ToolContext(request=request))
+    assert not r.ok and "no documents or images" in (r.error or "")

@@ -1,0 +1,129 @@
+from __future__ import annotations
+
+import base64
+import io
+from pathlib import Path
+
+import pytest
+import skimage.data
+from PIL import Image, ImageDraw, ImageFont
+
+from judgegraph.store import TrajectoryStore
+from judgegraph.tools import MemoryArtifacts, RunScope, ToolContext, ToolServices, call_tool
+from judgegraph.tools.zoom_image import MIN_SIDE, crop_box
+from judgegraph.types import JudgeRequest, ToolCall
+
+
+def _png(img: Image.Image) -> bytes:
+    buf = io.BytesIO()
+    img.save(buf, format="PNG")
+    return buf.getvalue()
+
+
+@pytest.fixture
+def astronaut(tmp_path: Path) -> Path:
+    path = tmp_path / "astronaut.png"
+    Image.fromarray(skimage.data.astronaut()).save(path)
+    return path
+
+
+@pytest.fixture
+def small_text(tmp_path: Path) -> Path:
+    """A large canvas with one small label: unreadable in the whole image, readable zoomed in."""
+    img = Image.new("RGB", (2000, 1500), "white")
+    draw = ImageDraw.Draw(img)
+    draw.text((1500, 1200), "ROOM 42", fill="black", font=ImageFont.load_default(size=22))
+    path = tmp_path / "label.png"
+    img.save(path)
+    return path
+
+
+def _ctx(images: list[str], services: ToolServices | None = None) -> ToolContext:
+    request = JudgeRequest(id="i", prompt="look", candidates=["a", "b"], images=images)
+    return ToolContext(request=request, services=services or ToolServices(), scope=RunScope(request))
+
+
+async def _zoom(ctx: ToolContext, **arguments: object):  # type: ignore[no-untyped-def]
+    return await call_tool(ToolCall(name="zoom_image", arguments=arguments), ctx)
+
+
+async def test_crop_of_a_real_photo_becomes_an_observation_stored_by_hash(astronaut: Path) -> None:
+    services = ToolServices(artifacts=MemoryArtifacts())
+    ctx = _ctx([str(astronaut)], services)
+    r = await _zoom(ctx, image="original_image", bbox_2d=[250, 0, 750, 500])
+    assert r.ok, r.error
+    assert r.data is not None and r.data["observation"] == "observation_1" and r.data["crop_px"] == [128, 0, 384, 256]
+    assert r.data["size"] == [448, 448]  # 256 px upsampled towards 448
+    (digest,) = r.images
+    stored = services.artifacts.get_artifact(digest)
+    assert stored is not None and Image.open(io.BytesIO(stored[0])).size == (448, 448)
+    again = await _zoom(ctx, image="observation_1", bbox_2d=[0, 0, 500, 500])  # zoom into the zoom
+    assert again.ok and again.data is not None and again.data["observation"] == "observation_2"
+    assert again.data["source"] == "observation_1"
+
+
+def test_tiny_boxes_grow_to_the_minimum_side() -> None:
+    x1, y1, x2, y2 = crop_box(4000, 3000, [500, 500, 501, 501])
+    assert x2 - x1 == MIN_SIDE and y2 - y1 == MIN_SIDE and x1 <= 2000 <= x2
+    x1, y1, x2, y2 = crop_box(4000, 3000, [999, 999, 1000, 1000])
+    assert x2 == 4000 and y2 == 3000 and x2 - x1 == MIN_SIDE
+
+
+async def test_ocr_reads_small_text_once_zoomed(small_text: Path) -> None:
+    ctx = _ctx([str(small_text)])
+    zoomed = await _zoom(ctx, bbox_2d=[700, 750, 900, 880], ocr=True)
+    assert zoomed.ok and zoomed.data is not None
+    assert "ROOM 42" in zoomed.data["ocr_text"] and "ROOM 42" in zoomed.text
+
+
+async def test_data_uris_work_and_urls_do_not(astronaut: Path) -> None:
+    uri = "data:image/png;base64," + base64.b64encode(astronaut.read_bytes()).decode()
+    assert (await _zoom(_ctx([uri]))).ok
+    r = await _zoom(_ctx(["https://example.com/cat.png"]))
+    assert not r.ok and "not URLs" in (r.error or "")
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"not an image at all", "not an image in a known format"),
+        (None, "cannot be decoded"),  # a truncated PNG
+        (b"P6\n2 2\n255\n" + bytes(12), "not one of"),  # PPM: decodable, but not an accepted format
+    ],
+    ids=["garbage", "truncated", "unsupported-format"],
+)
+async def test_bad_images_get_a_clear_error(
+    tmp_path: Path, astronaut: Path, content: bytes | None, message: str
+) -> None:
+    path = tmp_path / "bad.img"
+    path.write_bytes(content if content is not None else astronaut.read_bytes()[:5000])
+    r = await _zoom(_ctx([str(path)]))
+    assert not r.ok and r.error_kind == "execution" and message in (r.error or ""), r.error
+
+
+async def test_decompression_bombs_are_refused(tmp_path: Path) -> None:
+    bomb = tmp_path / "bomb.png"
+    Image.new("1", (25_000, 25_000)).save(bomb)  # a few KB on disk, 625 megapixels decoded
+    assert bomb.stat().st_size < 200_000
+    r = await _zoom(_ctx([str(bomb)]))
+    assert not r.ok and ("bomb" in (r.error or "")), r.error
+
+
+async def test_unknown_names_and_bad_boxes(astronaut: Path) -> None:
+    ctx = _ctx([str(astronaut)])
+    r = await _zoom(ctx, image="observation_9")
+    assert not r.ok and "available: original_image" in (r.error or "")
+    r = await _zoom(ctx, bbox_2d=[500, 500, 100, 900])
+    assert not r.ok and r.error_kind == "invalid_arguments"
+    r = await _zoom(ctx, bbox_2d=[0, 0, 2000, 10])
+    assert not r.ok and r.error_kind == "invalid_arguments"
+    missing = await _zoom(_ctx(["/nonexistent/x.png"]))
+    assert not missing.ok and "cannot read image" in (missing.error or "")
+
+
+async def test_images_land_in_the_trajectory_store(tmp_path: Path, astronaut: Path) -> None:
+    store = TrajectoryStore(tmp_path / "s.db")
+    r = await _zoom(_ctx([str(astronaut)], ToolServices(artifacts=store)))
+    (digest,) = r.images
+    data, media_type = store.get_artifact(digest)  # type: ignore[misc]
+    assert media_type == "image/png" and data[:8] == b"\x89PNG\r\n\x1a\n"

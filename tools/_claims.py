@@ -1,0 +1,282 @@
+"""Claims and their checks (after MARCH): split a response into atomic claims, then check each claim against
+evidence alone. The checker's input type (`ClaimCheckInput`) holds one claim and evidence passages and
+nothing else, so by construction it never sees the response the claim came from.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Awaitable, Callable
+from typing import Literal
+
+import sympy
+from pydantic import BaseModel, Field
+
+from judgegraph.tools._retrieval import Passage
+
+Verdict = Literal["supported", "contradicted", "not_found"]
+Method = Literal["arithmetic", "numbers", "logic", "model", "none"]
+
+_STOP = frozenset(
+    """a an the of in on at to for from by with and or but is are was were be been being this that these those it
+    its as than then so such there their they them he she his her we our you your i me my not no yes do does did has
+    have had will would can could should may might must about into over under also just very more most less least
+    """.split()  # noqa: SIM905 - a word list reads better as text
+)
+
+
+class Claim(BaseModel):
+    """One atomic statement taken from a response."""
+
+    id: int
+    text: str
+
+
+class ClaimCheckInput(BaseModel):
+    """Everything the checker may see: one claim and the evidence. Never the response under test."""
+
+    claim: Claim
+    evidence: list[Passage]
+
+
+class ClaimVerdict(BaseModel):
+    """The checker's finding for one claim."""
+
+    claim: Claim
+    verdict: Verdict
+    method: Method
+    span: str = ""
+    """The evidence text the verdict rests on."""
+    source: str = ""
+    """Where that evidence is: `document p.page`."""
+
+
+# ---------------------------------------------------------------- proposer
+
+
+def split_claims(text: str, limit: int = 40) -> list[Claim]:
+    """Deterministic proposer: sentences (and `;`-separated parts) that state something."""
+    parts: list[str] = []
+    for sentence in re.split(r"(?<=[.!?])\s+|\n+", text.strip()):
+        parts.extend(p.strip() for p in sentence.split(";"))
+    claims = []
+    for part in parts:
+        if part.endswith("?") or len(_content_words(part)) + len(_numbers(part)) < 2:
+            continue
+        claims.append(Claim(id=len(claims), text=part.rstrip(".!")))
+        if len(claims) >= limit:
+            break
+    return claims
+
+
+CLAIMS_SCHEMA = {
+    "type": "object",
+    "properties": {"claims": {"type": "array", "items": {"type": "string", "maxLength": 300}, "maxItems": 20}},
+    "required": ["claims"],
+}
+
+
+def parse_model_claims(text: str | None) -> list[Claim] | None:
+    """Claims from a model reply `{"claims": [...]}`, or None when the reply is unusable."""
+    try:
+        data = json.loads(text or "")
+    except json.JSONDecodeError:
+        return None
+    items = data.get("claims") if isinstance(data, dict) else None
+    if not isinstance(items, list):
+        return None
+    claims = [Claim(id=i, text=c.strip()) for i, c in enumerate(x for x in items if isinstance(x, str) and x.strip())]
+    return claims or None
+
+
+# ---------------------------------------------------------------- deterministic checks
+
+
+def _content_words(text: str) -> set[str]:
+    return {w for w in re.findall(r"[a-z][a-z'-]+", text.lower()) if len(w) > 2 and w not in _STOP}
+
+
+_NUM = re.compile(r"(?<![\w.])(-?\d[\d,]*(?:\.\d+)?)\s*(%|percent\b|[a-zA-Z]+)?")
+
+
+def _numbers(text: str) -> list[tuple[float, str]]:
+    out = []
+    for value, unit in _NUM.findall(text):
+        try:
+            v = float(value.replace(",", ""))
+        except ValueError:
+            continue
+        u = (unit or "").lower()
+        u = "%" if u in ("%", "percent") else u.rstrip("s") if len(u) > 3 else u
+        out.append((v, u))
+    return out
+
+
+def _sentences(passages: list[Passage]) -> list[tuple[str, Passage]]:
+    return [(s, p) for p in passages for s in re.split(r"(?<=[.!?])\s+|\n+", p.text) if s.strip()]
+
+
+_OPS = {"+": "+", "plus": "+", "-": "-", "minus": "-", "*": "*", "x": "*", "×": "*", "times": "*",
+        "/": "/", "÷": "/", "divided by": "/"}  # fmt: skip
+_ARITH = re.compile(
+    r"(-?\d+(?:\.\d+)?)\s*(\+|-|\*|x|×|/|÷|plus|minus|times|divided by)\s*(-?\d+(?:\.\d+)?)\s*"
+    r"(?:=|is|equals|makes|gives)\s*(-?\d+(?:\.\d+)?)",
+    re.IGNORECASE,
+)
+
+
+def check_arithmetic(claim: Claim) -> ClaimVerdict | None:
+    """`a op b = c` statements are true or false on their own (sympy, exact rationals)."""
+    m = _ARITH.search(claim.text)
+    if not m:
+        return None
+    a, op, b, c = m.groups()
+    expr = f"({a}){_OPS[op.lower()]}({b})"
+    try:
+        value = sympy.nsimplify(sympy.sympify(expr), rational=True)
+        ok = bool(sympy.simplify(value - sympy.nsimplify(c, rational=True)) == 0)
+    except (sympy.SympifyError, ZeroDivisionError, TypeError):
+        return None
+    return ClaimVerdict(
+        claim=claim, verdict="supported" if ok else "contradicted", method="arithmetic",
+        span=f"{a} {op} {b} = {value}",
+    )  # fmt: skip
+
+
+def check_numbers(inp: ClaimCheckInput) -> ClaimVerdict | None:
+    """A claim's numbers against the evidence sentence most about the same thing."""
+    numbers = _numbers(inp.claim.text)
+    words = _content_words(inp.claim.text)
+    if not numbers or not words:
+        return None
+    need = min(2, len(words))  # the best-overlapping sentence is taken; two shared words make it about the same thing
+    best: tuple[int, str, Passage] | None = None
+    for sentence, passage in _sentences(inp.evidence):
+        overlap = len(words & _content_words(sentence))
+        if overlap >= need and _numbers(sentence) and (best is None or overlap > best[0]):
+            best = (overlap, sentence, passage)
+    if best is None:
+        return None
+    _, sentence, passage = best
+    found = _numbers(sentence)
+    source = f"{passage.document} p.{passage.page}"
+
+    def present(v: float, u: str) -> bool:
+        return any(abs(v - fv) <= 1e-9 * max(1.0, abs(v)) and (not u or not fu or u == fu) for fv, fu in found)
+
+    if all(present(v, u) for v, u in numbers):
+        return ClaimVerdict(
+            claim=inp.claim, verdict="supported", method="numbers", span=sentence.strip(), source=source
+        )
+    units = {u for _, u in numbers if u}
+    comparable = [fv for fv, fu in found if not units or fu in units or not fu]
+    if comparable:
+        return ClaimVerdict(
+            claim=inp.claim, verdict="contradicted", method="numbers", span=sentence.strip(), source=source
+        )
+    return None
+
+
+def _atom(text: str) -> tuple[str, bool]:
+    """A sentence as a propositional atom and its polarity: `the door is not locked` -> (`door is locked`, False)."""
+    t = " " + re.sub(r"[^a-z0-9' ]+", " ", text.lower()) + " "
+    t = re.sub(r"^ (yes|no|indeed|so|therefore|thus) ", " ", t)
+    negated = bool(re.search(r" (not|never|isn't|aren't|doesn't|don't|won't|cannot|can't) ", t))
+    t = re.sub(r" (isn't|is not) ", " is ", t)
+    t = re.sub(r" (aren't|are not) ", " are ", t)
+    t = re.sub(r" (doesn't|does not|don't|do not|never|not) ", " ", t)
+    t = re.sub(r" (the|a|an|then) ", " ", t)
+    return " ".join(t.split()), not negated
+
+
+def check_logic(inp: ClaimCheckInput) -> ClaimVerdict | None:
+    """Propositional entailment with z3: `If A, then B.` rules and plain facts in the evidence, against the claim."""
+    import z3
+
+    rules: list[tuple[tuple[str, bool], tuple[str, bool], str, Passage]] = []
+    facts: list[tuple[tuple[str, bool], str, Passage]] = []
+    for sentence, passage in _sentences(inp.evidence):
+        m = re.match(r"\s*if\s+(.+?),\s*(?:then\s+)?(.+?)[.!]?\s*$", sentence, re.IGNORECASE)
+        if m:
+            rules.append((_atom(m.group(1)), _atom(m.group(2)), sentence.strip(), passage))
+        elif not sentence.strip().endswith("?"):
+            facts.append((_atom(sentence), sentence.strip(), passage))
+    if not rules:
+        return None
+    claim_atom, claim_pos = _atom(inp.claim.text)
+    atoms = {a for (a, _), (b, _), _, _ in rules for a in (a, b)} | {a for (a, _), _, _ in facts}
+    if claim_atom not in atoms:
+        return None
+    var = {a: z3.Bool(a) for a in atoms}
+
+    def lit(a: str, pos: bool) -> z3.BoolRef:
+        return var[a] if pos else z3.Not(var[a])
+
+    solver = z3.Solver()
+    for (a, pa), (b, pb), _, _ in rules:
+        solver.add(z3.Implies(lit(a, pa), lit(b, pb)))
+    for (a, pa), _, _ in facts:
+        solver.add(lit(a, pa))
+    claim = lit(claim_atom, claim_pos)
+    span = " ".join(s for *_, s, _ in rules) + " " + " ".join(s for _, s, _ in facts)
+    source = f"{inp.evidence[0].document} p.{inp.evidence[0].page}" if inp.evidence else ""
+    for verdict, probe in (("supported", z3.Not(claim)), ("contradicted", claim)):
+        solver.push()
+        solver.add(probe)
+        unsat = solver.check() == z3.unsat
+        solver.pop()
+        if unsat:
+            return ClaimVerdict(
+                claim=inp.claim, verdict=verdict, method="logic", span=span.strip()[:500], source=source
+            )  # type: ignore[arg-type]
+    return None
+
+
+# ---------------------------------------------------------------- the checker
+
+ModelJudge = Callable[[ClaimCheckInput], Awaitable[ClaimVerdict | None]]
+
+CHECK_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "verdict": {"type": "string", "enum": ["supported", "contradicted", "not_found"]},
+        "span": {"type": "string", "maxLength": 300},
+    },
+    "required": ["verdict", "span"],
+}
+
+
+async def check_claim(inp: ClaimCheckInput, model_judge: ModelJudge | None = None) -> ClaimVerdict:
+    """Deterministic checks first (arithmetic, numbers, logic); the model only where none decides."""
+    for found in (check_arithmetic(inp.claim), check_numbers(inp), check_logic(inp)):
+        if found is not None:
+            return found
+    if model_judge is not None:
+        found = await model_judge(inp)
+        if found is not None:
+            return found
+    return ClaimVerdict(claim=inp.claim, verdict="not_found", method="none")
+
+
+def model_check_messages(inp: ClaimCheckInput) -> list[dict[str, str]]:
+    """The model checker's prompt: the claim and the evidence, nothing else."""
+    evidence = "\n".join(f"[{p.document} p.{p.page}] {p.text}" for p in inp.evidence) or "(no evidence)"
+    return [
+        {"role": "system", "content": "You check one claim against evidence. Use only the evidence. Answer with JSON."},
+        {
+            "role": "user",
+            "content": f"Evidence:\n{evidence}\n\nClaim: {inp.claim.text}\n\nIs the claim supported, contradicted, "
+            'or not found in the evidence? Reply {"verdict": "supported" | "contradicted" | "not_found", '
+            '"span": "the evidence text you relied on"}',
+        },
+    ]
+
+
+class PropositionsResult(BaseModel):
+    candidate: int
+    proposer: Literal["rules", "model"]
+    claims: list[ClaimVerdict] = Field(default_factory=list)
+    supported: int = 0
+    contradicted: int = 0
+    not_found: int = 0

@@ -1,0 +1,94 @@
+"""Per-run state tools share: the request's images under their names, observations made from them, OCR."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import hashlib
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from judgegraph.tools._base import ToolFailure
+from judgegraph.types import JudgeRequest
+
+MAX_IMAGE_BYTES = 50 * 1024 * 1024
+
+
+@dataclass
+class NamedImage:
+    name: str
+    data: bytes
+    source: str
+    """Where it came from: a path, `data:` URI, or the observation it was cropped from."""
+
+    @property
+    def sha256(self) -> str:
+        return hashlib.sha256(self.data).hexdigest()
+
+
+def read_image_source(src: str) -> bytes:
+    """Bytes of an image given as a file path or a `data:` URI (no URLs: judges run offline)."""
+    if src.startswith("data:"):
+        m = re.match(r"data:[\w/+.-]*(;[\w=-]+)*;base64,(.*)", src, re.DOTALL)
+        if not m:
+            raise ToolFailure("the image's data: URI is not base64")
+        try:
+            return base64.b64decode(m.group(2), validate=True)
+        except ValueError:
+            raise ToolFailure("the image's data: URI is not valid base64") from None
+    if re.match(r"^[a-z]+://", src):
+        raise ToolFailure(f"images are read from files or data: URIs, not URLs ({src[:60]})")
+    path = Path(src)
+    try:
+        size = path.stat().st_size
+    except OSError as e:
+        raise ToolFailure(f"cannot read image {src!r}: {e.strerror}") from None
+    if size > MAX_IMAGE_BYTES:
+        raise ToolFailure(f"image {src!r} is {size} bytes, over the {MAX_IMAGE_BYTES} byte limit")
+    return path.read_bytes()
+
+
+@dataclass
+class RunScope:
+    """One judge run's images. Request images are `original_image` (the first) and `image_1`, `image_2`, ...;
+    a candidate's are `candidate_{i}_image_{j}`; each crop becomes `observation_{k}`."""
+
+    request: JudgeRequest
+    _sources: dict[str, str] = field(default_factory=dict)
+    _loaded: dict[str, NamedImage] = field(default_factory=dict)
+    _observations: int = 0
+    _ocr: dict[str, str] = field(default_factory=dict)
+    _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    def __post_init__(self) -> None:
+        for i, src in enumerate(self.request.images):
+            self._sources["original_image" if i == 0 else f"image_{i}"] = src
+        for c, cand in enumerate(self.request.candidates):
+            for j, src in enumerate(cand.images):
+                self._sources[f"candidate_{c}_image_{j}"] = src
+
+    def names(self) -> list[str]:
+        return sorted({*self._sources, *self._loaded})
+
+    def image(self, name: str) -> NamedImage:
+        if name not in self._loaded:
+            if name not in self._sources:
+                known = ", ".join(self.names()) or "none"
+                raise ToolFailure(f"no image named {name!r}; available: {known}")
+            src = self._sources[name]
+            self._loaded[name] = NamedImage(name=name, data=read_image_source(src), source=src)
+        return self._loaded[name]
+
+    def add_observation(self, data: bytes, source: str) -> NamedImage:
+        self._observations += 1
+        image = NamedImage(name=f"observation_{self._observations}", data=data, source=source)
+        self._loaded[image.name] = image
+        return image
+
+    async def ocr_cached(self, key: str, compute: object) -> str:
+        """OCR text for `key` (an image hash plus crop), computed once per run."""
+        async with self._lock:
+            if key not in self._ocr:
+                self._ocr[key] = await compute()  # type: ignore[operator]
+            return self._ocr[key]

@@ -1,0 +1,160 @@
+"""`check_propositions`: split a candidate into atomic claims and check each against the evidence alone."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from judgegraph.tools._base import ToolContext, ToolFailure, ToolOutput, tool
+from judgegraph.tools._claims import (
+    CHECK_SCHEMA,
+    CLAIMS_SCHEMA,
+    Claim,
+    ClaimCheckInput,
+    ClaimVerdict,
+    PropositionsResult,
+    check_claim,
+    model_check_messages,
+    parse_model_claims,
+    split_claims,
+)
+from judgegraph.tools._retrieval import Passage, passages_of
+from judgegraph.tools.zoom_image import read_text
+from judgegraph.types import CriterionResult, JudgeRequest, ToolCall, ToolResult
+
+ALL_PASSAGES_UP_TO = 60
+"""Small collections: every passage is evidence for every claim (no retrieval miss); larger: top-k retrieval."""
+TOP_K = 5
+
+
+class CheckPropositionsArgs(BaseModel):
+    """Arguments of `check_propositions`."""
+
+    candidate: int = Field(ge=0, description="Index of the candidate (0-based) whose claims to check.")
+    proposer: Literal["rules", "model"] = Field(
+        default="rules", description="Split claims by rules (sentences), or ask the model for atomic claims."
+    )
+    use_model: bool = Field(default=False, description="Ask the model about claims no deterministic check decides.")
+
+
+def plan_check_propositions(request: JudgeRequest) -> list[ToolCall]:
+    """With documents or images, check every candidate's claims against them."""
+    if not request.documents and not request.images:
+        return []
+    why = "the request has documents" if request.documents else "the request has images (their text is evidence)"
+    return [
+        ToolCall(name="check_propositions", arguments={"candidate": i}, reason=why)
+        for i in range(len(request.candidates))
+    ]
+
+
+def check_propositions_criterion(result: ToolResult) -> CriterionResult | None:
+    """Faithful means: at least one claim supported and none contradicted."""
+    if not result.ok or result.data is None:
+        return None
+    data = PropositionsResult.model_validate(result.data)
+    total = max(1, len(data.claims))
+    return CriterionResult(
+        name="faithful_to_evidence",
+        candidate=data.candidate,
+        passed=data.contradicted == 0 and data.supported > 0,
+        score=data.supported / total if data.contradicted == 0 else 0.0,
+        source="check_propositions",
+        evidence=[result.call_id],
+        detail=result.text.splitlines()[0],
+    )
+
+
+async def _evidence(ctx: ToolContext, claim: Claim) -> list[Passage]:
+    passages: list[Passage] = []
+    request = ctx.request
+    if request.documents:
+        everything = [p for d in request.documents for p in await asyncio.to_thread(passages_of, d)]
+        if len(everything) <= ALL_PASSAGES_UP_TO or ctx.services is None:
+            passages.extend(everything)
+        else:
+            hits = await asyncio.to_thread(ctx.services.retriever().query, request.documents, claim.text, TOP_K)
+            passages.extend(h.passage for h in hits)
+    if ctx.scope is not None:
+        for i in range(len(request.images)):
+            name = "original_image" if i == 0 else f"image_{i}"
+            text = await read_text(ctx.scope, name)
+            if text:
+                passages.append(Passage(document=f"image:{name}", page=0, text=text))
+    return passages
+
+
+async def _model_claims(ctx: ToolContext, text: str) -> list[Claim] | None:
+    if ctx.model is None:
+        return None
+    messages = [
+        {"role": "system", "content": "Split the text into short, atomic, self-contained factual claims. JSON only."},
+        {"role": "user", "content": f'Text:\n{text}\n\nReply {{"claims": ["...", "..."]}}'},
+    ]
+    turn = await ctx.model.chat(messages, json_schema=CLAIMS_SCHEMA, schema_name="claims")
+    if ctx.on_model_turn is not None:
+        ctx.on_model_turn(turn)
+    return parse_model_claims(turn.text) if turn.error is None else None
+
+
+def _model_judge(ctx: ToolContext):  # type: ignore[no-untyped-def]
+    model = ctx.model
+    if model is None:
+        return None
+
+    async def judge(inp: ClaimCheckInput) -> ClaimVerdict | None:
+        turn = await model.chat(model_check_messages(inp), json_schema=CHECK_SCHEMA, schema_name="claim_check")
+        if ctx.on_model_turn is not None:
+            ctx.on_model_turn(turn)
+        try:
+            data = json.loads(turn.text or "")
+            verdict = data["verdict"]
+        except (json.JSONDecodeError, KeyError, TypeError):
+            return None
+        if verdict not in ("supported", "contradicted", "not_found"):
+            return None
+        return ClaimVerdict(claim=inp.claim, verdict=verdict, method="model", span=str(data.get("span", ""))[:300])
+
+    return judge
+
+
+@tool("check_propositions", timeout_s=180.0, plan=plan_check_propositions, criterion=check_propositions_criterion)
+async def check_propositions(args: CheckPropositionsArgs, ctx: ToolContext) -> ToolOutput:
+    """Split one candidate into atomic claims and check each against the documents and image text only.
+
+    Each claim is supported, contradicted or not found, with the evidence span it rests on.
+    """
+    request = ctx.request
+    if not request.documents and not request.images:
+        raise ToolFailure("this request has no documents or images to check claims against")
+    if args.candidate >= len(request.candidates):
+        raise ToolFailure(f"candidate {args.candidate} does not exist; valid: 0..{len(request.candidates) - 1}")
+    text = request.candidates[args.candidate].content
+    claims = (await _model_claims(ctx, text)) if args.proposer == "model" else None
+    proposer: Literal["rules", "model"] = "model" if claims else "rules"
+    claims = claims or split_claims(text)
+    judge = _model_judge(ctx) if args.use_model else None
+    verdicts = []
+    for claim in claims:
+        # The checker gets the claim and the evidence: the response it came from is not in its input type.
+        inp = ClaimCheckInput(claim=claim, evidence=await _evidence(ctx, claim))
+        verdicts.append(await check_claim(inp, judge))
+    result = PropositionsResult(
+        candidate=args.candidate,
+        proposer=proposer,
+        claims=verdicts,
+        supported=sum(v.verdict == "supported" for v in verdicts),
+        contradicted=sum(v.verdict == "contradicted" for v in verdicts),
+        not_found=sum(v.verdict == "not_found" for v in verdicts),
+    )
+    lines = [
+        f"candidate {args.candidate}: {result.supported} supported, {result.contradicted} contradicted, "
+        f"{result.not_found} not found of {len(verdicts)} claims"
+    ]
+    for v in verdicts:
+        if v.verdict != "not_found":
+            lines.append(f"  {v.verdict} ({v.method}): {v.claim.text!r} <- {v.span[:200]!r}")
+    return ToolOutput(text="\n".join(lines[:15]), data=result)

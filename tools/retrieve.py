@@ -1,0 +1,72 @@
+"""`retrieve`: find the passages of the request's documents that bear on a query, or fetch a page by index."""
+
+from __future__ import annotations
+
+import asyncio
+
+from pydantic import BaseModel, Field, model_validator
+
+from judgegraph.tools._base import ToolContext, ToolFailure, ToolOutput, tool
+from judgegraph.tools._retrieval import Passage, passages_of
+from judgegraph.types import JudgeRequest, ToolCall
+
+
+class RetrieveArgs(BaseModel):
+    """Arguments of `retrieve`."""
+
+    query: str | None = Field(default=None, description="What to look for; returns the best-matching passages.")
+    document: str | None = Field(default=None, description="With page: the document id to fetch a page of.")
+    page: int | None = Field(default=None, ge=0, description="With document: the page (0-based) to fetch.")
+    k: int = Field(default=3, ge=1, le=10, description="How many passages to return for a query.")
+
+    @model_validator(mode="after")
+    def _one_way(self) -> RetrieveArgs:
+        if (self.query is None) == (self.page is None):
+            raise ValueError("give either a query, or a document and a page")
+        return self
+
+
+class RetrievedPassage(Passage):
+    score: float | None = None
+
+
+class RetrieveResult(BaseModel):
+    passages: list[RetrievedPassage]
+    exact: bool | None = None
+    """Whether the index searched exhaustively (False: approximate HNSW over a large collection)."""
+
+
+def plan_retrieve(request: JudgeRequest) -> list[ToolCall]:
+    """With documents, fetch the passages that bear on the task."""
+    if not request.documents:
+        return []
+    return [ToolCall(name="retrieve", arguments={"query": request.prompt, "k": 3}, reason="the request has documents")]
+
+
+@tool("retrieve", timeout_s=120.0, plan=plan_retrieve)
+async def retrieve(args: RetrieveArgs, ctx: ToolContext) -> ToolOutput:
+    """Search the request's documents: by query (the best-matching passages, with scores) or by document and page."""
+    docs = ctx.request.documents
+    if not docs:
+        raise ToolFailure("this request has no documents")
+    if args.page is not None:
+        by_id = {d.id: d for d in docs}
+        doc = by_id.get(args.document or docs[0].id)
+        if doc is None:
+            raise ToolFailure(f"no document {args.document!r}; available: {', '.join(by_id)}")
+        pages = await asyncio.to_thread(passages_of, doc)
+        if args.page >= len(pages):
+            raise ToolFailure(f"document {doc.id!r} has {len(pages)} pages (0..{len(pages) - 1})")
+        p = pages[args.page]
+        result = RetrieveResult(passages=[RetrievedPassage(**p.model_dump())])
+        return ToolOutput(text=f"[{p.document} p.{p.page}] {p.text}", data=result)
+    if ctx.services is None:
+        raise ToolFailure("no retrieval service is available to this judge")
+    retriever = ctx.services.retriever()
+    index = await asyncio.to_thread(retriever.index, docs)
+    hits = await asyncio.to_thread(retriever.query, docs, args.query or "", args.k)
+    result = RetrieveResult(
+        passages=[RetrievedPassage(**h.passage.model_dump(), score=h.score) for h in hits], exact=index.exact
+    )
+    text = "\n".join(f"[{h.passage.document} p.{h.passage.page} score {h.score:.2f}] {h.passage.text}" for h in hits)
+    return ToolOutput(text=text or "no passage found", data=result)

@@ -1,0 +1,66 @@
+"""`verify_constraints`: check a candidate against the request's programmatic instruction-following constraints."""
+
+from __future__ import annotations
+
+import asyncio
+
+from pydantic import BaseModel, Field
+
+from judgegraph.constraints import Check
+from judgegraph.tools._base import ToolContext, ToolFailure, ToolOutput, tool
+from judgegraph.types import CriterionResult, JudgeRequest, ToolCall, ToolResult
+
+
+class VerifyConstraintsArgs(BaseModel):
+    """Arguments of `verify_constraints`."""
+
+    candidate: int = Field(ge=0, description="Index of the candidate (0-based) to check against the constraints.")
+
+
+class ConstraintsResult(BaseModel):
+    candidate: int
+    checks: list[Check]
+    passed: int
+    total: int
+
+
+def plan_verify_constraints(request: JudgeRequest) -> list[ToolCall]:
+    """With constraints, check every candidate against them."""
+    return [
+        ToolCall(name="verify_constraints", arguments={"candidate": i}, reason="the request has constraints")
+        for i in range(len(request.candidates))
+        if request.constraints
+    ]
+
+
+def verify_constraints_criterion(result: ToolResult) -> CriterionResult | None:
+    """Following every constraint is deciding evidence; the score is the share followed."""
+    if not result.ok or result.data is None:
+        return None
+    data = ConstraintsResult.model_validate(result.data)
+    return CriterionResult(
+        name="follows_constraints",
+        candidate=data.candidate,
+        passed=data.passed == data.total,
+        score=data.passed / data.total if data.total else 0.0,
+        source="verify_constraints",
+        evidence=[result.call_id],
+        detail=result.text.splitlines()[0],
+    )
+
+
+@tool("verify_constraints", timeout_s=30.0, plan=plan_verify_constraints, criterion=verify_constraints_criterion)
+async def verify_constraints(args: VerifyConstraintsArgs, ctx: ToolContext) -> ToolOutput:
+    """Check one candidate against every instruction-following constraint of the request; say which fail and why."""
+    request = ctx.request
+    if not request.constraints:
+        raise ToolFailure("this request has no constraints")
+    if args.candidate >= len(request.candidates):
+        raise ToolFailure(f"candidate {args.candidate} does not exist; valid: 0..{len(request.candidates) - 1}")
+    text = request.candidates[args.candidate].content
+    checks = await asyncio.to_thread(lambda: [c.check(text) for c in request.constraints])
+    passed = sum(c.passed for c in checks)
+    lines = [f"candidate {args.candidate}: {passed}/{len(checks)} constraints followed"]
+    lines += [f"  {'ok  ' if c.passed else 'FAIL'} {c.kind}: {c.why}" for c in checks]
+    result = ConstraintsResult(candidate=args.candidate, checks=checks, passed=passed, total=len(checks))
+    return ToolOutput(text="\n".join(lines), data=result)
