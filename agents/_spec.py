@@ -38,6 +38,8 @@ class JudgeSpec(BaseModel):
     """Tools this judge may use (deterministic plans and model calls alike)."""
     deliberate: Literal["undecided", "always"] = "undecided"
     """Ask the model only where no deterministic evidence decides, or always (evidence still wins)."""
+    both_orders: bool = True
+    """Pairwise: judge both candidate orders (evidence is gathered once) and report their agreement."""
     max_verdict_attempts: int = Field(default=2, ge=1)
     """Model attempts at a parseable verdict before the verdict is `valid=false`."""
     sampling: SamplingSpec = Field(default_factory=SamplingSpec)

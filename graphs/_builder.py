@@ -44,7 +44,8 @@ def route_after_weigh(spec: JudgeSpec) -> Any:
 def route_after_deliberate(spec: JudgeSpec) -> Any:
     def after_deliberate(state: JudgeState) -> Literal["deliberate", "finalize"]:
         """Retry an unusable reply until the attempt budget runs out; then finalize (forced)."""
-        if state.get("ruling") is None and state.get("attempts", 0) < spec.max_verdict_attempts:
+        missing = [o for o in state.get("orders", ["AB"]) if o not in state.get("rulings", {})]
+        if missing and state.get("attempts", 0) < spec.max_verdict_attempts:
             return "deliberate"
         return "finalize"
 

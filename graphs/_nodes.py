@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import re
 from typing import Any
 
 from langgraph.runtime import Runtime
@@ -12,6 +14,7 @@ from judgegraph.graphs._context import JudgeContext
 from judgegraph.graphs._state import JudgeState, ToolTaskState
 from judgegraph.graphs._verdict_format import (
     LETTERS,
+    ModelRuling,
     VerdictParseError,
     parse_verdict,
     verdict_format,
@@ -24,8 +27,12 @@ Ctx = Runtime[JudgeContext]
 
 
 async def intake(state: JudgeState, runtime: Ctx) -> dict[str, Any]:
-    """Start the run: nothing learned yet."""
-    return {"attempts": 0, "problem": None, "ruling": None, "evidence_verdict": None}
+    """Start the run: nothing learned yet; pairwise requests are judged in both candidate orders by default."""
+    both = state["request"].mode == "pairwise" and runtime.context.spec.both_orders
+    return {
+        "attempts": 0, "orders": ["AB", "BA"] if both else ["AB"], "rulings": {}, "problems": {}, "replies": {},
+        "evidence_verdict": None,
+    }  # fmt: skip
 
 
 async def plan_evidence(state: JudgeState, runtime: Ctx) -> dict[str, Any]:
@@ -61,42 +68,68 @@ async def weigh_evidence(state: JudgeState, runtime: Ctx) -> dict[str, Any]:
     return {"evidence_verdict": decide_from_evidence(state["request"], state.get("evidence", []))}
 
 
-def _evidence_lines(evidence: list[ToolResult]) -> list[str]:
-    return [f"{r.name}: {r.text}" for r in evidence]
+def _permutation(order: str, n: int) -> list[int]:
+    """Candidate indices in the order shown to the model (`BA` swaps a pair)."""
+    return [1, 0] if order == "BA" else list(range(n))
 
 
-def _prompt_messages(state: JudgeState, ctx: JudgeContext) -> list[dict[str, Any]]:
+def _prompt_messages(state: JudgeState, ctx: JudgeContext, order: str) -> list[dict[str, Any]]:
     request: JudgeRequest = state["request"]
     spec = ctx.spec
     fmt = verdict_format(request.mode)
+    shown = _permutation(order, len(request.candidates))
     candidates = [
-        {"letter": LETTERS[i], "tag": f"response_{LETTERS[i]}_{ctx.nonce}", "content": c.content}
-        for i, c in enumerate(request.candidates)
+        {
+            "letter": LETTERS[pos],
+            "tag": f"response_{LETTERS[pos]}_{ctx.nonce}",
+            "content": request.candidates[i].content,
+        }
+        for pos, i in enumerate(shown)
     ]
     user = spec.render(
         fmt,
         prompt=request.prompt,
         reference=request.reference or "",
         candidates=candidates,
-        evidence=_evidence_lines(state.get("evidence", [])),
+        evidence=_evidence_lines(state.get("evidence", []), shown),
     )
     return [{"role": "system", "content": spec.render("system")}, {"role": "user", "content": user}]
 
 
-async def deliberate(state: JudgeState, runtime: Ctx) -> dict[str, Any]:
-    """Ask the model for a verdict in the constrained JSON format; parse it defensively."""
-    ctx = runtime.context
-    attempts = state.get("attempts", 0) + 1
-    if ctx.client is None:
-        return {"attempts": ctx.spec.max_verdict_attempts, "problem": "no model endpoint is configured"}
+def _evidence_lines(evidence: list[ToolResult], shown: list[int]) -> list[str]:
+    """Tool results for the prompt; candidate indices are named by the letter the model sees."""
+    letter = {i: LETTERS[pos] for pos, i in enumerate(shown)}
+    lines = []
+    for r in evidence:
+        text = re.sub(r"\bcandidate (\d+)\b", lambda m: f"response {letter.get(int(m.group(1)), m.group(1))}", r.text)
+        lines.append(f"{r.name}: {text}")
+    return lines
+
+
+def _unshuffle(ruling: ModelRuling, shown: list[int]) -> ModelRuling:
+    """A ruling about the shown order, expressed in the request's candidate indices."""
+    winner = None if ruling.winner is None else shown[ruling.winner]
+    scores = None
+    if ruling.scores is not None:
+        scores = [0.0] * len(shown)
+        for pos, i in enumerate(shown):
+            scores[i] = ruling.scores[pos]
+    return ruling.model_copy(update={"winner": winner, "scores": scores})
+
+
+async def _ask(
+    state: JudgeState, ctx: JudgeContext, order: str
+) -> tuple[str, ModelRuling | None, str | None, str | None]:
+    """One model call for one candidate order: (order, ruling, problem, raw reply)."""
     request = state["request"]
+    assert ctx.client is not None
     fmt = verdict_format(request.mode)
-    messages = _prompt_messages(state, ctx)
-    last = _last_reply(ctx)
-    if state.get("problem") and last is not None:
+    messages = _prompt_messages(state, ctx, order)
+    problem, last = state.get("problems", {}).get(order), state.get("replies", {}).get(order)
+    if problem and last is not None:
         messages += [
             {"role": "assistant", "content": last},
-            {"role": "user", "content": ctx.spec.render("retry", problem=state["problem"])},
+            {"role": "user", "content": ctx.spec.render("retry", problem=problem)},
         ]
     s = ctx.spec.sampling
     turn = await ctx.client.chat(
@@ -106,34 +139,73 @@ async def deliberate(state: JudgeState, runtime: Ctx) -> dict[str, Any]:
     )
     ctx.recorder.model_turn(turn, "deliberate")
     if turn.error is not None:
-        return {"attempts": attempts, "problem": f"the model call failed: {turn.error}"}
+        return order, None, f"the model call failed: {turn.error}", None
     try:
         ruling = parse_verdict(turn.text, fmt, len(request.candidates))
     except VerdictParseError as e:
-        problem = str(e) + (" (the reply was cut off at max_tokens)" if turn.finish_reason == "length" else "")
-        return {"attempts": attempts, "problem": problem}
-    return {"attempts": attempts, "ruling": ruling, "problem": None}
+        cut = " (the reply was cut off at max_tokens)" if turn.finish_reason == "length" else ""
+        return order, None, str(e) + cut, turn.text
+    return order, _unshuffle(ruling, _permutation(order, len(request.candidates))), None, turn.text
 
 
-def _last_reply(ctx: JudgeContext) -> str | None:
-    turns = ctx.recorder.trajectory.model_turns()
-    return turns[-1].text if turns and turns[-1].text else None
+async def deliberate(state: JudgeState, runtime: Ctx) -> dict[str, Any]:
+    """Ask the model for a verdict in each candidate order still missing one (concurrently); parse defensively."""
+    ctx = runtime.context
+    attempts = state.get("attempts", 0) + 1
+    if ctx.client is None:
+        return {"attempts": ctx.spec.max_verdict_attempts, "problems": {"AB": "no model endpoint is configured"}}
+    rulings = dict(state.get("rulings", {}))
+    missing = [o for o in state.get("orders", ["AB"]) if o not in rulings]
+    answers = await asyncio.gather(*(_ask(state, ctx, order) for order in missing))
+    problems, replies = {}, dict(state.get("replies", {}))
+    for order, ruling, problem, reply in answers:
+        if ruling is not None:
+            rulings[order] = ruling
+        if problem is not None:
+            problems[order] = problem
+        if reply is not None:
+            replies[order] = reply
+    return {"attempts": attempts, "rulings": rulings, "problems": problems, "replies": replies}
+
+
+def combine_orders(rulings: dict[str, ModelRuling], orders: list[str]) -> tuple[ModelRuling | None, bool | None]:
+    """One ruling from the orders judged, and whether they agreed (None when only one order was judged).
+
+    Orders that disagree make a tie, never a silent pick of either.
+    """
+    got = [rulings[o] for o in orders if o in rulings]
+    if not got:
+        return None, None
+    if len(got) == 1:
+        return got[0], None
+    first, second = got
+    if first.winner == second.winner:
+        confidence = None
+        if first.confidence is not None and second.confidence is not None:
+            confidence = (first.confidence + second.confidence) / 2
+        return first.model_copy(update={"confidence": confidence}), True
+    rationale = f"the two candidate orders disagree ({first.rationale} | {second.rationale})"
+    return ModelRuling(winner=None, confidence=0.0, rationale=rationale[:400]), False
 
 
 async def finalize(state: JudgeState, runtime: Ctx) -> dict[str, Any]:
     """Deciding evidence wins; else the model's ruling; else an invalid verdict that says why."""
     request = state["request"]
     evidence = state.get("evidence", [])
+    orders = state.get("orders", ["AB"])
+    ruling, consistent = combine_orders(state.get("rulings", {}), orders)
     if state.get("evidence_verdict") is not None:
         verdict = state["evidence_verdict"]
-        ruling = state.get("ruling")
         if ruling is not None:  # deliberate="always": keep the model's view beside the deciding evidence
             model_view = verdict_from_ruling(request, ruling, [])
             verdict = verdict.model_copy(update={"criteria": verdict.criteria + model_view.criteria})
-    elif state.get("ruling") is not None:
-        verdict = verdict_from_ruling(request, state["ruling"], evidence)
+        # Evidence about each candidate does not depend on the order they are shown in.
+        verdict = verdict.model_copy(update={"consistent": True if request.mode == "pairwise" else None})
+    elif ruling is not None:
+        verdict = verdict_from_ruling(request, ruling, evidence).model_copy(update={"consistent": consistent})
     else:
         attempts = state.get("attempts", 0)
-        verdict = Verdict.invalid(f"no usable verdict after {attempts} model attempt(s): {state.get('problem')}")
+        why = "; ".join(f"{o}: {p}" for o, p in state.get("problems", {}).items())
+        verdict = Verdict.invalid(f"no usable verdict after {attempts} model attempt(s): {why}")
     runtime.context.recorder.verdict(verdict, "finalize")
     return {"verdict": verdict}

@@ -22,10 +22,14 @@ class JudgeState(TypedDict, total=False):
     """The verdict the evidence alone supports, when it decides."""
     attempts: int
     """Model attempts at a verdict so far."""
-    problem: str | None
-    """Why the last model reply was unusable (fed back on retry)."""
-    ruling: ModelRuling | None
-    """The model's parsed ruling, once it gave a usable one."""
+    orders: list[str]
+    """The candidate orders the model judges: `AB` alone, or `AB` and `BA` (pairwise, both orders)."""
+    rulings: dict[str, ModelRuling]
+    """Parsed rulings by order, in the request's candidate indices (a `BA` ruling is mapped back)."""
+    problems: dict[str, str]
+    """Why the last reply for an order was unusable (fed back on its retry)."""
+    replies: dict[str, str]
+    """The last raw reply for each order (shown back to the model on retry)."""
     verdict: Verdict
     """The final verdict."""
 

@@ -46,6 +46,9 @@ class Verdict(BaseModel):
     """How sure the judge is, in [0, 1], when it says."""
     rationale: str = ""
     """Why."""
+    consistent: bool | None = None
+    """Pairwise: whether judging both candidate orders gave the same winner (None when not checked).
+    Orders that disagree yield a tie, never a silent pick."""
     decided_by: str = ""
     """What settled the ruling: `evidence` (a deterministic check), `model`, or `none`."""
     error: str | None = None

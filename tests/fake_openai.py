@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -34,6 +35,8 @@ class FakeOpenAI:
         self.owned_by = owned_by
         self.model = model
         self.script: list[Reply] = []
+        self.responder: Callable[[dict[str, Any]], Reply] | None = None
+        """Answers a request from its body (wins over the script): for replies that depend on what was asked."""
         self.default = Reply(content='{"winner": "A", "confidence": 0.9, "rationale": "fake"}')
         self.requests: list[dict[str, Any]] = []
         self._lock = threading.Lock()
@@ -62,7 +65,10 @@ class FakeOpenAI:
                 body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
                 with fake._lock:
                     fake.requests.append(body)
-                    reply = fake.script.pop(0) if fake.script else fake.default
+                    if fake.responder is not None:
+                        reply = fake.responder(body)
+                    else:
+                        reply = fake.script.pop(0) if fake.script else fake.default
                 if reply.delay_s:
                     time.sleep(reply.delay_s)
                 if reply.raw_body is not None:
@@ -115,3 +121,16 @@ class FakeOpenAI:
     def stop(self) -> None:
         self._server.shutdown()
         self._server.server_close()
+
+
+def prefers(text: str, confidence: float = 0.9) -> Callable[[dict[str, Any]], Reply]:
+    """A consistent pairwise judge: picks whichever response (A or B) contains `text`, in either order."""
+
+    def respond(body: dict[str, Any]) -> Reply:
+        user = body["messages"][1]["content"]
+        a, b = user.find("<response_A_"), user.find("<response_B_")
+        at = user.find(text)
+        letter = "A" if a <= at < b else "B"
+        return Reply(content=json.dumps({"winner": letter, "confidence": confidence, "rationale": f"prefers {text}"}))
+
+    return respond

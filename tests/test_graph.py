@@ -12,7 +12,7 @@ from judgegraph.graphs import decide_from_evidence, parse_verdict, verdict_schem
 from judgegraph.graphs._verdict_format import VerdictParseError
 from judgegraph.store import TrajectoryStore
 from judgegraph.types import ModelTurn, NodeEvent, ToolResult, ToolResultEvent, VerdictEvent
-from tests.fake_openai import FakeOpenAI, Reply
+from tests.fake_openai import FakeOpenAI, Reply, prefers
 
 MATH = {"id": "m", "prompt": "What is 6*7?", "candidates": ["The answer is 41.", "6*7 = 42"], "reference": "42"}
 OPEN = {"id": "o", "prompt": "Say hi nicely.", "candidates": ["Hello there, friend!", "hi"], "label": {"winner": 0}}
@@ -41,12 +41,18 @@ async def test_both_orders_give_the_same_winner(fake_openai: FakeOpenAI, store_p
 
 
 async def test_model_rules_where_evidence_does_not_decide(fake_openai: FakeOpenAI, store_path: Path) -> None:
-    fake_openai.script = [Reply(content='{"winner": "A", "confidence": 0.8, "rationale": "friendlier"}')]
+    fake_openai.responder = prefers("Hello there", confidence=0.8)
     t = await _run(fake_openai, OPEN, store_path)
     assert t.verdict is not None and t.verdict.valid and t.verdict.decided_by == "model"
-    assert t.verdict.winner == 0 and t.verdict.confidence == 0.8 and t.verdict.rationale == "friendlier"
+    assert t.verdict.winner == 0 and t.verdict.confidence == 0.8 and t.verdict.rationale == "prefers Hello there"
+    assert t.verdict.consistent is True
     assert t.path == ["intake", "plan_evidence", "weigh_evidence", "deliberate", "finalize"]
-    sent = fake_openai.requests[0]
+    assert len(fake_openai.requests) == 2  # both candidate orders, in one deliberation step
+    sent = next(
+        r
+        for r in fake_openai.requests
+        if r["messages"][1]["content"].find("Hello") < r["messages"][1]["content"].find("hi\n")
+    )
     assert sent["messages"][0]["role"] == "system" and "Say hi nicely." in sent["messages"][1]["content"]
     assert sent["temperature"] == 0.0 and sent["response_format"]["type"] == "json_schema"
     turn = t.model_turns()[0]
@@ -69,16 +75,27 @@ async def test_responses_cannot_close_their_own_markers(fake_openai: FakeOpenAI,
 
 
 async def test_unusable_reply_is_retried_with_feedback(fake_openai: FakeOpenAI, store_path: Path) -> None:
-    fake_openai.script = [
-        Reply(content="I think A is better."),
-        Reply(content='{"winner": "B", "confidence": 1, "rationale": "r"}'),
-    ]
+    consistent = prefers("hi\n")
+
+    def first_prose_then_json(body: dict[str, Any]) -> Reply:
+        is_retry = any(m["role"] == "assistant" for m in body["messages"])
+        return consistent(body) if is_retry else Reply(content="I think A is better.")
+
+    fake_openai.responder = first_prose_then_json
     t = await _run(fake_openai, OPEN, store_path)
-    assert t.verdict is not None and t.verdict.valid and t.verdict.winner == 1
-    assert len(t.model_turns()) == 2 and t.path.count("deliberate") == 2
-    retry = fake_openai.requests[1]["messages"]
+    assert t.verdict is not None and t.verdict.valid and t.verdict.winner == 1 and t.verdict.consistent
+    assert len(t.model_turns()) == 4 and t.path.count("deliberate") == 2
+    retry = next(r["messages"] for r in fake_openai.requests if len(r["messages"]) > 2)
     assert retry[-2] == {"role": "assistant", "content": "I think A is better."}
     assert "no JSON object" in retry[-1]["content"]
+
+
+async def test_orders_that_disagree_make_a_tie_never_a_silent_pick(fake_openai: FakeOpenAI, store_path: Path) -> None:
+    fake_openai.default = Reply(content='{"winner": "A", "confidence": 0.9, "rationale": "first is best"}')
+    t = await _run(fake_openai, OPEN, store_path)
+    v = t.verdict
+    assert v is not None and v.valid and v.winner is None and v.scores == [0.5, 0.5] and v.consistent is False
+    assert "disagree" in v.rationale and t.correct is False
 
 
 @pytest.mark.parametrize(
@@ -93,7 +110,8 @@ async def test_unusable_reply_is_retried_with_feedback(fake_openai: FakeOpenAI, 
 async def test_no_usable_verdict_is_invalid_never_a_default(
     fake_openai: FakeOpenAI, store_path: Path, replies: list[Reply]
 ) -> None:
-    fake_openai.script = list(replies)
+    fake_openai.script = list(replies) * 2  # both candidate orders
+    fake_openai.default = replies[-1]
     t = await _run(fake_openai, OPEN, store_path)
     v = t.verdict
     assert v is not None and not v.valid and v.scores == [] and v.winner is None
@@ -114,11 +132,11 @@ async def test_pointwise_scores_from_the_model(fake_openai: FakeOpenAI, store_pa
 async def test_deliberate_always_keeps_evidence_in_charge(fake_openai: FakeOpenAI, store_path: Path) -> None:
     base = judges.get("evidence")
     judges.register("evidence_always", base.model_copy(update={"name": "evidence_always", "deliberate": "always"}))
-    fake_openai.script = [Reply(content='{"winner": "A", "confidence": 1, "rationale": "wrong"}')]
+    fake_openai.responder = prefers("41")  # the wrong answer, consistently
     t = await _run(fake_openai, MATH, store_path, judge="evidence_always")
     v = t.verdict
-    assert v is not None and v.winner == 1 and v.decided_by == "evidence"
-    assert any(c.source == "model" for c in v.criteria) and len(fake_openai.requests) == 1
+    assert v is not None and v.winner == 1 and v.decided_by == "evidence" and v.consistent is True
+    assert any(c.source == "model" for c in v.criteria) and len(fake_openai.requests) == 2
 
 
 async def test_every_step_is_recorded_in_order_and_stored(fake_openai: FakeOpenAI, store_path: Path) -> None:

@@ -22,7 +22,7 @@ _STOP = frozenset(
     """a an the of in on at to for from by with and or but is are was were be been being this that these those it
     its as than then so such there their they them he she his her we our you your i me my not no yes do does did has
     have had will would can could should may might must about into over under also just very more most less least
-    """.split()  # noqa: SIM905 - a word list reads better as text
+    """.split()
 )
 
 

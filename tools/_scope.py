@@ -6,8 +6,10 @@ import asyncio
 import base64
 import hashlib
 import re
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from judgegraph.tools._base import ToolFailure
 from judgegraph.types import JudgeRequest
@@ -58,8 +60,8 @@ class RunScope:
     _sources: dict[str, str] = field(default_factory=dict)
     _loaded: dict[str, NamedImage] = field(default_factory=dict)
     _observations: int = 0
-    _ocr: dict[str, str] = field(default_factory=dict)
-    _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    _cache: dict[str, Any] = field(default_factory=dict)
+    _locks: dict[str, asyncio.Lock] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for i, src in enumerate(self.request.images):
@@ -86,9 +88,10 @@ class RunScope:
         self._loaded[image.name] = image
         return image
 
-    async def ocr_cached(self, key: str, compute: object) -> str:
-        """OCR text for `key` (an image hash plus crop), computed once per run."""
-        async with self._lock:
-            if key not in self._ocr:
-                self._ocr[key] = await compute()  # type: ignore[operator]
-            return self._ocr[key]
+    async def cached(self, key: str, compute: Callable[[], Awaitable[Any]]) -> Any:
+        """`compute()` once per run for `key` (decoded images, OCR text); concurrent callers share the result."""
+        lock = self._locks.setdefault(key, asyncio.Lock())
+        async with lock:
+            if key not in self._cache:
+                self._cache[key] = await compute()
+            return self._cache[key]

@@ -23,6 +23,8 @@ MAX_PIXELS = 40_000_000
 MIN_SIDE = 28
 UPSAMPLE_TO = 448
 """Small crops are enlarged (at most 4x) until their longer side reaches this."""
+MAX_SIDE = 1536
+"""Large crops are reduced to this longer side: more pixels help no vision model and cost seconds to encode."""
 FORMATS = {"PNG", "JPEG", "GIF", "BMP", "TIFF", "WEBP"}
 
 
@@ -103,16 +105,24 @@ def ocr(img: Image.Image) -> str:
     return " ".join(str(pytesseract.image_to_string(img.convert("L"), config="--psm 11")).split())
 
 
-def _zoom(data: bytes, name: str, bbox: list[int], want_ocr: bool) -> tuple[bytes, list[int], list[int], str | None]:
-    img = open_image(data, name)
+def zoom(img: Image.Image, bbox: list[int], want_ocr: bool) -> tuple[bytes, list[int], list[int], str | None]:
+    """Crop `bbox` (0-1000) out of a decoded image, resize it, encode it as PNG; optionally OCR the crop."""
     box = crop_box(img.width, img.height, bbox)
     crop = img.crop(box)
     scale = min(4.0, UPSAMPLE_TO / max(crop.size))
     if scale > 1:
         crop = crop.resize((round(crop.width * scale), round(crop.height * scale)), Image.Resampling.LANCZOS)
+    elif max(crop.size) > MAX_SIDE:
+        crop.thumbnail((MAX_SIDE, MAX_SIDE), Image.Resampling.LANCZOS, reducing_gap=2.0)
     buf = io.BytesIO()
-    crop.save(buf, format="PNG")
+    crop.save(buf, format="PNG", compress_level=1)  # fast: the bytes are stored once and rarely re-read
     return buf.getvalue(), list(box), list(crop.size), ocr(crop) if want_ocr else None
+
+
+async def decoded(scope: RunScope, name: str) -> Image.Image:
+    """A named image decoded once per run (decoding a large PNG costs far more than cropping it)."""
+    image = scope.image(name)
+    return await scope.cached(f"decoded:{image.sha256}", lambda: asyncio.to_thread(open_image, image.data, name))
 
 
 async def read_text(scope: RunScope, name: str, bbox: list[int] | None = None) -> str:
@@ -121,10 +131,11 @@ async def read_text(scope: RunScope, name: str, bbox: list[int] | None = None) -
     box = bbox or [0, 0, 1000, 1000]
 
     async def compute() -> str:
-        _, _, _, text = await asyncio.to_thread(_zoom, image.data, name, box, True)
+        img = await decoded(scope, name)
+        _, _, _, text = await asyncio.to_thread(zoom, img, box, True)
         return text or ""
 
-    return await scope.ocr_cached(f"{image.sha256}:{box}", compute)
+    return await scope.cached(f"ocr:{image.sha256}:{box}", compute)
 
 
 def plan_zoom_image(request: JudgeRequest) -> list[ToolCall]:
@@ -147,8 +158,8 @@ async def zoom_image(args: ZoomImageArgs, ctx: ToolContext) -> ToolOutput:
     """
     if ctx.scope is None:
         raise ToolFailure("no images are available to this judge")
-    source = ctx.scope.image(args.image)
-    png, box, size, _ = await asyncio.to_thread(_zoom, source.data, args.image, args.bbox_2d, False)
+    img = await decoded(ctx.scope, args.image)
+    png, box, size, _ = await asyncio.to_thread(zoom, img, args.bbox_2d, False)
     text = await read_text(ctx.scope, args.image, args.bbox_2d) if args.ocr else None
     observation = ctx.scope.add_observation(png, f"{args.image} {args.bbox_2d}")
     result = ZoomResult(
