@@ -41,6 +41,10 @@ class JudgeSpec(BaseModel):
     both_orders: bool = True
     """Pairwise: judge both candidate orders (evidence is gathered once) and report their agreement."""
     max_verdict_attempts: int = Field(default=2, ge=1)
+    max_steps: int = Field(default=6, ge=1)
+    """Agentic judges: model turns before the verdict is forced."""
+    max_tool_calls: int = Field(default=8, ge=0)
+    """Agentic judges: tool calls before the verdict is forced."""
     """Model attempts at a parseable verdict before the verdict is `valid=false`."""
     sampling: SamplingSpec = Field(default_factory=SamplingSpec)
     prompts: dict[str, str] = Field(default_factory=dict)
@@ -70,19 +74,25 @@ _ENV = jinja2.Environment(undefined=jinja2.StrictUndefined, keep_trailing_newlin
 judges: Registry[JudgeSpec] = Registry("judge")
 
 
-def load_spec_dir(package: str, name: str) -> JudgeSpec:
-    """Load `<package>/<name>/judge.toml` and the prompt files it names."""
+def _read_toml(package: str, name: str) -> tuple[dict[str, object], dict[str, str]]:
+    """A judge folder's settings and prompt texts; `extends = "other"` starts from another judge's folder."""
     folder = importlib.resources.files(package) / name
     try:
         raw = tomllib.loads((folder / "judge.toml").read_text())
     except (OSError, tomllib.TOMLDecodeError) as e:
         raise ConfigError(f"judge {name!r}: cannot read judge.toml: {e}") from e
-    prompts = {}
+    base, prompts = _read_toml(package, str(raw.pop("extends"))) if "extends" in raw else ({}, {})
     for role, filename in raw.pop("prompts", {}).items():
         try:
             prompts[role] = (folder / filename).read_text()
         except OSError as e:
             raise ConfigError(f"judge {name!r}: prompt {role!r} file {filename!r}: {e}") from e
+    return {**base, **raw}, prompts
+
+
+def load_spec_dir(package: str, name: str) -> JudgeSpec:
+    """Load `<package>/<name>/judge.toml` and the prompt files it names."""
+    raw, prompts = _read_toml(package, name)
     try:
         spec = JudgeSpec.model_validate({"name": name, **raw, "prompts": prompts})
     except ValidationError as e:

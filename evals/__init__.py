@@ -1,3 +1,18 @@
-"""Judge evaluation: dataset loaders, bundled eval sets, metrics and reports. Arrives with issue #9."""
+"""Judge evaluation: bundled verifiable pairs (generated and checked when built) and the quality report.
 
-__all__: tuple[str, ...] = ()
+`python -m judgegraph.evals.quality` judges the pairs in both candidate orders and writes EVALS.md.
+"""
+
+from judgegraph.evals._pairs import code_pairs, constraint_pairs, math_pairs
+from judgegraph.evals._quality import PairOutcome, build_pairs, evaluate, report, swapped
+
+__all__ = (
+    "PairOutcome",
+    "build_pairs",
+    "code_pairs",
+    "constraint_pairs",
+    "evaluate",
+    "math_pairs",
+    "report",
+    "swapped",
+)

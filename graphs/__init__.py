@@ -4,18 +4,22 @@ Importing this package registers the built-in graph builders (and, through its i
 tools and judge specs).
 """
 
+from judgegraph.graphs._agentic import AgenticGraph, AgentState
 from judgegraph.graphs._aggregate import decide_from_evidence, verdict_from_ruling
-from judgegraph.graphs._builder import EvidenceFirstGraph
+from judgegraph.graphs._builder import EvidenceFirstGraph, RecordedGraph
 from judgegraph.graphs._context import JudgeContext
 from judgegraph.graphs._recorder import Recorder, recorded
 from judgegraph.graphs._state import JudgeState
 from judgegraph.graphs._verdict_format import ModelRuling, VerdictParseError, parse_verdict, verdict_schema
 
 __all__ = (
+    "AgentState",
+    "AgenticGraph",
     "EvidenceFirstGraph",
     "JudgeContext",
     "JudgeState",
     "ModelRuling",
+    "RecordedGraph",
     "Recorder",
     "VerdictParseError",
     "decide_from_evidence",

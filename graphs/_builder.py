@@ -52,8 +52,11 @@ def route_after_deliberate(spec: JudgeSpec) -> Any:
     return after_deliberate
 
 
-class EvidenceFirstGraph:
-    """intake -> plan_evidence -> run_tool (xN, parallel) -> weigh_evidence -> [deliberate (retry)] -> finalize."""
+class RecordedGraph:
+    """What every judge graph shares: spec checks, tool services, and running with recording.
+
+    Subclasses only wire their graph in `build`.
+    """
 
     def __init__(
         self,
@@ -71,24 +74,10 @@ class EvidenceFirstGraph:
         self.services = ToolServices(
             sandbox=settings.sandbox, sandbox_pool_size=settings.sandbox_pool_size, artifacts=artifacts
         )
-        g = StateGraph(JudgeState, context_schema=JudgeContext)
-        for name, fn in [
-            ("intake", nodes.intake),
-            ("plan_evidence", nodes.plan_evidence),
-            ("run_tool", nodes.run_tool),
-            ("weigh_evidence", nodes.weigh_evidence),
-            ("deliberate", nodes.deliberate),
-            ("finalize", nodes.finalize),
-        ]:
-            g.add_node(name, recorded(name, fn))
-        g.add_edge(START, "intake")
-        g.add_edge("intake", "plan_evidence")
-        g.add_conditional_edges("plan_evidence", route_after_plan, ["run_tool", "weigh_evidence"])
-        g.add_edge("run_tool", "weigh_evidence")
-        g.add_conditional_edges("weigh_evidence", route_after_weigh(spec))
-        g.add_conditional_edges("deliberate", route_after_deliberate(spec))
-        g.add_edge("finalize", END)
-        self.compiled = g.compile(checkpointer=checkpointer, name=spec.name)
+        self.compiled = self.build(spec).compile(checkpointer=checkpointer, name=spec.name)
+
+    def build(self, spec: JudgeSpec) -> StateGraph[Any, Any, Any, Any]:
+        raise NotImplementedError
 
     async def arun(self, trajectory: Trajectory, client: ModelClient | None) -> Trajectory:
         """Judge the trajectory's request, recording into it. A crash is recorded, then re-raised."""
@@ -122,6 +111,30 @@ class EvidenceFirstGraph:
 
     async def aclose(self) -> None:
         await self.services.aclose()
+
+
+class EvidenceFirstGraph(RecordedGraph):
+    """intake -> plan_evidence -> run_tool (xN, parallel) -> weigh_evidence -> [deliberate (retry)] -> finalize."""
+
+    def build(self, spec: JudgeSpec) -> StateGraph[Any, Any, Any, Any]:
+        g = StateGraph(JudgeState, context_schema=JudgeContext)
+        for name, fn in [
+            ("intake", nodes.intake),
+            ("plan_evidence", nodes.plan_evidence),
+            ("run_tool", nodes.run_tool),
+            ("weigh_evidence", nodes.weigh_evidence),
+            ("deliberate", nodes.deliberate),
+            ("finalize", nodes.finalize),
+        ]:
+            g.add_node(name, recorded(name, fn))
+        g.add_edge(START, "intake")
+        g.add_edge("intake", "plan_evidence")
+        g.add_conditional_edges("plan_evidence", route_after_plan, ["run_tool", "weigh_evidence"])
+        g.add_edge("run_tool", "weigh_evidence")
+        g.add_conditional_edges("weigh_evidence", route_after_weigh(spec))
+        g.add_conditional_edges("deliberate", route_after_deliberate(spec))
+        g.add_edge("finalize", END)
+        return g
 
 
 graph_builders.register("evidence_first", EvidenceFirstGraph)

@@ -45,20 +45,24 @@ async def plan_evidence(state: JudgeState, runtime: Ctx) -> dict[str, Any]:
     return {"planned": planned}
 
 
+def tool_context(jc: JudgeContext, request: JudgeRequest, node: str) -> ToolContext:
+    """What a tool sees during a run: the request, shared services, the run's images, the model (recorded)."""
+    return ToolContext(
+        request=request,
+        services=jc.services,
+        scope=jc.scope,
+        model=jc.client,
+        on_model_turn=lambda turn: jc.recorder.model_turn(turn, node),
+    )
+
+
 async def run_tool(state: ToolTaskState, runtime: Ctx) -> dict[str, Any]:
     """Run one planned tool call (fanned out with `Send`, so calls run in parallel)."""
     recorder = runtime.context.recorder
     call = state["call"]
     recorder.tool_call(call, "run_tool")
     jc = runtime.context
-    ctx = ToolContext(
-        request=state["request"],
-        services=jc.services,
-        scope=jc.scope,
-        model=jc.client,
-        on_model_turn=lambda turn: jc.recorder.model_turn(turn, "run_tool"),
-    )
-    result = await call_tool(call, ctx, allowed=frozenset(jc.spec.tools))
+    result = await call_tool(call, tool_context(jc, state["request"], "run_tool"), allowed=frozenset(jc.spec.tools))
     recorder.tool_result(result, "run_tool")
     return {"evidence": [result]}
 

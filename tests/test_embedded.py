@@ -111,6 +111,24 @@ async def test_humaneval_pairs_are_decided_by_run_code_in_both_orders(
                 ]
 
 
+@pytest.mark.parametrize("judge_name", ["agentic", "llm"])
+async def test_other_judges_run_end_to_end_on_the_embedded_model(
+    embedded: EmbeddedServer, judge_name: str, tmp_path: Path
+) -> None:
+    examples = {
+        json.loads(line)["id"]: json.loads(line) for line in (ROOT / "examples" / "demo.jsonl").read_text().splitlines()
+    }
+    async with Judge.load(judge_name, store=tmp_path / "r.db", model_url=embedded.base_url) as judge:
+        for key in ("math-mult", "constraints", "open-ended"):
+            t = await judge.arun(examples[key])
+            v = t.verdict
+            assert t.status == "complete" and v is not None and t.model_turns(), key
+            assert v.valid or (v.error and "no usable verdict" in v.error), v
+            assert all(turn.backend == "llama_cpp" for turn in t.model_turns())
+            if judge_name == "agentic":
+                assert t.path[0] == "intake" and t.path[-1] == "finalize" and len(t.model_turns()) <= 6 + 2
+
+
 async def test_server_stops_with_its_owner() -> None:
     server = EmbeddedServer(n_threads=1)
     url = await server.start()

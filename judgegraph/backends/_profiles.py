@@ -34,6 +34,9 @@ class BackendProfile(BaseModel):
     """Whether the server returns per-token logprobs when asked."""
     images: bool = True
     """Whether `image_url` content parts are accepted."""
+    native_tools: bool = True
+    """Whether the server parses the model's tool calls (`tools=`); if not, agentic judges ask for a JSON
+    action instead (llama.cpp's default chat format ignores `tools`)."""
 
     def response_format(self, name: str, schema: dict[str, Any]) -> dict[str, Any]:
         """The `response_format` that constrains output to `schema`."""
@@ -71,6 +74,7 @@ backend_profiles.register(
         tool_choice_required=False,
         parallel_tool_calls=False,
         images=False,
+        native_tools=False,
     ),
 )
 backend_profiles.register(

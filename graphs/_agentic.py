@@ -1,0 +1,273 @@
+"""The agentic judge (after ARM-Thinker and TIR-Judge): the model thinks, calls tools, reads their results and
+rules; step and tool-call budgets end in an explicit forced verdict.
+
+agent -> act (tools, in parallel) -> agent -> ... -> finalize, or -> force_verdict -> finalize.
+Backends that parse tool calls (vLLM) get native `tools=`; others (llama.cpp's default chat format) are asked
+for one JSON action per turn under a schema, so the same graph runs on both.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import operator
+from typing import Annotated, Any, Literal, TypedDict
+
+from langgraph.graph import END, START, StateGraph
+from langgraph.runtime import Runtime
+
+from judgegraph._graph_protocol import graph_builders
+from judgegraph.agents import JudgeSpec
+from judgegraph.backends import Sampling
+from judgegraph.graphs._aggregate import decide_from_evidence, verdict_from_ruling
+from judgegraph.graphs._builder import RecordedGraph
+from judgegraph.graphs._context import JudgeContext
+from judgegraph.graphs._nodes import tool_context
+from judgegraph.graphs._recorder import recorded
+from judgegraph.graphs._verdict_format import (
+    LETTERS,
+    ModelRuling,
+    VerdictParseError,
+    parse_verdict,
+    verdict_format,
+    verdict_schema,
+)
+from judgegraph.tools import call_tool, tools
+from judgegraph.types import JudgeRequest, ToolCall, ToolResult, Verdict
+
+Ctx = Runtime[JudgeContext]
+
+
+class AgentState(TypedDict, total=False):
+    request: JudgeRequest
+    allowed: list[str]
+    """Tools this request's evidence allows."""
+    messages: Annotated[list[dict[str, Any]], operator.add]
+    """The conversation, as sent to the model."""
+    pending: list[ToolCall]
+    """Tool calls the model just asked for."""
+    evidence: Annotated[list[ToolResult], operator.add]
+    steps: int
+    tool_calls: int
+    ruling: ModelRuling | None
+    problem: str | None
+    forced: bool
+    verdict: Verdict
+
+
+def _verdict_fields(mode: str, n: int) -> str:
+    if verdict_format(mode) == "pairwise":
+        return '"winner": "A" | "B" | "tie", "confidence": 0.0-1.0, "rationale": "..."'
+    letters = ", ".join(f'"{c}": 1-10' for c in LETTERS[:n])
+    return f'"scores": {{{letters}}}, "confidence": 0.0-1.0, "rationale": "..."'
+
+
+def _action_schema(allowed: list[str], mode: str, n: int) -> dict[str, Any]:
+    verdict = verdict_schema(verdict_format(mode), n)
+    return {
+        "type": "object",
+        "properties": {
+            "action": {"type": "string", "enum": ["call", "verdict"] if allowed else ["verdict"]},
+            "tool": {"type": "string", "enum": allowed or ["none"]},
+            "arguments": {"type": "object"},
+            **verdict["properties"],
+        },
+        "required": ["action"],
+    }
+
+
+def allowed_tools(spec: JudgeSpec, request: JudgeRequest) -> list[str]:
+    """The judge's tools whose evidence this request carries (a tool without a plan is always allowed)."""
+    out = []
+    for name in spec.tools:
+        plan = tools.get(name).plan
+        if plan is None or plan(request):
+            out.append(name)
+    return out
+
+
+async def intake(state: AgentState, runtime: Ctx) -> dict[str, Any]:
+    """Open the conversation: the task, the responses behind markers, the tools allowed, the reply format."""
+    ctx, request = runtime.context, state["request"]
+    allowed = allowed_tools(ctx.spec, request)
+    native = ctx.client is not None and ctx.client.profile.native_tools
+    candidates = [
+        {"letter": LETTERS[i], "tag": f"response_{LETTERS[i]}_{ctx.nonce}", "content": c.content}
+        for i, c in enumerate(request.candidates)
+    ]
+    task = ctx.spec.render(
+        "agent_task", prompt=request.prompt, reference=request.reference or "", candidates=candidates,
+        tools=allowed, json_actions=not native, verdict_fields=_verdict_fields(request.mode, len(candidates)),
+    )  # fmt: skip
+    messages = [{"role": "system", "content": ctx.spec.render("agent_system")}, {"role": "user", "content": task}]
+    return {"allowed": allowed, "messages": messages, "steps": 0, "tool_calls": 0, "ruling": None, "problem": None}
+
+
+def _sampling(spec: JudgeSpec) -> Sampling:
+    s = spec.sampling
+    return Sampling(temperature=s.temperature, max_tokens=s.max_tokens, seed=s.seed)
+
+
+async def agent(state: AgentState, runtime: Ctx) -> dict[str, Any]:
+    """One model turn: tool calls to run, a verdict, or an unusable reply (fed back next turn)."""
+    ctx, request = runtime.context, state["request"]
+    steps = state.get("steps", 0) + 1
+    if ctx.client is None:
+        return {"steps": ctx.spec.max_steps, "problem": "no model endpoint is configured", "pending": []}
+    messages = list(state["messages"])
+    feedback = []
+    if state.get("problem"):
+        feedback = [{"role": "user", "content": ctx.spec.render("retry", problem=state["problem"])}]
+        messages += feedback
+    allowed = state.get("allowed", [])
+    n = len(request.candidates)
+    if ctx.client.profile.native_tools and allowed:
+        specs = [tools.get(name).openai_spec() for name in allowed]
+        turn = await ctx.client.chat(messages, tools=specs, tool_choice="auto", sampling=_sampling(ctx.spec))
+    else:
+        schema = _action_schema(allowed, request.mode, n)
+        turn = await ctx.client.chat(messages, json_schema=schema, schema_name="action", sampling=_sampling(ctx.spec))
+    ctx.recorder.model_turn(turn, "agent")
+    if turn.error is not None:
+        return {"steps": steps, "messages": feedback, "pending": [], "problem": f"the model call failed: {turn.error}"}
+    said: dict[str, Any] = {"role": "assistant", "content": turn.text or ""}
+    if turn.raw_tool_calls:
+        said["tool_calls"] = turn.raw_tool_calls
+    update: dict[str, Any] = {"steps": steps, "messages": [*feedback, said], "pending": [], "problem": None}
+    if turn.tool_calls or turn.raw_tool_calls:
+        if len(turn.tool_calls) < len(turn.raw_tool_calls):
+            update["problem"] = "a tool call's arguments were not valid JSON"
+        update["pending"] = turn.tool_calls
+        return update
+    try:
+        action = json.loads(turn.text or "")
+    except json.JSONDecodeError:
+        action = None
+    if isinstance(action, dict) and action.get("action") == "call":
+        name = str(action.get("tool", ""))
+        arguments = action.get("arguments") if isinstance(action.get("arguments"), dict) else {}
+        update["pending"] = [ToolCall(name=name, arguments=arguments, source="model", reason="the model asked")]
+        return update
+    try:
+        update["ruling"] = parse_verdict(turn.text, verdict_format(request.mode), n)
+    except VerdictParseError as e:
+        update["problem"] = str(e)
+    return update
+
+
+async def act(state: AgentState, runtime: Ctx) -> dict[str, Any]:
+    """Run the requested tool calls in parallel (within the tool-call budget) and show the model the results."""
+    ctx = runtime.context
+    room = max(0, ctx.spec.max_tool_calls - state.get("tool_calls", 0))
+    calls = state.get("pending", [])[:room]
+    for call in calls:
+        ctx.recorder.tool_call(call, "act")
+    tctx = tool_context(ctx, state["request"], "act")
+    results = await asyncio.gather(*(call_tool(c, tctx, allowed=frozenset(state.get("allowed", []))) for c in calls))
+    messages = []
+    native = ctx.client is not None and ctx.client.profile.native_tools and state.get("allowed")
+    for call, result in zip(calls, results, strict=True):
+        ctx.recorder.tool_result(result, "act")
+        if native:
+            messages.append({"role": "tool", "tool_call_id": call.id, "content": result.text})
+        else:
+            messages.append(
+                {"role": "user", "content": f"Result of {call.name}({json.dumps(call.arguments)}):\n{result.text}"}
+            )
+    return {
+        "evidence": list(results),
+        "messages": messages,
+        "tool_calls": state.get("tool_calls", 0) + len(calls),
+        "pending": [],
+    }
+
+
+async def force_verdict(state: AgentState, runtime: Ctx) -> dict[str, Any]:
+    """The budget is spent: demand the verdict, schema-constrained, with no tools (retried as configured)."""
+    ctx, request = runtime.context, state["request"]
+    if ctx.client is None:
+        return {"forced": True, "problem": state.get("problem") or "no model endpoint is configured"}
+    n = len(request.candidates)
+    fields = _verdict_fields(request.mode, n)
+    messages = [*state["messages"], {"role": "user", "content": ctx.spec.render("force", verdict_fields=fields)}]
+    problem = state.get("problem")
+    for _ in range(ctx.spec.max_verdict_attempts):
+        turn = await ctx.client.chat(
+            messages, json_schema=verdict_schema(verdict_format(request.mode), n), sampling=_sampling(ctx.spec)
+        )
+        ctx.recorder.model_turn(turn, "force_verdict")
+        if turn.error is not None:
+            problem = f"the model call failed: {turn.error}"
+            continue
+        try:
+            return {
+                "forced": True,
+                "ruling": parse_verdict(turn.text, verdict_format(request.mode), n),
+                "problem": None,
+            }
+        except VerdictParseError as e:
+            problem = str(e)
+            messages = [*messages, {"role": "assistant", "content": turn.text or ""},
+                        {"role": "user", "content": ctx.spec.render("retry", problem=problem)}]  # fmt: skip
+    return {"forced": True, "problem": problem}
+
+
+async def finalize(state: AgentState, runtime: Ctx) -> dict[str, Any]:
+    """Deciding evidence the model gathered wins; else the model's ruling; else an invalid verdict with the reason."""
+    request, evidence = state["request"], state.get("evidence", [])
+    decided = decide_from_evidence(request, evidence)
+    ruling = state.get("ruling")
+    if decided is not None:
+        verdict = decided
+        if ruling is not None:
+            verdict = verdict.model_copy(
+                update={"criteria": verdict.criteria + verdict_from_ruling(request, ruling, []).criteria}
+            )
+    elif ruling is not None:
+        verdict = verdict_from_ruling(request, ruling, evidence)
+    else:
+        verdict = Verdict.invalid(f"no usable verdict after {state.get('steps', 0)} step(s): {state.get('problem')}")
+    runtime.context.recorder.verdict(verdict, "finalize")
+    return {"verdict": verdict}
+
+
+def route_after_agent(spec: JudgeSpec) -> Any:
+    def after_agent(state: AgentState) -> Literal["act", "agent", "force_verdict", "finalize"]:
+        """Rule, run tools, try again after an unusable reply, or force the verdict when the budget is spent."""
+        if state.get("ruling") is not None:
+            return "finalize"
+        if state.get("steps", 0) >= spec.max_steps:
+            return "force_verdict"
+        if state.get("pending"):
+            return "act" if state.get("tool_calls", 0) < spec.max_tool_calls else "force_verdict"
+        return "agent"
+
+    return after_agent
+
+
+def route_after_act(spec: JudgeSpec) -> Any:
+    def after_act(state: AgentState) -> Literal["agent", "force_verdict"]:
+        """Back to the model, unless a budget is spent."""
+        spent = state.get("tool_calls", 0) >= spec.max_tool_calls or state.get("steps", 0) >= spec.max_steps
+        return "force_verdict" if spent else "agent"
+
+    return after_act
+
+
+class AgenticGraph(RecordedGraph):
+    """intake -> agent <-> act ... -> [force_verdict] -> finalize."""
+
+    def build(self, spec: JudgeSpec) -> StateGraph[Any, Any, Any, Any]:
+        g = StateGraph(AgentState, context_schema=JudgeContext)
+        for fn in (intake, agent, act, force_verdict, finalize):
+            g.add_node(fn.__name__, recorded(fn.__name__, fn))
+        g.add_edge(START, "intake")
+        g.add_edge("intake", "agent")
+        g.add_conditional_edges("agent", route_after_agent(spec))
+        g.add_conditional_edges("act", route_after_act(spec))
+        g.add_edge("force_verdict", "finalize")
+        g.add_edge("finalize", END)
+        return g
+
+
+graph_builders.register("agentic", AgenticGraph)
