@@ -41,6 +41,10 @@ class JudgeSpec(BaseModel):
     both_orders: bool = True
     """Pairwise: judge both candidate orders (evidence is gathered once) and report their agreement."""
     max_verdict_attempts: int = Field(default=2, ge=1)
+    proposer: Literal["rules", "model"] = "rules"
+    """Proposition judges: how answers are split into claims."""
+    model_checker: bool = False
+    """Proposition judges: ask the model about claims no deterministic check decides."""
     max_steps: int = Field(default=6, ge=1)
     """Agentic judges: model turns before the verdict is forced."""
     max_tool_calls: int = Field(default=8, ge=0)

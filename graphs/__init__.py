@@ -8,6 +8,7 @@ from judgegraph.graphs._agentic import AgenticGraph, AgentState
 from judgegraph.graphs._aggregate import decide_from_evidence, verdict_from_ruling
 from judgegraph.graphs._builder import EvidenceFirstGraph, RecordedGraph
 from judgegraph.graphs._context import JudgeContext
+from judgegraph.graphs._propositions import ClaimTask, PropositionGraph
 from judgegraph.graphs._recorder import Recorder, recorded
 from judgegraph.graphs._state import JudgeState
 from judgegraph.graphs._verdict_format import ModelRuling, VerdictParseError, parse_verdict, verdict_schema
@@ -15,10 +16,12 @@ from judgegraph.graphs._verdict_format import ModelRuling, VerdictParseError, pa
 __all__ = (
     "AgentState",
     "AgenticGraph",
+    "ClaimTask",
     "EvidenceFirstGraph",
     "JudgeContext",
     "JudgeState",
     "ModelRuling",
+    "PropositionGraph",
     "RecordedGraph",
     "Recorder",
     "VerdictParseError",

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Literal
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, Field
 
@@ -15,6 +16,7 @@ from judgegraph.tools._claims import (
     Claim,
     ClaimCheckInput,
     ClaimVerdict,
+    ModelJudge,
     PropositionsResult,
     check_claim,
     model_check_messages,
@@ -23,7 +25,10 @@ from judgegraph.tools._claims import (
 )
 from judgegraph.tools._retrieval import Passage, passages_of
 from judgegraph.tools.zoom_image import read_text
-from judgegraph.types import CriterionResult, JudgeRequest, ToolCall, ToolResult
+from judgegraph.types import CriterionResult, JudgeRequest, ModelTurn, ToolCall, ToolResult
+
+if TYPE_CHECKING:
+    from judgegraph.backends import ModelClient
 
 ALL_PASSAGES_UP_TO = 60
 """Small collections: every passage is evidence for every claim (no retrieval miss); larger: top-k retrieval."""
@@ -68,7 +73,8 @@ def check_propositions_criterion(result: ToolResult) -> CriterionResult | None:
     )
 
 
-async def _evidence(ctx: ToolContext, claim: Claim) -> list[Passage]:
+async def gather_evidence(ctx: ToolContext, claim: Claim) -> list[Passage]:
+    """The evidence a claim is checked against: document passages and the text read in the request's images."""
     passages: list[Passage] = []
     request = ctx.request
     if request.documents:
@@ -87,7 +93,8 @@ async def _evidence(ctx: ToolContext, claim: Claim) -> list[Passage]:
     return passages
 
 
-async def _model_claims(ctx: ToolContext, text: str) -> list[Claim] | None:
+async def model_claims(ctx: ToolContext, text: str) -> list[Claim] | None:
+    """The model as proposer: atomic claims from `text`, or None when it gives nothing usable."""
     if ctx.model is None:
         return None
     messages = [
@@ -100,15 +107,16 @@ async def _model_claims(ctx: ToolContext, text: str) -> list[Claim] | None:
     return parse_model_claims(turn.text) if turn.error is None else None
 
 
-def _model_judge(ctx: ToolContext):  # type: ignore[no-untyped-def]
-    model = ctx.model
+def model_judge(model: ModelClient | None, on_model_turn: Callable[[ModelTurn], object] | None) -> ModelJudge | None:
+    """The model as checker of claims no deterministic check decides. It is given one claim and its evidence
+    (`ClaimCheckInput`), nothing else."""
     if model is None:
         return None
 
     async def judge(inp: ClaimCheckInput) -> ClaimVerdict | None:
         turn = await model.chat(model_check_messages(inp), json_schema=CHECK_SCHEMA, schema_name="claim_check")
-        if ctx.on_model_turn is not None:
-            ctx.on_model_turn(turn)
+        if on_model_turn is not None:
+            on_model_turn(turn)
         try:
             data = json.loads(turn.text or "")
             verdict = data["verdict"]
@@ -133,14 +141,14 @@ async def check_propositions(args: CheckPropositionsArgs, ctx: ToolContext) -> T
     if args.candidate >= len(request.candidates):
         raise ToolFailure(f"candidate {args.candidate} does not exist; valid: 0..{len(request.candidates) - 1}")
     text = request.candidates[args.candidate].content
-    claims = (await _model_claims(ctx, text)) if args.proposer == "model" else None
+    claims = (await model_claims(ctx, text)) if args.proposer == "model" else None
     proposer: Literal["rules", "model"] = "model" if claims else "rules"
     claims = claims or split_claims(text)
-    judge = _model_judge(ctx) if args.use_model else None
+    judge = model_judge(ctx.model, ctx.on_model_turn) if args.use_model else None
     verdicts = []
     for claim in claims:
         # The checker gets the claim and the evidence: the response it came from is not in its input type.
-        inp = ClaimCheckInput(claim=claim, evidence=await _evidence(ctx, claim))
+        inp = ClaimCheckInput(claim=claim, evidence=await gather_evidence(ctx, claim))
         verdicts.append(await check_claim(inp, judge))
     result = PropositionsResult(
         candidate=args.candidate,
