@@ -1,7 +1,20 @@
 """Who judges: judge specs (prompts, verdict formats, tools, budgets) kept as files, one folder per judge."""
 
+from judgegraph.agents._skills import Resource, Skill, register_builtin_skills, select_skill, skills
 from judgegraph.agents._spec import JudgeSpec, SamplingSpec, judges, load_spec_dir, register_builtin_judges
 
 register_builtin_judges()
+register_builtin_skills()
 
-__all__ = ("JudgeSpec", "SamplingSpec", "judges", "load_spec_dir", "register_builtin_judges")
+__all__ = (
+    "JudgeSpec",
+    "Resource",
+    "SamplingSpec",
+    "Skill",
+    "judges",
+    "load_spec_dir",
+    "register_builtin_judges",
+    "register_builtin_skills",
+    "select_skill",
+    "skills",
+)

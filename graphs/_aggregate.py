@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from statistics import fmean
-
+from judgegraph.graphs._strategies import Policies, aggregations, ranking_of
 from judgegraph.graphs._verdict_format import ModelRuling
 from judgegraph.tools import tools
 from judgegraph.types import CriterionResult, JudgeRequest, ToolResult, Verdict
@@ -20,40 +19,16 @@ def evidence_criteria(evidence: list[ToolResult]) -> list[CriterionResult]:
     return sorted(out, key=lambda c: (c.candidate, c.name))
 
 
-def ranking_of(scores: list[float]) -> list[int]:
-    """Candidate indices, best first (stable on ties)."""
-    return sorted(range(len(scores)), key=lambda i: -scores[i])
+def decide_from_evidence(
+    request: JudgeRequest, evidence: list[ToolResult], strategy: str = "all_pass", policies: Policies | None = None
+) -> Verdict | None:
+    """The verdict the deterministic evidence supports on its own under `strategy`, or None when it does not decide.
 
-
-def decide_from_evidence(request: JudgeRequest, evidence: list[ToolResult]) -> Verdict | None:
-    """The verdict deterministic evidence supports on its own, or None when it does not decide.
-
-    A candidate passes when every deciding check on it passed; its score is the mean of those checks'
-    scores. The evidence decides when every candidate was checked and, in pairwise, listwise and best-of-n
-    mode, exactly one candidate passes; in pointwise and steps mode every checked candidate is scored.
+    The default, `all_pass`: a candidate passes when every deciding check on it passed; the evidence decides
+    when every candidate was checked and, in pairwise, listwise and best-of-n mode, exactly one passes; in
+    pointwise and steps mode every checked candidate is scored.
     """
-    criteria = evidence_criteria(evidence)
-    n = len(request.candidates)
-    per: dict[int, list[CriterionResult]] = {}
-    for c in criteria:
-        per.setdefault(c.candidate, []).append(c)
-    if set(per) != set(range(n)):
-        return None
-    scores = [fmean(c.score or 0.0 for c in per[i]) for i in range(n)]
-    passed = [i for i in range(n) if all(c.passed for c in per[i])]
-    checks = ", ".join(sorted({c.name for c in criteria}))
-    if request.mode in ("pointwise", "steps"):
-        return Verdict(
-            valid=True, scores=scores, ranking=ranking_of(scores), criteria=criteria, confidence=1.0,
-            decided_by="evidence", rationale="; ".join(c.detail.splitlines()[0] for c in criteria),
-        )  # fmt: skip
-    if len(passed) != 1:
-        return None
-    winner = passed[0]
-    return Verdict(
-        valid=True, winner=winner, scores=scores, ranking=ranking_of(scores), criteria=criteria, confidence=1.0,
-        decided_by="evidence", rationale=f"only candidate {winner} passes every check ({checks})",
-    )  # fmt: skip
+    return aggregations.get(strategy)(request, evidence_criteria(evidence), policies or {})
 
 
 def verdict_from_ruling(request: JudgeRequest, ruling: ModelRuling, evidence: list[ToolResult]) -> Verdict:

@@ -138,3 +138,33 @@ class EvidenceFirstGraph(RecordedGraph):
 
 
 graph_builders.register("evidence_first", EvidenceFirstGraph)
+
+
+class SkillGraph(EvidenceFirstGraph):
+    """intake -> select_skill -> plan_evidence (the skill's resources) -> run_tool (xN) -> weigh_evidence
+    (the skill's aggregation) -> [deliberate, with the skill's guidance] -> finalize."""
+
+    def build(self, spec: JudgeSpec) -> StateGraph[Any, Any, Any, Any]:
+        g = StateGraph(JudgeState, context_schema=JudgeContext)
+        for name, fn in [
+            ("intake", nodes.intake),
+            ("select_skill", nodes.select_skill),
+            ("plan_evidence", nodes.plan_evidence),
+            ("run_tool", nodes.run_tool),
+            ("weigh_evidence", nodes.weigh_evidence),
+            ("deliberate", nodes.deliberate),
+            ("finalize", nodes.finalize),
+        ]:
+            g.add_node(name, recorded(name, fn))
+        g.add_edge(START, "intake")
+        g.add_edge("intake", "select_skill")
+        g.add_edge("select_skill", "plan_evidence")
+        g.add_conditional_edges("plan_evidence", route_after_plan, ["run_tool", "weigh_evidence"])
+        g.add_edge("run_tool", "weigh_evidence")
+        g.add_conditional_edges("weigh_evidence", route_after_weigh(spec))
+        g.add_conditional_edges("deliberate", route_after_deliberate(spec))
+        g.add_edge("finalize", END)
+        return g
+
+
+graph_builders.register("skill", SkillGraph)

@@ -8,10 +8,13 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
+from judgegraph.agents import Skill, skills
+from judgegraph.agents import select_skill as choose_skill
 from judgegraph.backends import Sampling
 from judgegraph.graphs._aggregate import decide_from_evidence, verdict_from_ruling
 from judgegraph.graphs._context import JudgeContext
 from judgegraph.graphs._state import JudgeState, ToolTaskState
+from judgegraph.graphs._strategies import CriterionPolicy
 from judgegraph.graphs._verdict_format import (
     LETTERS,
     ModelRuling,
@@ -35,10 +38,24 @@ async def intake(state: JudgeState, runtime: Ctx) -> dict[str, Any]:
     }  # fmt: skip
 
 
+async def select_skill(state: JudgeState, runtime: Ctx) -> dict[str, Any]:
+    """Skill judges: pick the skill for this request from the evidence it carries (deterministic rules)."""
+    return {"skill": choose_skill(state["request"]).name}
+
+
+def _skill(state: JudgeState) -> Skill | None:
+    name = state.get("skill")
+    return skills.get(name) if name else None
+
+
 async def plan_evidence(state: JudgeState, runtime: Ctx) -> dict[str, Any]:
-    """Deterministic rules: each allowed tool that has a plan schedules the calls this request's evidence needs."""
+    """Deterministic rules: each allowed tool that has a plan schedules the calls this request's evidence needs.
+
+    Under a skill, its resources are planned instead, cheapest first."""
     planned: list[ToolCall] = []
-    for name in runtime.context.spec.tools:
+    skill = _skill(state)
+    names = [r.tool for r in skill.ordered_resources()] if skill else runtime.context.spec.tools
+    for name in names:
         plan = tools.get(name).plan
         if plan is not None:
             planned.extend(plan(state["request"]))
@@ -69,7 +86,18 @@ async def run_tool(state: ToolTaskState, runtime: Ctx) -> dict[str, Any]:
 
 async def weigh_evidence(state: JudgeState, runtime: Ctx) -> dict[str, Any]:
     """Does the deterministic evidence decide the verdict on its own?"""
-    return {"evidence_verdict": decide_from_evidence(state["request"], state.get("evidence", []))}
+    skill, evidence = _skill(state), state.get("evidence", [])
+    if skill is None:
+        return {"evidence_verdict": decide_from_evidence(state["request"], evidence)}
+    deciding = {r.tool for r in skill.resources if r.decides}
+    policies = {
+        r.tool: CriterionPolicy(weight=r.weight, essential=r.essential, gate=r.gate, reliability=r.reliability)
+        for r in skill.resources
+    }
+    decided = decide_from_evidence(
+        state["request"], [e for e in evidence if e.name in deciding], skill.aggregation, policies
+    )
+    return {"evidence_verdict": decided}
 
 
 def _permutation(order: str, n: int) -> list[int]:
@@ -96,6 +124,7 @@ def _prompt_messages(state: JudgeState, ctx: JudgeContext, order: str) -> list[d
         reference=request.reference or "",
         candidates=candidates,
         evidence=_evidence_lines(state.get("evidence", []), shown),
+        guidance=skill.guidance if (skill := _skill(state)) else "",
     )
     return [{"role": "system", "content": spec.render("system")}, {"role": "user", "content": user}]
 

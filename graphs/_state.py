@@ -14,6 +14,8 @@ class JudgeState(TypedDict, total=False):
 
     request: JudgeRequest
     """The request, with its label removed: the judge never sees the answer key."""
+    skill: str | None
+    """The skill chosen for this request (skill judges only)."""
     planned: list[ToolCall]
     """Tool calls the deterministic evidence plan scheduled."""
     evidence: Annotated[list[ToolResult], operator.add]
