@@ -45,6 +45,10 @@ class JudgeSpec(BaseModel):
     """Proposition judges: how answers are split into claims."""
     model_checker: bool = False
     """Proposition judges: ask the model about claims no deterministic check decides."""
+    rubric_writer_sees_reference: bool = True
+    """Rubric judges: whether the rubric writer is shown the reference answer (a projection of its input)."""
+    max_criteria: int = Field(default=4, ge=1)
+    """Rubric judges: criteria in an adaptive rubric."""
     max_steps: int = Field(default=6, ge=1)
     """Agentic judges: model turns before the verdict is forced."""
     max_tool_calls: int = Field(default=8, ge=0)

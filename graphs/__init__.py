@@ -10,13 +10,16 @@ from judgegraph.graphs._builder import EvidenceFirstGraph, RecordedGraph
 from judgegraph.graphs._context import JudgeContext
 from judgegraph.graphs._propositions import ClaimTask, PropositionGraph
 from judgegraph.graphs._recorder import Recorder, recorded
+from judgegraph.graphs._rubric import RubricGraph
 from judgegraph.graphs._state import JudgeState
+from judgegraph.graphs._strategies import CriterionPolicy, aggregations
 from judgegraph.graphs._verdict_format import ModelRuling, VerdictParseError, parse_verdict, verdict_schema
 
 __all__ = (
     "AgentState",
     "AgenticGraph",
     "ClaimTask",
+    "CriterionPolicy",
     "EvidenceFirstGraph",
     "JudgeContext",
     "JudgeState",
@@ -24,7 +27,9 @@ __all__ = (
     "PropositionGraph",
     "RecordedGraph",
     "Recorder",
+    "RubricGraph",
     "VerdictParseError",
+    "aggregations",
     "decide_from_evidence",
     "parse_verdict",
     "recorded",

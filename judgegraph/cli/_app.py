@@ -70,7 +70,8 @@ def _print_results(result: JudgeFileResult, settings: Settings) -> None:
     for line in result.lines:
         scores = ", ".join(f"{s:.2f}" for s in line.scores)
         correct = {True: "[green]correct[/green]", False: "[red]wrong[/red]", None: "-"}[line.correct]
-        valid = "yes" if line.valid else f"[red]no[/red] {line.error or line.invalid_reason or ''}"
+        why = line.error or line.invalid_reason or ""
+        valid = "yes" if line.valid else f"[red]no[/red] {why[:60]}"
         winner = "-" if line.winner is None else str(line.winner)
         table.add_row(line.id or f"line {line.line}", winner, scores, valid, line.decided_by or "-", correct,
                       line.trajectory_id or "-")  # fmt: skip
