@@ -38,6 +38,9 @@ class JudgeSpec(BaseModel):
     """Tools this judge may use (deterministic plans and model calls alike)."""
     deliberate: Literal["undecided", "always"] = "undecided"
     """Ask the model only where no deterministic evidence decides, or always (evidence still wins)."""
+    tournament: Literal["knockout", "round_robin", "none"] = "knockout"
+    """Best-of-N: pairwise knockout, round-robin win rate, or one scoring call over all candidates. Candidates
+    that fail a deterministic check are out before the tournament; one that alone passes them all wins outright."""
     both_orders: bool = True
     """Pairwise: judge both candidate orders (evidence is gathered once) and report their agreement."""
     max_verdict_attempts: int = Field(default=2, ge=1)

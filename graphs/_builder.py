@@ -32,11 +32,13 @@ def route_after_plan(state: JudgeState) -> list[Send] | Literal["weigh_evidence"
 
 
 def route_after_weigh(spec: JudgeSpec) -> Any:
-    def after_weigh(state: JudgeState) -> Literal["deliberate", "finalize"]:
-        """Ask the model where evidence does not decide (or always, if the spec says so)."""
-        if spec.deliberate == "always" or state.get("evidence_verdict") is None:
-            return "deliberate"
-        return "finalize"
+    def after_weigh(state: JudgeState) -> Literal["deliberate", "tournament", "finalize"]:
+        """Ask the model where evidence does not decide (or always, if the spec says so); best-of-N by tournament."""
+        if state.get("evidence_verdict") is not None and spec.deliberate != "always":
+            return "finalize"
+        if state["request"].mode == "best_of_n" and spec.tournament != "none" and len(state["request"].candidates) > 2:
+            return "tournament"
+        return "deliberate"
 
     return after_weigh
 
@@ -124,6 +126,7 @@ class EvidenceFirstGraph(RecordedGraph):
             ("run_tool", nodes.run_tool),
             ("weigh_evidence", nodes.weigh_evidence),
             ("deliberate", nodes.deliberate),
+            ("tournament", nodes.tournament),
             ("finalize", nodes.finalize),
         ]:
             g.add_node(name, recorded(name, fn))
@@ -133,6 +136,7 @@ class EvidenceFirstGraph(RecordedGraph):
         g.add_edge("run_tool", "weigh_evidence")
         g.add_conditional_edges("weigh_evidence", route_after_weigh(spec))
         g.add_conditional_edges("deliberate", route_after_deliberate(spec))
+        g.add_edge("tournament", "finalize")
         g.add_edge("finalize", END)
         return g
 
@@ -153,6 +157,7 @@ class SkillGraph(EvidenceFirstGraph):
             ("run_tool", nodes.run_tool),
             ("weigh_evidence", nodes.weigh_evidence),
             ("deliberate", nodes.deliberate),
+            ("tournament", nodes.tournament),
             ("finalize", nodes.finalize),
         ]:
             g.add_node(name, recorded(name, fn))
@@ -163,6 +168,7 @@ class SkillGraph(EvidenceFirstGraph):
         g.add_edge("run_tool", "weigh_evidence")
         g.add_conditional_edges("weigh_evidence", route_after_weigh(spec))
         g.add_conditional_edges("deliberate", route_after_deliberate(spec))
+        g.add_edge("tournament", "finalize")
         g.add_edge("finalize", END)
         return g
 

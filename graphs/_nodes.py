@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from statistics import fmean
 from typing import Any
 
 from langgraph.runtime import Runtime
@@ -11,7 +12,7 @@ from langgraph.runtime import Runtime
 from judgegraph.agents import Skill, skills
 from judgegraph.agents import select_skill as choose_skill
 from judgegraph.backends import Sampling
-from judgegraph.graphs._aggregate import decide_from_evidence, verdict_from_ruling
+from judgegraph.graphs._aggregate import decide_from_evidence, evidence_criteria, verdict_from_ruling
 from judgegraph.graphs._context import JudgeContext
 from judgegraph.graphs._state import JudgeState, ToolTaskState
 from judgegraph.graphs._strategies import CriterionPolicy
@@ -201,6 +202,71 @@ async def deliberate(state: JudgeState, runtime: Ctx) -> dict[str, Any]:
     return {"attempts": attempts, "rulings": rulings, "problems": problems, "replies": replies}
 
 
+async def _compare_pair(state: JudgeState, ctx: JudgeContext, a: int, b: int) -> tuple[int | None, bool]:
+    """The model's pairwise preference between candidates a and b, asked in both orders: (winner, agreed)."""
+    request = state["request"]
+    pair = request.model_copy(update={"mode": "pairwise", "candidates": [request.candidates[a], request.candidates[b]]})
+    sub: JudgeState = {"request": pair, "evidence": [], "problems": {}, "replies": {}}
+    answers = await asyncio.gather(_ask(sub, ctx, "AB"), _ask(sub, ctx, "BA"))
+    ruling, agreed = combine_orders({o: r for o, r, _, _ in answers if r is not None}, ["AB", "BA"])
+    if ruling is None or ruling.winner is None:
+        return None, bool(agreed)
+    return (a, b)[ruling.winner], bool(agreed)
+
+
+async def tournament(state: JudgeState, runtime: Ctx) -> dict[str, Any]:
+    """Best-of-N by pairwise comparisons among the candidates no deterministic check ruled out.
+
+    Knockout: winners advance (a bye for an odd one out; a split decision goes to the better evidence score,
+    then the earlier candidate, and is reported as inconsistent). Round-robin: every pair; the win rate
+    (a split counts half) is the score. Every comparison asks both candidate orders.
+    """
+    ctx, request = runtime.context, state["request"]
+    n = len(request.candidates)
+    criteria = evidence_criteria(state.get("evidence", []))
+    evidence_score = {i: fmean([c.score or 0.0 for c in criteria if c.candidate == i] or [0.0]) for i in range(n)}
+    passing = [i for i in range(n) if all(c.passed for c in criteria if c.candidate == i)]
+    contenders = passing if criteria and passing else list(range(n))
+    consistent = True
+    scores = [0.0] * n
+    if ctx.spec.tournament == "round_robin":
+        wins = dict.fromkeys(contenders, 0.0)
+        pairs = [(a, b) for k, a in enumerate(contenders) for b in contenders[k + 1 :]]
+        results = await asyncio.gather(*(_compare_pair(state, ctx, a, b) for a, b in pairs))
+        for (a, b), (winner, agreed) in zip(pairs, results, strict=True):
+            consistent &= agreed
+            if winner is None:
+                wins[a] += 0.5
+                wins[b] += 0.5
+            else:
+                wins[winner] += 1
+        for i, w in wins.items():
+            scores[i] = w / max(1, len(contenders) - 1)
+        rationale = f"round-robin win rates among {contenders}"
+    else:
+        round_, survived = list(contenders), dict.fromkeys(contenders, 0)
+        while len(round_) > 1:
+            pairs = list(zip(round_[::2], round_[1::2], strict=False))
+            results = await asyncio.gather(*(_compare_pair(state, ctx, a, b) for a, b in pairs))
+            advancing = []
+            for (a, b), (winner, agreed) in zip(pairs, results, strict=True):
+                consistent &= agreed
+                if winner is None:  # a split decision: the better evidence, then the earlier candidate
+                    winner = a if evidence_score[a] >= evidence_score[b] else b
+                advancing.append(winner)
+            if len(round_) % 2:
+                advancing.append(round_[-1])  # a bye
+            for i in advancing:
+                survived[i] += 1
+            round_ = advancing
+        rounds = max(survived.values()) or 1
+        for i, s in survived.items():
+            scores[i] = s / rounds
+        rationale = f"knockout among {contenders}: candidate {round_[0]} won"
+    ruling = ModelRuling(scores=scores, confidence=None, rationale=rationale)
+    return {"rulings": {"AB": ruling}, "orders": ["AB"], "tournament_consistent": consistent}
+
+
 def combine_orders(rulings: dict[str, ModelRuling], orders: list[str]) -> tuple[ModelRuling | None, bool | None]:
     """One ruling from the orders judged, and whether they agreed (None when only one order was judged).
 
@@ -235,6 +301,8 @@ async def finalize(state: JudgeState, runtime: Ctx) -> dict[str, Any]:
         # Evidence about each candidate does not depend on the order they are shown in.
         verdict = verdict.model_copy(update={"consistent": True if request.mode == "pairwise" else None})
     elif ruling is not None:
+        if "tournament_consistent" in state:
+            consistent = state["tournament_consistent"]
         verdict = verdict_from_ruling(request, ruling, evidence).model_copy(update={"consistent": consistent})
     else:
         attempts = state.get("attempts", 0)

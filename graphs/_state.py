@@ -30,6 +30,8 @@ class JudgeState(TypedDict, total=False):
     """Parsed rulings by order, in the request's candidate indices (a `BA` ruling is mapped back)."""
     problems: dict[str, str]
     """Why the last reply for an order was unusable (fed back on its retry)."""
+    tournament_consistent: bool
+    """Best-of-N: whether every pairwise comparison of the tournament agreed across orders."""
     replies: dict[str, str]
     """The last raw reply for each order (shown back to the model on retry)."""
     verdict: Verdict

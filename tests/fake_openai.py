@@ -130,7 +130,7 @@ def prefers(text: str, confidence: float = 0.9) -> Callable[[dict[str, Any]], Re
         user = body["messages"][1]["content"]
         a, b = user.find("<response_A_"), user.find("<response_B_")
         at = user.find(text)
-        letter = "A" if a <= at < b else "B"
+        letter = "tie" if at < 0 else "A" if a <= at < b else "B"
         return Reply(content=json.dumps({"winner": letter, "confidence": confidence, "rationale": f"prefers {text}"}))
 
     return respond

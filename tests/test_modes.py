@@ -1,0 +1,67 @@
+"""Modes behind one Verdict: pointwise, pairwise, listwise, best-of-N (knockout, round-robin, early exit)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from judgegraph import Judge
+from judgegraph.agents import judges
+from tests.fake_openai import FakeOpenAI, Reply, prefers
+
+ESSAYS = ["plain answer one", "the BEST answer here", "plain answer three", "plain answer four", "plain answer five"]
+
+
+async def _run(server: FakeOpenAI, request: dict[str, Any], tmp_path: Path, judge: str = "evidence"):  # type: ignore[no-untyped-def]
+    async with Judge.load(judge, store=tmp_path / "r.db", model_url=server.url) as j:
+        return await j.arun(request)
+
+
+@pytest.mark.parametrize("tournament", ["knockout", "round_robin"])
+async def test_best_of_n_tournaments_find_the_preferred_candidate(
+    tournament: str, fake_openai: FakeOpenAI, tmp_path: Path
+) -> None:
+    name = f"evidence_{tournament}"
+    judges.register(
+        name, judges.get("evidence").model_copy(update={"name": name, "tournament": tournament}), replace=True
+    )
+    fake_openai.responder = prefers("BEST")
+    t = await _run(
+        fake_openai, {"id": "b", "mode": "best_of_n", "prompt": "Answer.", "candidates": ESSAYS}, tmp_path, name
+    )
+    v = t.verdict
+    assert v is not None and v.valid and v.winner == 1 and v.ranking[0] == 1 and v.consistent
+    assert "tournament" in t.path and "deliberate" not in t.path
+    pairs = len(fake_openai.requests) // 2  # both orders per comparison
+    assert pairs == (4 if tournament == "knockout" else 10)  # n-1 matches, or every pair of 5
+    if tournament == "round_robin":
+        assert v.scores[1] == 1.0 and all(s < 1.0 for i, s in enumerate(v.scores) if i != 1)
+
+
+async def test_best_of_n_exits_early_when_one_candidate_passes_every_check(
+    fake_openai: FakeOpenAI, tmp_path: Path
+) -> None:
+    request = {"id": "e", "mode": "best_of_n", "prompt": "2+2?", "reference": "4",
+               "candidates": ["It is 5.", "It is 3.", "The answer is 4.", "It is 22."]}  # fmt: skip
+    t = await _run(fake_openai, request, tmp_path)
+    assert t.verdict is not None and t.verdict.winner == 2 and t.verdict.decided_by == "evidence"
+    assert fake_openai.requests == [] and "tournament" not in t.path
+
+
+async def test_candidates_failing_checks_are_out_before_the_tournament(fake_openai: FakeOpenAI, tmp_path: Path) -> None:
+    fake_openai.responder = prefers("clearly")
+    request = {"id": "f", "mode": "best_of_n", "prompt": "2+2?", "reference": "4",
+               "candidates": ["It is 5, clearly.", "The answer is 4.", "Clearly the answer is 4.", "The answer is 4!"]}  # fmt: skip
+    t = await _run(fake_openai, request, tmp_path)
+    v = t.verdict
+    assert v is not None and v.winner in (1, 2, 3) and v.scores[0] == 0.0
+    assert all("It is 5, clearly" not in r["messages"][1]["content"] for r in fake_openai.requests)
+
+
+async def test_listwise_ranks_every_candidate(fake_openai: FakeOpenAI, tmp_path: Path) -> None:
+    fake_openai.default = Reply(content='{"scores": {"A": 3, "B": 9, "C": 6}, "confidence": 0.7, "rationale": "r"}')
+    t = await _run(fake_openai, {"id": "l", "mode": "listwise", "prompt": "p", "candidates": ESSAYS[:3]}, tmp_path)
+    v = t.verdict
+    assert v is not None and v.ranking == [1, 2, 0] and v.winner == 1 and len(v.scores) == 3
