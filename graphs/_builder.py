@@ -34,7 +34,8 @@ def route_after_plan(state: JudgeState) -> list[Send] | Literal["weigh_evidence"
 def route_after_weigh(spec: JudgeSpec) -> Any:
     def after_weigh(state: JudgeState) -> Literal["deliberate", "tournament", "finalize"]:
         """Ask the model where evidence does not decide (or always, if the spec says so); best-of-N by tournament."""
-        if state.get("evidence_verdict") is not None and spec.deliberate != "always":
+        steps = state["request"].mode == "steps"  # steps are scored by the model; checks only cap the score
+        if state.get("evidence_verdict") is not None and spec.deliberate != "always" and not steps:
             return "finalize"
         if state["request"].mode == "best_of_n" and spec.tournament != "none" and len(state["request"].candidates) > 2:
             return "tournament"

@@ -15,6 +15,7 @@ from judgegraph.backends import Sampling
 from judgegraph.graphs._aggregate import decide_from_evidence, evidence_criteria, verdict_from_ruling
 from judgegraph.graphs._context import JudgeContext
 from judgegraph.graphs._state import JudgeState, ToolTaskState
+from judgegraph.graphs._steps import split_steps, steps_verdict
 from judgegraph.graphs._strategies import CriterionPolicy
 from judgegraph.graphs._verdict_format import (
     LETTERS,
@@ -119,6 +120,13 @@ def _prompt_messages(state: JudgeState, ctx: JudgeContext, order: str) -> list[d
         }
         for pos, i in enumerate(shown)
     ]
+    if fmt == "steps":
+        user = spec.render(
+            "steps", prompt=request.prompt, reference=request.reference or "", nonce=ctx.nonce,
+            steps=split_steps(request.candidates[0].content),
+            evidence=_evidence_lines(state.get("evidence", []), shown),
+        )  # fmt: skip
+        return [{"role": "system", "content": spec.render("system")}, {"role": "user", "content": user}]
     user = spec.render(
         fmt,
         prompt=request.prompt,
@@ -166,16 +174,17 @@ async def _ask(
             {"role": "user", "content": ctx.spec.render("retry", problem=problem)},
         ]
     s = ctx.spec.sampling
+    arity = len(split_steps(request.candidates[0].content)) if fmt == "steps" else len(request.candidates)
     turn = await ctx.client.chat(
         messages,
-        json_schema=verdict_schema(fmt, len(request.candidates)),
+        json_schema=verdict_schema(fmt, arity),
         sampling=Sampling(temperature=s.temperature, max_tokens=s.max_tokens, seed=s.seed),
     )
     ctx.recorder.model_turn(turn, "deliberate")
     if turn.error is not None:
         return order, None, f"the model call failed: {turn.error}", None
     try:
-        ruling = parse_verdict(turn.text, fmt, len(request.candidates))
+        ruling = parse_verdict(turn.text, fmt, arity)
     except VerdictParseError as e:
         cut = " (the reply was cut off at max_tokens)" if turn.finish_reason == "length" else ""
         return order, None, str(e) + cut, turn.text
@@ -293,7 +302,9 @@ async def finalize(state: JudgeState, runtime: Ctx) -> dict[str, Any]:
     evidence = state.get("evidence", [])
     orders = state.get("orders", ["AB"])
     ruling, consistent = combine_orders(state.get("rulings", {}), orders)
-    if state.get("evidence_verdict") is not None:
+    if request.mode == "steps" and ruling is not None:
+        verdict = steps_verdict(request, ruling, evidence)
+    elif state.get("evidence_verdict") is not None:
         verdict = state["evidence_verdict"]
         if ruling is not None:  # deliberate="always": keep the model's view beside the deciding evidence
             model_view = verdict_from_ruling(request, ruling, [])

@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 RATIONALE_CHARS = 400
 
-VerdictFormat = Literal["pairwise", "scores"]
+VerdictFormat = Literal["pairwise", "scores", "steps"]
 
 
 class ModelRuling(BaseModel):
@@ -23,13 +23,15 @@ class ModelRuling(BaseModel):
     """Pairwise: the winner's index, None for a tie."""
     scores: list[float] | None = None
     """Scores format: one score per candidate in [0, 1]."""
+    step_scores: list[float] | None = None
+    """Steps format: one score per reasoning step in [0, 1]."""
     confidence: float | None = Field(default=None, ge=0, le=1)
     rationale: str = ""
 
 
 def verdict_format(mode: str) -> VerdictFormat:
-    """Pairwise requests ask for a winner; every other mode asks for a score per candidate."""
-    return "pairwise" if mode == "pairwise" else "scores"
+    """Pairwise requests ask for a winner, step-level ones a score per step, the rest a score per candidate."""
+    return "pairwise" if mode == "pairwise" else "steps" if mode == "steps" else "scores"
 
 
 def verdict_schema(fmt: VerdictFormat, n_candidates: int) -> dict[str, Any]:
@@ -41,6 +43,17 @@ def verdict_schema(fmt: VerdictFormat, n_candidates: int) -> dict[str, Any]:
     if fmt == "pairwise":
         first = {"winner": {"type": "string", "enum": ["A", "B", "tie"]}}
         required = ["winner", "confidence", "rationale"]
+    elif fmt == "steps":
+        keys = [str(k + 1) for k in range(n_candidates)]
+        first = {
+            "steps": {
+                "type": "object",
+                "properties": {k: {"type": "integer", "minimum": 1, "maximum": 10} for k in keys},
+                "required": keys,
+                "additionalProperties": False,
+            }
+        }
+        required = ["steps", "confidence", "rationale"]
     else:
         letters = LETTERS[:n_candidates]
         first = {
@@ -95,6 +108,10 @@ def parse_verdict(text: str | None, fmt: VerdictFormat, n_candidates: int) -> Mo
     try:
         if fmt == "pairwise":
             return ModelRuling(winner=_winner(data.get("winner")), confidence=confidence, rationale=rationale)
+        if fmt == "steps":
+            keys = [str(k + 1) for k in range(n_candidates)]
+            steps = _scores(data.get("steps"), n_candidates, keys, "steps")
+            return ModelRuling(step_scores=steps, confidence=confidence, rationale=rationale)
         return ModelRuling(scores=_scores(data.get("scores"), n_candidates), confidence=confidence, rationale=rationale)
     except ValidationError as e:
         raise VerdictParseError(str(e)) from None
@@ -110,10 +127,10 @@ def _winner(value: Any) -> int | None:
     raise VerdictParseError(f'"winner" must be "A", "B" or "tie", got {value!r}')
 
 
-def _scores(value: Any, n: int) -> list[float]:
-    letters = LETTERS[:n]
+def _scores(value: Any, n: int, keys: list[str] | None = None, what: str = "scores") -> list[float]:
+    letters = keys or list(LETTERS[:n])
     if not isinstance(value, dict) or set(value) != set(letters):
-        raise VerdictParseError(f'"scores" must give exactly the responses {", ".join(letters)} a score')
+        raise VerdictParseError(f'"{what}" must give exactly {", ".join(letters)} a score')
     out = []
     for c in letters:
         s = value[c]

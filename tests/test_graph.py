@@ -55,8 +55,7 @@ async def test_model_rules_where_evidence_does_not_decide(fake_openai: FakeOpenA
     )
     assert sent["messages"][0]["role"] == "system" and "Say hi nicely." in sent["messages"][1]["content"]
     assert sent["temperature"] == 0.0 and sent["response_format"]["type"] == "json_schema"
-    turn = t.model_turns()[0]
-    assert turn.request.messages == sent["messages"] and turn.text is not None
+    assert any(turn.request.messages == sent["messages"] and turn.text for turn in t.model_turns())
 
 
 async def test_the_label_never_reaches_the_model(fake_openai: FakeOpenAI, store_path: Path) -> None:
@@ -148,7 +147,7 @@ async def test_every_step_is_recorded_in_order_and_stored(fake_openai: FakeOpenA
     enters = [e.node for e in t.events if isinstance(e, NodeEvent) and e.phase == "enter"]
     assert enters == t.path
     assert t.versions.judge == judges.get("evidence").version and t.versions.model == "fake-model"
-    assert set(t.versions.prompts) == {"system", "pairwise", "scores", "retry"}
+    assert set(t.versions.prompts) == {"system", "pairwise", "scores", "steps", "retry"}
     stored = TrajectoryStore(store_path).get(t.id)
     assert stored == t
 

@@ -65,3 +65,33 @@ async def test_listwise_ranks_every_candidate(fake_openai: FakeOpenAI, tmp_path:
     t = await _run(fake_openai, {"id": "l", "mode": "listwise", "prompt": "p", "candidates": ESSAYS[:3]}, tmp_path)
     v = t.verdict
     assert v is not None and v.ranking == [1, 2, 0] and v.winner == 1 and len(v.scores) == 3
+
+
+SOLUTION = "Step 1: The image shows 3 red apples.\nStep 2: Each apple costs 2 dollars.\nStep 3: So 3 * 2 = 6 dollars."
+
+
+async def test_steps_are_scored_one_by_one_and_image_steps_gated_without_image_evidence(
+    fake_openai: FakeOpenAI, tmp_path: Path
+) -> None:
+    fake_openai.default = Reply(
+        content='{"steps": {"1": 2, "2": 10, "3": 10}, "confidence": 0.6, "rationale": "step 1"}'
+    )
+    request = {"id": "s", "mode": "steps", "prompt": "How much do the apples cost?", "candidates": [SOLUTION]}
+    t = await _run(fake_openai, request, tmp_path)
+    v = t.verdict
+    assert v is not None and v.valid and v.scores == [1.0]  # step 1 rests on an image nobody could check
+    steps = {c.name: c for c in v.criteria}
+    assert steps["step 1"].source == "model (gated)" and "gated" in steps["step 1"].detail
+    assert steps["step 2"].passed is True and len(steps) == 3
+    schema = fake_openai.requests[0]["response_format"]["json_schema"]["schema"]
+    assert schema["properties"]["steps"]["required"] == ["1", "2", "3"]
+    assert "<step_3_" in fake_openai.requests[0]["messages"][1]["content"]
+
+
+async def test_a_wrong_final_answer_caps_the_steps_score(fake_openai: FakeOpenAI, tmp_path: Path) -> None:
+    fake_openai.default = Reply(
+        content='{"steps": {"1": 10, "2": 10, "3": 10}, "confidence": 0.9, "rationale": "fine"}'
+    )
+    request = {"id": "s", "mode": "steps", "prompt": "Cost?", "reference": "8", "candidates": [SOLUTION]}
+    t = await _run(fake_openai, request, tmp_path)
+    assert t.verdict is not None and t.verdict.scores == [0.0] and "deliberate" in t.path
