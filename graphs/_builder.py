@@ -77,7 +77,13 @@ class RecordedGraph:
         self.services = ToolServices(
             sandbox=settings.sandbox, sandbox_pool_size=settings.sandbox_pool_size, artifacts=artifacts
         )
-        self.compiled = self.build(spec).compile(checkpointer=checkpointer, name=spec.name)
+        self._graph = self.build(spec)
+        self.compiled = self._graph.compile(checkpointer=checkpointer, name=spec.name)
+
+    def attach_checkpointer(self, checkpointer: Any) -> None:
+        """Recompile with a checkpointer (opened by the judge, which owns its connection)."""
+        self.checkpointer = checkpointer
+        self.compiled = self._graph.compile(checkpointer=checkpointer, name=self.spec.name)
 
     def build(self, spec: JudgeSpec) -> StateGraph[Any, Any, Any, Any]:
         raise NotImplementedError

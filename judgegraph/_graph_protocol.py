@@ -22,6 +22,9 @@ class JudgeGraph(Protocol):
     async def arun(self, trajectory: Trajectory, client: ModelClient | None) -> Trajectory:
         """Judge `trajectory.request`, recording every event into `trajectory`; returns it, finished."""
 
+    def attach_checkpointer(self, checkpointer: Any) -> None:
+        """Checkpoint every step of later runs (thread id = trajectory id)."""
+
     async def aclose(self) -> None:
         """Release what the graph's tools hold (sandboxes)."""
 

@@ -33,6 +33,30 @@ def judge_registry() -> Registry[Any]:
     return importlib.import_module("judgegraph.agents").judges  # type: ignore[no-any-return]
 
 
+CHECKPOINTED_TYPES = [
+    *[("judgegraph._request", n) for n in ("JudgeRequest", "Candidate", "Document", "Label", "RubricCriterion")],
+    *[("judgegraph._trajectory", n) for n in ("ToolCall", "ToolResult")],
+    *[("judgegraph._verdict", n) for n in ("Verdict", "CriterionResult")],
+    ("judgegraph.graphs._verdict_format", "ModelRuling"),
+]
+"""The judgegraph types a checkpoint may hold; nothing else is deserialized from one."""
+
+
+async def open_checkpointer(store_path: Path) -> Any:
+    """LangGraph's async SQLite checkpointer in a file beside the trajectory store, restricted to our types."""
+    import aiosqlite
+    from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
+    from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+
+    path = store_path.with_name(store_path.stem + ".checkpoints.db")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    conn = await aiosqlite.connect(path)
+    serde = JsonPlusSerializer(allowed_msgpack_modules=CHECKPOINTED_TYPES)
+    saver = AsyncSqliteSaver(conn, serde=serde)
+    await saver.setup()
+    return saver
+
+
 class _LoopThread:
     """One background event loop for the sync façade, so clients and servers outlive each call."""
 
@@ -73,6 +97,7 @@ class Judge:
         self._open_lock = asyncio.Lock()
         self._opened = False
         self._loop_thread: _LoopThread | None = None
+        self._checkpoints: Any = None
 
     @classmethod
     def load(
@@ -100,6 +125,8 @@ class Judge:
         elif isinstance(store, str | Path):
             store = TrajectoryStore(store)
         store = store or None
+        if store is not None:  # what sits beside the store (checkpoints) follows the store actually used
+            settings = settings.model_copy(update={"store_path": store.path})
         # Images tools produce are stored by content hash beside the trajectories that refer to them.
         graph = graph_builders.get(spec.graph)(spec, settings=settings, checkpointer=checkpointer, artifacts=store)
         return cls(spec, graph, settings=settings, store=store)
@@ -120,12 +147,18 @@ class Judge:
         async with self._open_lock:
             if not self._opened:
                 await self._endpoint.open()
+                if self.settings.checkpoints != "off":
+                    self._checkpoints = await open_checkpointer(self.settings.store_path)
+                    self._graph.attach_checkpointer(self._checkpoints)
                 self._opened = True
 
     async def aclose(self) -> None:
         """Close the model connection, stop the embedded server and the sandboxes, and close the store."""
         await self._graph.aclose()
         await self._endpoint.close()
+        if self._checkpoints is not None:
+            await self._checkpoints.conn.close()
+            self._checkpoints = None
         self._opened = False
         if self.store is not None:
             self.store.close()
@@ -164,6 +197,13 @@ class Judge:
         finally:
             if self.store is not None:
                 await asyncio.shield(self.store.afinish_run(trajectory))
+            if (
+                self._checkpoints is not None
+                and self.settings.checkpoints == "incomplete"
+                and trajectory.status == "complete"
+            ):
+                # A completed run is fully in the trajectory store: its step-by-step state copies are not needed.
+                await self._checkpoints.adelete_thread(trajectory.id)
         return trajectory
 
     async def ajudge(self, request: JudgeRequest | Mapping[str, Any]) -> Verdict:

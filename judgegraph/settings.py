@@ -39,6 +39,9 @@ class Settings(BaseModel):
     """Code sandbox backend: Docker when an engine answers and the image exists, else bubblewrap (`auto`)."""
     sandbox_pool_size: int = Field(default=2, ge=1)
     """Sandboxes kept warm for concurrent code runs."""
+    checkpoints: Literal["off", "incomplete", "all"] = "off"
+    """LangGraph checkpoints (SQLite, beside the store, thread id = trajectory id): none, only for runs that did
+    not complete (pruned once a run completes, so the file stays small), or all."""
 
     @classmethod
     def from_env(cls, **overrides: object) -> Settings:
@@ -56,6 +59,8 @@ class Settings(BaseModel):
             values["sandbox"] = env["JUDGEGRAPH_SANDBOX"]
         if env.get("JUDGEGRAPH_SANDBOX_POOL"):
             values["sandbox_pool_size"] = int(env["JUDGEGRAPH_SANDBOX_POOL"])
+        if env.get("JUDGEGRAPH_CHECKPOINTS"):
+            values["checkpoints"] = env["JUDGEGRAPH_CHECKPOINTS"]
         if env.get("JUDGEGRAPH_STORE"):
             values["store_path"] = Path(env["JUDGEGRAPH_STORE"])
         values.update({k: v for k, v in overrides.items() if v is not None})
