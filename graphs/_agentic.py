@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import operator
+import re
 from typing import Annotated, Any, Literal, TypedDict
 
 from langgraph.graph import END, START, StateGraph
@@ -22,7 +23,7 @@ from judgegraph.backends import Sampling
 from judgegraph.graphs._aggregate import decide_from_evidence, verdict_from_ruling
 from judgegraph.graphs._builder import RecordedGraph
 from judgegraph.graphs._context import JudgeContext
-from judgegraph.graphs._nodes import tool_context
+from judgegraph.graphs._nodes import combine_orders, shown_order, tool_context, unshuffle
 from judgegraph.graphs._recorder import recorded
 from judgegraph.graphs._verdict_format import (
     LETTERS,
@@ -42,8 +43,18 @@ class AgentState(TypedDict, total=False):
     request: JudgeRequest
     allowed: list[str]
     """Tools this request's evidence allows."""
-    messages: Annotated[list[dict[str, Any]], operator.add]
-    """The conversation, as sent to the model."""
+    orders: list[str]
+    """Candidate orders to judge (`AB` and `BA` for pairs): the loop runs once per order."""
+    order_index: int
+    rulings: dict[str, ModelRuling]
+    """The ruling of each finished order, in the request's candidate indices."""
+    problems: dict[str, str]
+    more: bool
+    """Whether another candidate order is still to be judged."""
+    cache: dict[str, ToolResult]
+    """Tool results by call (tool and request-index arguments): the second order reuses the first's."""
+    messages: list[dict[str, Any]]
+    """The current order's conversation, as sent to the model."""
     pending: list[ToolCall]
     """Tool calls the model just asked for."""
     evidence: Annotated[list[ToolResult], operator.add]
@@ -86,21 +97,64 @@ def allowed_tools(spec: JudgeSpec, request: JudgeRequest) -> list[str]:
     return out
 
 
-async def intake(state: AgentState, runtime: Ctx) -> dict[str, Any]:
-    """Open the conversation: the task, the responses behind markers, the tools allowed, the reply format."""
-    ctx, request = runtime.context, state["request"]
-    allowed = allowed_tools(ctx.spec, request)
+def _order(state: AgentState) -> str:
+    return state.get("orders", ["AB"])[state.get("order_index", 0)]
+
+
+def _opening(ctx: JudgeContext, request: JudgeRequest, allowed: list[str], order: str) -> list[dict[str, Any]]:
+    """The conversation's start for one candidate order: task, responses behind markers, tools, reply format."""
     native = ctx.client is not None and ctx.client.profile.native_tools
+    shown = shown_order(order, len(request.candidates))
     candidates = [
-        {"letter": LETTERS[i], "tag": f"response_{LETTERS[i]}_{ctx.nonce}", "content": c.content}
-        for i, c in enumerate(request.candidates)
+        {
+            "letter": LETTERS[pos],
+            "tag": f"response_{LETTERS[pos]}_{ctx.nonce}",
+            "content": request.candidates[i].content,
+        }
+        for pos, i in enumerate(shown)
     ]
     task = ctx.spec.render(
         "agent_task", prompt=request.prompt, reference=request.reference or "", candidates=candidates,
         tools=allowed, json_actions=not native, verdict_fields=_verdict_fields(request.mode, len(candidates)),
     )  # fmt: skip
-    messages = [{"role": "system", "content": ctx.spec.render("agent_system")}, {"role": "user", "content": task}]
-    return {"allowed": allowed, "messages": messages, "steps": 0, "tool_calls": 0, "ruling": None, "problem": None}
+    return [{"role": "system", "content": ctx.spec.render("agent_system")}, {"role": "user", "content": task}]
+
+
+_FRESH = {"steps": 0, "tool_calls": 0, "ruling": None, "problem": None, "pending": []}
+
+
+async def intake(state: AgentState, runtime: Ctx) -> dict[str, Any]:
+    """Open the first order's conversation; pairs are judged in both orders by default."""
+    ctx, request = runtime.context, state["request"]
+    allowed = allowed_tools(ctx.spec, request)
+    orders = ["AB", "BA"] if request.mode == "pairwise" and ctx.spec.both_orders else ["AB"]
+    return {
+        "allowed": allowed, "orders": orders, "order_index": 0, "rulings": {}, "problems": {}, "cache": {},
+        "messages": _opening(ctx, request, allowed, orders[0]), **_FRESH,
+    }  # fmt: skip
+
+
+async def close_order(state: AgentState, runtime: Ctx) -> dict[str, Any]:
+    """Keep this order's ruling (in request indices); open the next order's conversation, if any."""
+    ctx, request = runtime.context, state["request"]
+    order = _order(state)
+    rulings, problems = dict(state.get("rulings", {})), dict(state.get("problems", {}))
+    if state.get("ruling") is not None:
+        rulings[order] = unshuffle(state["ruling"], shown_order(order, len(request.candidates)))  # type: ignore[arg-type]
+    else:
+        problems[order] = state.get("problem") or "no verdict"
+    nxt = state.get("order_index", 0) + 1
+    more = nxt < len(state.get("orders", ["AB"]))
+    update: dict[str, Any] = {"rulings": rulings, "problems": problems, "more": more}
+    if more:
+        allowed = state.get("allowed", [])
+        update |= {"order_index": nxt, "messages": _opening(ctx, request, allowed, state["orders"][nxt]), **_FRESH}
+    return update
+
+
+def route_after_close(state: AgentState) -> Literal["agent", "finalize"]:
+    """The next candidate order, or the verdict."""
+    return "agent" if state.get("more") else "finalize"
 
 
 def _sampling(spec: JudgeSpec) -> Sampling:
@@ -115,10 +169,8 @@ async def agent(state: AgentState, runtime: Ctx) -> dict[str, Any]:
     if ctx.client is None:
         return {"steps": ctx.spec.max_steps, "problem": "no model endpoint is configured", "pending": []}
     messages = list(state["messages"])
-    feedback = []
     if state.get("problem"):
-        feedback = [{"role": "user", "content": ctx.spec.render("retry", problem=state["problem"])}]
-        messages += feedback
+        messages.append({"role": "user", "content": ctx.spec.render("retry", problem=state["problem"])})
     allowed = state.get("allowed", [])
     n = len(request.candidates)
     if ctx.client.profile.native_tools and allowed:
@@ -129,11 +181,11 @@ async def agent(state: AgentState, runtime: Ctx) -> dict[str, Any]:
         turn = await ctx.client.chat(messages, json_schema=schema, schema_name="action", sampling=_sampling(ctx.spec))
     ctx.recorder.model_turn(turn, "agent")
     if turn.error is not None:
-        return {"steps": steps, "messages": feedback, "pending": [], "problem": f"the model call failed: {turn.error}"}
+        return {"steps": steps, "messages": messages, "pending": [], "problem": f"the model call failed: {turn.error}"}
     said: dict[str, Any] = {"role": "assistant", "content": turn.text or ""}
     if turn.raw_tool_calls:
         said["tool_calls"] = turn.raw_tool_calls
-    update: dict[str, Any] = {"steps": steps, "messages": [*feedback, said], "pending": [], "problem": None}
+    update: dict[str, Any] = {"steps": steps, "messages": [*messages, said], "pending": [], "problem": None}
     if turn.tool_calls or turn.raw_tool_calls:
         if len(turn.tool_calls) < len(turn.raw_tool_calls):
             update["problem"] = "a tool call's arguments were not valid JSON"
@@ -155,31 +207,49 @@ async def agent(state: AgentState, runtime: Ctx) -> dict[str, Any]:
     return update
 
 
+def _to_request_indices(call: ToolCall, shown: list[int]) -> ToolCall:
+    """The model names candidates by the position it sees; tools take the request's indices."""
+    value = call.arguments.get("candidate")
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(shown):
+        return call.model_copy(update={"arguments": {**call.arguments, "candidate": shown[value]}})
+    return call
+
+
+def _as_shown(text: str, shown: list[int]) -> str:
+    letter = {i: LETTERS[pos] for pos, i in enumerate(shown)}
+    return re.sub(r"\bcandidate (\d+)\b", lambda m: f"response {letter.get(int(m.group(1)), m.group(1))}", text)
+
+
 async def act(state: AgentState, runtime: Ctx) -> dict[str, Any]:
-    """Run the requested tool calls in parallel (within the tool-call budget) and show the model the results."""
-    ctx = runtime.context
+    """Run the requested tool calls in parallel (within the tool-call budget), reusing any result an earlier
+    order already has, and show the model the results."""
+    ctx, request = runtime.context, state["request"]
+    shown = shown_order(_order(state), len(request.candidates))
     room = max(0, ctx.spec.max_tool_calls - state.get("tool_calls", 0))
-    calls = state.get("pending", [])[:room]
-    for call in calls:
+    calls = [_to_request_indices(c, shown) for c in state.get("pending", [])[:room]]
+    cache = dict(state.get("cache", {}))
+    keys = [f"{c.name}:{json.dumps(c.arguments, sort_keys=True)}" for c in calls]
+    fresh = [(c, k) for c, k in zip(calls, keys, strict=True) if k not in cache]
+    for call, _ in fresh:
         ctx.recorder.tool_call(call, "act")
-    tctx = tool_context(ctx, state["request"], "act")
-    results = await asyncio.gather(*(call_tool(c, tctx, allowed=frozenset(state.get("allowed", []))) for c in calls))
-    messages = []
-    native = ctx.client is not None and ctx.client.profile.native_tools and state.get("allowed")
-    for call, result in zip(calls, results, strict=True):
+    tctx = tool_context(ctx, request, "act")
+    ran = await asyncio.gather(*(call_tool(c, tctx, allowed=frozenset(state.get("allowed", []))) for c, _ in fresh))
+    for (_, key), result in zip(fresh, ran, strict=True):
         ctx.recorder.tool_result(result, "act")
+        cache[key] = result
+    native = ctx.client is not None and ctx.client.profile.native_tools and state.get("allowed")
+    messages = list(state["messages"])
+    for call, key in zip(calls, keys, strict=True):
+        text = _as_shown(cache[key].text, shown)
         if native:
-            messages.append({"role": "tool", "tool_call_id": call.id, "content": result.text})
+            messages.append({"role": "tool", "tool_call_id": call.id, "content": text})
         else:
-            messages.append(
-                {"role": "user", "content": f"Result of {call.name}({json.dumps(call.arguments)}):\n{result.text}"}
-            )
+            args = json.dumps(call.arguments)
+            messages.append({"role": "user", "content": f"Result of {call.name}({args}):\n{text}"})
     return {
-        "evidence": list(results),
-        "messages": messages,
+        "evidence": list(ran), "messages": messages, "cache": cache, "pending": [],
         "tool_calls": state.get("tool_calls", 0) + len(calls),
-        "pending": [],
-    }
+    }  # fmt: skip
 
 
 async def force_verdict(state: AgentState, runtime: Ctx) -> dict[str, Any]:
@@ -213,29 +283,30 @@ async def force_verdict(state: AgentState, runtime: Ctx) -> dict[str, Any]:
 
 
 async def finalize(state: AgentState, runtime: Ctx) -> dict[str, Any]:
-    """Deciding evidence the model gathered wins; else the model's ruling; else an invalid verdict with the reason."""
+    """Deciding evidence the model gathered wins; else the orders' rulings combined (disagreement is a tie);
+    else an invalid verdict with the reason."""
     request, evidence = state["request"], state.get("evidence", [])
     decided = decide_from_evidence(request, evidence)
-    ruling = state.get("ruling")
+    ruling, consistent = combine_orders(state.get("rulings", {}), state.get("orders", ["AB"]))
     if decided is not None:
-        verdict = decided
+        verdict = decided.model_copy(update={"consistent": True if request.mode == "pairwise" else None})
         if ruling is not None:
-            verdict = verdict.model_copy(
-                update={"criteria": verdict.criteria + verdict_from_ruling(request, ruling, []).criteria}
-            )
+            extra = verdict_from_ruling(request, ruling, []).criteria
+            verdict = verdict.model_copy(update={"criteria": verdict.criteria + extra})
     elif ruling is not None:
-        verdict = verdict_from_ruling(request, ruling, evidence)
+        verdict = verdict_from_ruling(request, ruling, evidence).model_copy(update={"consistent": consistent})
     else:
-        verdict = Verdict.invalid(f"no usable verdict after {state.get('steps', 0)} step(s): {state.get('problem')}")
+        why = "; ".join(f"{o}: {p}" for o, p in state.get("problems", {}).items())
+        verdict = Verdict.invalid(f"no usable verdict: {why}")
     runtime.context.recorder.verdict(verdict, "finalize")
     return {"verdict": verdict}
 
 
 def route_after_agent(spec: JudgeSpec) -> Any:
-    def after_agent(state: AgentState) -> Literal["act", "agent", "force_verdict", "finalize"]:
+    def after_agent(state: AgentState) -> Literal["act", "agent", "force_verdict", "close_order"]:
         """Rule, run tools, try again after an unusable reply, or force the verdict when the budget is spent."""
         if state.get("ruling") is not None:
-            return "finalize"
+            return "close_order"
         if state.get("steps", 0) >= spec.max_steps:
             return "force_verdict"
         if state.get("pending"):
@@ -255,17 +326,18 @@ def route_after_act(spec: JudgeSpec) -> Any:
 
 
 class AgenticGraph(RecordedGraph):
-    """intake -> agent <-> act ... -> [force_verdict] -> finalize."""
+    """intake -> agent <-> act ... -> [force_verdict] -> close_order -> (next order: agent ...) -> finalize."""
 
     def build(self, spec: JudgeSpec) -> StateGraph[Any, Any, Any, Any]:
         g = StateGraph(AgentState, context_schema=JudgeContext)
-        for fn in (intake, agent, act, force_verdict, finalize):
+        for fn in (intake, agent, act, force_verdict, close_order, finalize):
             g.add_node(fn.__name__, recorded(fn.__name__, fn))
         g.add_edge(START, "intake")
         g.add_edge("intake", "agent")
         g.add_conditional_edges("agent", route_after_agent(spec))
         g.add_conditional_edges("act", route_after_act(spec))
-        g.add_edge("force_verdict", "finalize")
+        g.add_edge("force_verdict", "close_order")
+        g.add_conditional_edges("close_order", route_after_close)
         g.add_edge("finalize", END)
         return g
 

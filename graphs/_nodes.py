@@ -102,7 +102,7 @@ async def weigh_evidence(state: JudgeState, runtime: Ctx) -> dict[str, Any]:
     return {"evidence_verdict": decided}
 
 
-def _permutation(order: str, n: int) -> list[int]:
+def shown_order(order: str, n: int) -> list[int]:
     """Candidate indices in the order shown to the model (`BA` swaps a pair)."""
     return [1, 0] if order == "BA" else list(range(n))
 
@@ -111,7 +111,7 @@ def _prompt_messages(state: JudgeState, ctx: JudgeContext, order: str) -> list[d
     request: JudgeRequest = state["request"]
     spec = ctx.spec
     fmt = verdict_format(request.mode)
-    shown = _permutation(order, len(request.candidates))
+    shown = shown_order(order, len(request.candidates))
     candidates = [
         {
             "letter": LETTERS[pos],
@@ -148,7 +148,7 @@ def _evidence_lines(evidence: list[ToolResult], shown: list[int]) -> list[str]:
     return lines
 
 
-def _unshuffle(ruling: ModelRuling, shown: list[int]) -> ModelRuling:
+def unshuffle(ruling: ModelRuling, shown: list[int]) -> ModelRuling:
     """A ruling about the shown order, expressed in the request's candidate indices."""
     winner = None if ruling.winner is None else shown[ruling.winner]
     scores = None
@@ -188,7 +188,7 @@ async def _ask(
     except VerdictParseError as e:
         cut = " (the reply was cut off at max_tokens)" if turn.finish_reason == "length" else ""
         return order, None, str(e) + cut, turn.text
-    return order, _unshuffle(ruling, _permutation(order, len(request.candidates))), None, turn.text
+    return order, unshuffle(ruling, shown_order(order, len(request.candidates))), None, turn.text
 
 
 async def deliberate(state: JudgeState, runtime: Ctx) -> dict[str, Any]:

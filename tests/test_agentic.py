@@ -1,4 +1,4 @@
-"""The agentic judge: think -> call tools -> observe -> rule, with budgets and a forced verdict."""
+"""The agentic judge: think -> call tools -> observe -> rule, per candidate order, with budgets and a forced verdict."""
 
 from __future__ import annotations
 
@@ -9,44 +9,46 @@ from typing import Any
 from judgegraph import Judge
 from judgegraph.agents import judges
 from judgegraph.types import ModelTurn, ToolCallEvent
-from tests.fake_openai import FakeOpenAI, Reply
+from tests.fake_openai import FakeOpenAI, Reply, prefers
 
 MATH = {"id": "m", "prompt": "What is 6*7?", "candidates": ["The answer is 41.", "6*7 = 42"], "reference": "42",
         "label": {"winner": 1}}  # fmt: skip
-VERDICT_B = '{"winner": "B", "confidence": 0.9, "rationale": "B matches the reference"}'
+AB_THEN_BA = ["intake", "agent", "act", "agent", "close_order", "agent", "act", "agent", "close_order", "finalize"]
 
 
 def _server(owned_by: str) -> FakeOpenAI:
     return FakeOpenAI(owned_by=owned_by).start()
 
 
-async def _run(server: FakeOpenAI, request: dict[str, Any], tmp_path: Path, judge: str = "agentic"):  # type: ignore[no-untyped-def]
-    async with Judge.load(judge, store=tmp_path / "r.db", model_url=server.url, max_retries=0) as j:
+async def _run(server: FakeOpenAI, request: dict[str, Any], tmp_path: Path, judge: str = "agentic", **kw: Any):  # type: ignore[no-untyped-def]
+    async with Judge.load(judge, store=tmp_path / "r.db", model_url=server.url, max_retries=0, **kw) as j:
         return await j.arun(request)
 
 
-async def test_native_tool_calls_then_a_verdict(tmp_path: Path) -> None:
+async def test_native_tool_calls_in_both_orders_share_the_evidence(tmp_path: Path) -> None:
     server = _server("vllm")
-    server.script = [
-        Reply(
-            tool_calls=[("match_reference", '{"candidate": 0}'), ("match_reference", '{"candidate": 1}')],
-            finish_reason="tool_calls",
-        ),
-        Reply(content=VERDICT_B),
-    ]
+    verdict = prefers("6*7 = 42")
+
+    def respond(body: dict[str, Any]) -> Reply:
+        if any(m["role"] == "tool" for m in body["messages"]):
+            return verdict(body)
+        return Reply(tool_calls=[("match_reference", '{"candidate": 0}'), ("match_reference", '{"candidate": 1}')],
+                     finish_reason="tool_calls")  # fmt: skip
+
+    server.responder = respond
     try:
         t = await _run(server, MATH, tmp_path)
     finally:
         server.stop()
-    assert t.path == ["intake", "agent", "act", "agent", "finalize"]
+    assert t.path == AB_THEN_BA
     v = t.verdict
-    assert v is not None and v.valid and v.winner == 1 and t.correct
-    first, second = server.requests
-    assert [tool["function"]["name"] for tool in first["tools"]] == ["match_reference"]  # only what the evidence allows
-    assert first["tool_choice"] == "auto"
-    tool_messages = [m for m in second["messages"] if m["role"] == "tool"]
-    assert len(tool_messages) == 2 and "matches the reference" in tool_messages[1]["content"]
+    assert v is not None and v.valid and v.winner == 1 and v.consistent and t.correct
+    assert len(t.tool_results()) == 2  # the second order reused the first's results: no tool ran twice
     assert [e.call.source for e in t.events if isinstance(e, ToolCallEvent)] == ["model", "model"]
+    first = server.requests[0]
+    assert [tool["function"]["name"] for tool in first["tools"]] == ["match_reference"]  # only what the evidence allows
+    ba_tool_messages = [m["content"] for m in server.requests[3]["messages"] if m["role"] == "tool"]
+    assert "response A" in ba_tool_messages[0] and " matches" in ba_tool_messages[0]  # named as the model sees them
 
 
 async def test_json_actions_where_the_backend_has_no_tool_parser(tmp_path: Path, fake_openai: FakeOpenAI) -> None:
@@ -55,13 +57,24 @@ async def test_json_actions_where_the_backend_has_no_tool_parser(tmp_path: Path,
             Reply(content=json.dumps({"action": "call", "tool": "match_reference", "arguments": {"candidate": 1}})),
             Reply(content=json.dumps({"action": "call", "tool": "no_such_tool", "arguments": {}})),
             Reply(content=json.dumps({"action": "verdict", "winner": "B", "confidence": 0.8, "rationale": "checked"})),
+            Reply(content=json.dumps({"action": "verdict", "winner": "A", "confidence": 0.8, "rationale": "same"})),
         ]
     )
     fake_openai.responder = lambda body: next(replies)
-    async with Judge.load("agentic", store=tmp_path / "r.db", model_url=fake_openai.url, backend="llama_cpp") as j:
-        t = await j.arun(MATH)
-    assert t.path == ["intake", "agent", "act", "agent", "act", "agent", "finalize"]
-    assert t.verdict is not None and t.verdict.winner == 1 and t.verdict.decided_by == "model"
+    t = await _run(fake_openai, MATH, tmp_path, backend="llama_cpp")
+    assert t.path == [
+        "intake",
+        "agent",
+        "act",
+        "agent",
+        "act",
+        "agent",
+        "close_order",
+        "agent",
+        "close_order",
+        "finalize",
+    ]
+    assert t.verdict is not None and t.verdict.winner == 1 and t.verdict.decided_by == "model" and t.verdict.consistent
     sent = fake_openai.requests[0]
     assert "tools" not in sent and sent["response_format"]["schema"]["properties"]["tool"]["enum"] == [
         "match_reference"
@@ -73,22 +86,27 @@ async def test_json_actions_where_the_backend_has_no_tool_parser(tmp_path: Path,
 
 async def test_tool_budget_forces_the_verdict(tmp_path: Path) -> None:
     base = judges.get("agentic")
-    judges.register("agentic_tight", base.model_copy(update={"name": "agentic_tight", "max_tool_calls": 2}))
+    judges.register(
+        "agentic_tight", base.model_copy(update={"name": "agentic_tight", "max_tool_calls": 2}), replace=True
+    )
     server = _server("vllm")
+    verdict = prefers("6*7 = 42")
 
     def respond(body: dict[str, Any]) -> Reply:
         if body.get("tools"):
             return Reply(tool_calls=[("match_reference", '{"candidate": 0}')], finish_reason="tool_calls")
-        return Reply(content=VERDICT_B)  # the forced call: no tools, schema-constrained
+        return verdict(body)  # the forced call: no tools, schema-constrained
 
     server.responder = respond
     try:
         t = await _run(server, MATH, tmp_path, judge="agentic_tight")
     finally:
         server.stop()
-    assert t.path == ["intake", "agent", "act", "agent", "act", "force_verdict", "finalize"]
-    assert "budget for tool calls is spent" in server.requests[-1]["messages"][-1]["content"]
-    assert "tools" not in server.requests[-1] and server.requests[-1]["response_format"]["type"] == "json_schema"
+    assert t.path[:7] == ["intake", "agent", "act", "agent", "act", "force_verdict", "close_order"]
+    assert t.path.count("force_verdict") == 2 and t.path[-1] == "finalize"
+    forced = [r for r in server.requests if "tools" not in r]
+    assert len(forced) == 2 and "budget for tool calls is spent" in forced[0]["messages"][-1]["content"]
+    assert forced[0]["response_format"]["type"] == "json_schema"
     assert t.verdict is not None and t.verdict.valid and t.verdict.winner == 1
 
 
@@ -96,6 +114,7 @@ async def test_a_model_that_never_rules_ends_invalid_within_its_budget(tmp_path:
     fake_openai.default = Reply(content="Let me think about it some more.")
     t = await _run(fake_openai, {**MATH, "reference": None}, tmp_path)
     v = t.verdict
+    steps = judges.get("agentic").max_steps
     assert v is not None and not v.valid and v.scores == [] and "no usable verdict" in (v.error or "")
-    assert t.path.count("agent") == judges.get("agentic").max_steps and t.path[-2:] == ["force_verdict", "finalize"]
-    assert len([e for e in t.events if isinstance(e, ModelTurn)]) == judges.get("agentic").max_steps + 2
+    assert t.path.count("agent") == 2 * steps and t.path.count("force_verdict") == 2 and t.path[-1] == "finalize"
+    assert len([e for e in t.events if isinstance(e, ModelTurn)]) == 2 * (steps + 2)
