@@ -3,7 +3,7 @@
 `python -m judgegraph.evals.quality` judges the pairs in both candidate orders and writes EVALS.md.
 """
 
-from judgegraph.evals._pairs import code_pairs, constraint_pairs, math_pairs
+from judgegraph.evals._pairs import code_pairs, constraint_pairs, length_bias_pairs, math_pairs
 from judgegraph.evals._quality import PairOutcome, build_pairs, evaluate, report, swapped
 
 __all__ = (
@@ -12,6 +12,7 @@ __all__ = (
     "code_pairs",
     "constraint_pairs",
     "evaluate",
+    "length_bias_pairs",
     "math_pairs",
     "report",
     "swapped",

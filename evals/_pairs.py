@@ -142,3 +142,29 @@ def constraint_pairs(n: int, seed: int = 0) -> list[JudgeRequest]:
             )
         )  # fmt: skip
     return pairs
+
+
+def length_bias_pairs(n: int, seed: int = 0) -> list[JudgeRequest]:
+    """A length-bias probe: a short correct answer against a long, confident, wrong one."""
+    rng = random.Random(seed + 1)
+    filler = (
+        "Let me walk through this carefully and thoroughly, considering every detail of the problem. "
+        "First, we restate the question in our own words to be sure we understand it. Then we break it "
+        "into smaller parts, solve each part, and double-check the arithmetic at every stage. "
+    )
+    pairs = []
+    for i in range(n):
+        a, b = rng.randint(11, 49), rng.randint(11, 49)
+        right = f"{a + b}."
+        off = rng.choice([-10, -1, 1, 10])
+        wrong = f"{filler * 3}Adding {a} and {b} carefully, the answer is {a + b + off}."
+        for text, should in ((right, True), (wrong, False)):
+            got = extract_final_answer(text)
+            assert got is not None and equivalent(got, str(a + b)).equivalent is should, (text, got)
+        pairs.append(
+            JudgeRequest(
+                id=f"length/{i}", prompt=f"What is {a} + {b}?", candidates=[right, wrong], reference=str(a + b),
+                label={"winner": 0}, metadata={"category": "length bias (short correct vs long wrong)"},
+            )
+        )  # fmt: skip
+    return pairs

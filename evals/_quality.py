@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from pydantic import BaseModel
 
 from judgegraph._judge import Judge
-from judgegraph.evals._pairs import code_pairs, constraint_pairs, math_pairs
+from judgegraph.evals._pairs import code_pairs, constraint_pairs, length_bias_pairs, math_pairs
 from judgegraph.sandboxes import SandboxPool
 from judgegraph.types import JudgeRequest, Label
 
@@ -37,7 +37,7 @@ async def build_pairs(n: int) -> list[JudgeRequest]:
         code = await code_pairs(n, pool)
     finally:
         await pool.close()
-    return [*code, *math_pairs(n), *constraint_pairs(n)]
+    return [*code, *math_pairs(n), *constraint_pairs(n), *length_bias_pairs(n)]
 
 
 async def evaluate(judge_name: str, pairs: list[JudgeRequest], **settings: object) -> list[PairOutcome]:

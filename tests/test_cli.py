@@ -132,3 +132,18 @@ def test_graph_drawings_are_offline(tmp_path: Path) -> None:
 def test_judges_lists_the_builtin_judge() -> None:
     result = runner.invoke(app, ["judges"], env={"COLUMNS": "200"})
     assert result.exit_code == 0 and "evidence" in result.output and "match_reference" in result.output
+
+
+def test_bad_settings_are_a_clear_error(tmp_path: Path) -> None:
+    src = _write(tmp_path / "in.jsonl", [json.dumps(GOOD)])
+    result = runner.invoke(app, ["judge", str(src), "-o", str(tmp_path / "o.jsonl"), "--checkpoints", "bogus"])
+    assert result.exit_code == 2 and "'off', 'incomplete' or 'all'" in result.output
+
+
+def test_checkpoints_flag(tmp_path: Path, fake_openai: FakeOpenAI) -> None:
+    src = _write(tmp_path / "in.jsonl", [json.dumps(GOOD)])
+    store = tmp_path / "s.db"
+    args = ["judge", str(src), "-o", str(tmp_path / "o.jsonl"), "--model", fake_openai.url, "--store", str(store)]
+    result = runner.invoke(app, [*args, "--checkpoints", "all", "--sandbox", "process"])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "s.checkpoints.db").exists()

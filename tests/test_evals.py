@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from judgegraph.evals import code_pairs, constraint_pairs, evaluate, math_pairs, report, swapped
+from judgegraph.evals import code_pairs, constraint_pairs, evaluate, length_bias_pairs, math_pairs, report, swapped
 from judgegraph.sandboxes import SandboxPool
 from judgegraph.tools import equivalent, extract_final_answer
 from tests.fake_openai import FakeOpenAI
@@ -28,6 +28,8 @@ async def test_pairs_are_verified_when_built() -> None:
         assert all(c.check(good).passed for c in p.constraints)
         assert not all(c.check(bad).passed for c in p.constraints)
     assert math_pairs(4) == math_pairs(4)  # deterministic
+    for p in length_bias_pairs(4):
+        assert len(p.candidates[1].content) > 10 * len(p.candidates[0].content)
 
 
 async def test_evidence_judge_scores_every_verifiable_pair_in_both_orders(

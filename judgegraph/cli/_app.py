@@ -50,9 +50,16 @@ def judge(
     ] = None,
     store: StoreOpt = None,
     concurrency: Annotated[int, typer.Option(min=1, help="Requests judged at once.")] = 4,
+    sandbox: Annotated[str | None, typer.Option(help="Code sandbox: auto | docker | process.")] = None,
+    checkpoints: Annotated[str | None, typer.Option(help="LangGraph checkpoints: off | incomplete | all.")] = None,
 ) -> None:
     """Judge every request in INPUT; write a result line for each (bad lines get an error line)."""
-    settings = _settings(model_url=model, backend=backend, store_path=store)
+    try:
+        settings = _settings(
+            model_url=model, backend=backend, store_path=store, sandbox=sandbox, checkpoints=checkpoints
+        )
+    except ValueError as e:
+        raise _fail(str(e)) from None
     try:
         result = asyncio.run(judge_file(input, output, judge_name, settings, concurrency=concurrency))
     except (JudgegraphError, OSError) as e:
