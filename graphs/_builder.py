@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import secrets
 import time
 from datetime import UTC, datetime
@@ -123,13 +124,19 @@ class RecordedGraph:
 
 
 class EvidenceFirstGraph(RecordedGraph):
-    """intake -> plan_evidence -> run_tool (xN, parallel) -> weigh_evidence -> [deliberate (retry)] -> finalize."""
+    """intake -> plan_evidence -> run_tool (xN, parallel) -> weigh_evidence -> [deliberate (retry) | tournament]
+    -> finalize."""
+
+    selects_skill = False
+    """Skill judges add `select_skill` after intake; the rest of the wiring is shared."""
 
     def build(self, spec: JudgeSpec) -> StateGraph[Any, Any, Any, Any]:
         g = StateGraph(JudgeState, context_schema=JudgeContext)
+        steps = [("intake", nodes.intake), ("plan_evidence", nodes.plan_evidence)]
+        if self.selects_skill:
+            steps.insert(1, ("select_skill", nodes.select_skill))
         for name, fn in [
-            ("intake", nodes.intake),
-            ("plan_evidence", nodes.plan_evidence),
+            *steps,
             ("run_tool", nodes.run_tool),
             ("weigh_evidence", nodes.weigh_evidence),
             ("deliberate", nodes.deliberate),
@@ -138,7 +145,8 @@ class EvidenceFirstGraph(RecordedGraph):
         ]:
             g.add_node(name, recorded(name, fn))
         g.add_edge(START, "intake")
-        g.add_edge("intake", "plan_evidence")
+        for (a, _), (b, _) in itertools.pairwise(steps):
+            g.add_edge(a, b)
         g.add_conditional_edges("plan_evidence", route_after_plan, ["run_tool", "weigh_evidence"])
         g.add_edge("run_tool", "weigh_evidence")
         g.add_conditional_edges("weigh_evidence", route_after_weigh(spec))
@@ -152,32 +160,10 @@ graph_builders.register("evidence_first", EvidenceFirstGraph)
 
 
 class SkillGraph(EvidenceFirstGraph):
-    """intake -> select_skill -> plan_evidence (the skill's resources) -> run_tool (xN) -> weigh_evidence
-    (the skill's aggregation) -> [deliberate, with the skill's guidance] -> finalize."""
+    """intake -> select_skill -> plan_evidence (the skill's resources, cheapest first) -> run_tool (xN) ->
+    weigh_evidence (the skill's aggregation) -> [deliberate, with the skill's guidance | tournament] -> finalize."""
 
-    def build(self, spec: JudgeSpec) -> StateGraph[Any, Any, Any, Any]:
-        g = StateGraph(JudgeState, context_schema=JudgeContext)
-        for name, fn in [
-            ("intake", nodes.intake),
-            ("select_skill", nodes.select_skill),
-            ("plan_evidence", nodes.plan_evidence),
-            ("run_tool", nodes.run_tool),
-            ("weigh_evidence", nodes.weigh_evidence),
-            ("deliberate", nodes.deliberate),
-            ("tournament", nodes.tournament),
-            ("finalize", nodes.finalize),
-        ]:
-            g.add_node(name, recorded(name, fn))
-        g.add_edge(START, "intake")
-        g.add_edge("intake", "select_skill")
-        g.add_edge("select_skill", "plan_evidence")
-        g.add_conditional_edges("plan_evidence", route_after_plan, ["run_tool", "weigh_evidence"])
-        g.add_edge("run_tool", "weigh_evidence")
-        g.add_conditional_edges("weigh_evidence", route_after_weigh(spec))
-        g.add_conditional_edges("deliberate", route_after_deliberate(spec))
-        g.add_edge("tournament", "finalize")
-        g.add_edge("finalize", END)
-        return g
+    selects_skill = True
 
 
 graph_builders.register("skill", SkillGraph)
