@@ -91,7 +91,7 @@ class RecordedGraph:
 
     async def arun(self, trajectory: Trajectory, client: ModelClient | None) -> Trajectory:
         """Judge the trajectory's request, recording into it. A crash is recorded, then re-raised."""
-        recorder = Recorder(trajectory)
+        recorder = Recorder(trajectory, self.services.artifacts)
         # The label is the answer key: the judge's state never holds it.
         request = trajectory.request.model_copy(update={"label": None})
         ctx = JudgeContext(

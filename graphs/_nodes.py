@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import base64
 import re
 from statistics import fmean
 from typing import Any
@@ -25,7 +26,7 @@ from judgegraph.graphs._verdict_format import (
     verdict_format,
     verdict_schema,
 )
-from judgegraph.tools import ToolContext, call_tool, tools
+from judgegraph.tools import ToolContext, ToolFailure, call_tool, tools
 from judgegraph.types import JudgeRequest, ToolCall, ToolResult, Verdict
 
 Ctx = Runtime[JudgeContext]
@@ -135,7 +136,40 @@ def _prompt_messages(state: JudgeState, ctx: JudgeContext, order: str) -> list[d
         evidence=_evidence_lines(state.get("evidence", []), shown),
         guidance=skill.guidance if (skill := _skill(state)) else "",
     )
-    return [{"role": "system", "content": spec.render("system")}, {"role": "user", "content": user}]
+    return [
+        {"role": "system", "content": spec.render("system")},
+        {"role": "user", "content": with_images(ctx, request, user)},
+    ]
+
+
+def with_images(ctx: JudgeContext, request: JudgeRequest, text: str) -> str | list[dict[str, Any]]:
+    """The user message with the request's images attached, where the backend takes images; else the text alone
+    (text-only models read images through `zoom_image`'s OCR instead)."""
+    if not request.images or ctx.client is None or not ctx.client.profile.images:
+        return text
+    parts: list[dict[str, Any]] = [{"type": "text", "text": text}]
+    for i in range(len(request.images)):
+        name = "original_image" if i == 0 else f"image_{i}"
+        try:
+            data = ctx.scope.image(name).data
+        except ToolFailure as e:
+            parts.append({"type": "text", "text": f"({name} could not be attached: {e})"})
+            continue
+        url = f"data:{media_type(data)};base64,{base64.b64encode(data).decode()}"
+        parts.append({"type": "image_url", "image_url": {"url": url}})
+    return parts
+
+
+def media_type(data: bytes) -> str:
+    for magic, kind in (
+        (b"\x89PNG", "image/png"),
+        (b"\xff\xd8", "image/jpeg"),
+        (b"GIF8", "image/gif"),
+        (b"BM", "image/bmp"),
+    ):
+        if data.startswith(magic):
+            return kind
+    return "image/webp" if data[8:12] == b"WEBP" else "application/octet-stream"
 
 
 def _evidence_lines(evidence: list[ToolResult], shown: list[int]) -> list[str]:

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import base64
 import functools
+import re
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 from pydantic_core import to_jsonable_python
 
+from judgegraph.tools import ArtifactSink
 from judgegraph.types import (
     ErrorEvent,
     ModelTurn,
@@ -26,10 +29,12 @@ E = TypeVar("E", NodeEvent, ModelTurn, ToolCallEvent, ToolResultEvent, VerdictEv
 
 
 class Recorder:
-    """Appends typed events to one trajectory, numbering and timing them."""
+    """Appends typed events to one trajectory, numbering and timing them. Images sent to the model inline are
+    stored once by content hash and referenced as `artifact:sha256:<hash>` in the recorded request."""
 
-    def __init__(self, trajectory: Trajectory) -> None:
+    def __init__(self, trajectory: Trajectory, artifacts: ArtifactSink | None = None) -> None:
         self.trajectory = trajectory
+        self.artifacts = artifacts
         self._t0 = time.perf_counter()
 
     def add(self, event: E, node: str = "") -> E:
@@ -51,6 +56,9 @@ class Recorder:
         self.add(NodeEvent(phase="error", error=f"{type(error).__name__}: {error}"), node)
 
     def model_turn(self, turn: ModelTurn, node: str) -> ModelTurn:
+        if self.artifacts is not None:
+            messages = [_stored_images(m, self.artifacts) for m in turn.request.messages]
+            turn.request = turn.request.model_copy(update={"messages": messages})
         return self.add(turn, node)
 
     def tool_call(self, call: ToolCall, node: str) -> None:
@@ -64,6 +72,21 @@ class Recorder:
 
     def error(self, message: str, kind: str = "exception") -> None:
         self.add(ErrorEvent(message=message, kind=kind))
+
+
+def _stored_images(message: dict[str, Any], artifacts: ArtifactSink) -> dict[str, Any]:
+    content = message.get("content")
+    if not isinstance(content, list):
+        return message
+    parts = []
+    for part in content:
+        url = part.get("image_url", {}).get("url", "") if isinstance(part, dict) else ""
+        m = re.match(r"data:([\w/+.-]+);base64,(.*)", url, re.DOTALL)
+        if m:
+            digest = artifacts.put_artifact(base64.b64decode(m.group(2)), m.group(1))
+            part = {**part, "image_url": {**part["image_url"], "url": f"artifact:sha256:{digest}"}}
+        parts.append(part)
+    return {**message, "content": parts}
 
 
 NodeFn = Callable[[Any, Any], Awaitable[dict[str, Any]]]

@@ -248,3 +248,27 @@ def test_sync_facade(fake_openai: FakeOpenAI, store_path: Path) -> None:
     finally:
         judge.close()
     assert first.winner == 1 and second.valid
+
+
+async def test_images_go_to_models_that_take_them_and_are_recorded_by_hash(store_path: Path) -> None:
+    server = FakeOpenAI(owned_by="vllm").start()
+    image = str(Path(__file__).resolve().parent.parent / "examples" / "images" / "speed_limit.png")
+    request = {**OPEN, "images": [image], "candidates": ["It says 40.", "It says 60."]}
+    try:
+        async with Judge.load("llm", store=store_path, model_url=server.url) as j:
+            t = await j.arun(request)
+    finally:
+        server.stop()
+    sent = server.requests[0]["messages"][1]["content"]
+    assert sent[0]["type"] == "text" and sent[1]["image_url"]["url"].startswith("data:image/png;base64,")
+    recorded = t.model_turns()[0].request.messages[1]["content"][1]["image_url"]["url"]
+    assert recorded.startswith("artifact:sha256:")
+    data, media = TrajectoryStore(store_path).get_artifact(recorded.rsplit(":", 1)[1])  # type: ignore[misc]
+    assert media == "image/png" and data == Path(image).read_bytes()
+
+
+async def test_text_only_backends_get_no_image_parts(fake_openai: FakeOpenAI, store_path: Path) -> None:
+    image = str(Path(__file__).resolve().parent.parent / "examples" / "images" / "speed_limit.png")
+    async with Judge.load("llm", store=store_path, model_url=fake_openai.url, backend="llama_cpp") as j:
+        await j.arun({**OPEN, "images": [image]})
+    assert isinstance(fake_openai.requests[0]["messages"][1]["content"], str)

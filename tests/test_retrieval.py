@@ -75,6 +75,9 @@ def test_documents_are_embedded_once(embedder: CountingEmbedder, atlas: Document
     second.index([atlas])
     assert embedder.texts == before
     assert len(list(tmp_path.glob("*.npy"))) == 1
+    assert len(list(tmp_path.glob("*.flat.faiss"))) == 1  # the index is persisted too, and read back
+    third = Retriever(embedder, cache_dir=tmp_path)
+    assert third.index([atlas]).index.ntotal == 300 and embedder.texts == before
 
 
 def test_large_collections_use_an_approximate_index(

@@ -142,10 +142,14 @@ class Hit:
 class PassageIndex:
     """A faiss index over passages (exact below HNSW_THRESHOLD, HNSW above)."""
 
-    def __init__(self, passages: list[Passage], vectors: np.ndarray) -> None:
+    def __init__(self, passages: list[Passage], vectors: np.ndarray | None = None, index: object | None = None) -> None:
         import faiss
 
         self.passages = passages
+        if index is not None:
+            self.index = index
+            return
+        assert vectors is not None
         dim = vectors.shape[1]
         if len(passages) < HNSW_THRESHOLD:
             self.index = faiss.IndexFlatIP(dim)
@@ -156,7 +160,24 @@ class PassageIndex:
 
     @property
     def exact(self) -> bool:
-        return len(self.passages) < HNSW_THRESHOLD
+        return type(self.index).__name__ == "IndexFlatIP"
+
+    def save(self, path: Path) -> None:
+        import faiss
+
+        tmp = path.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")
+        faiss.write_index(self.index, str(tmp))
+        tmp.replace(path)
+
+    @classmethod
+    def load(cls, passages: list[Passage], path: Path) -> PassageIndex | None:
+        import faiss
+
+        try:
+            index = faiss.read_index(str(path))
+        except RuntimeError:
+            return None
+        return cls(passages, index=index) if index.ntotal == len(passages) else None
 
     def search(self, query: np.ndarray, k: int) -> list[Hit]:
         scores, ids = self.index.search(query.reshape(1, -1), min(k, len(self.passages)))
@@ -201,8 +222,15 @@ class Retriever:
         with self._lock:
             if key in self._indexes:
                 return self._indexes[key]
-        vectors = np.concatenate([self._vectors(p) for p in per_doc])
-        index = PassageIndex([x for p in per_doc for x in p], vectors)
+        passages = [x for p in per_doc for x in p]
+        # The index is persisted too, under the hash of its collection (and of the kind of index it must be).
+        kind = "flat" if len(passages) < HNSW_THRESHOLD else "hnsw"
+        path = self.cache_dir / f"{hashlib.sha256(key.encode()).hexdigest()[:32]}.{kind}.faiss"
+        index = PassageIndex.load(passages, path) if path.exists() else None
+        if index is None:
+            index = PassageIndex(passages, np.concatenate([self._vectors(p) for p in per_doc]))
+            self.cache_dir.mkdir(parents=True, exist_ok=True)
+            index.save(path)
         with self._lock:
             self._indexes[key] = index
         return index
