@@ -23,7 +23,7 @@ from judgegraph.backends import Sampling
 from judgegraph.graphs._aggregate import decide_from_evidence, verdict_from_ruling
 from judgegraph.graphs._builder import RecordedGraph
 from judgegraph.graphs._context import JudgeContext
-from judgegraph.graphs._nodes import combine_orders, shown_order, tool_context, unshuffle
+from judgegraph.graphs._nodes import combine_orders, shown_order, tool_context, unshuffle, with_images
 from judgegraph.graphs._recorder import recorded
 from judgegraph.graphs._verdict_format import (
     LETTERS,
@@ -117,7 +117,8 @@ def _opening(ctx: JudgeContext, request: JudgeRequest, allowed: list[str], order
         "agent_task", prompt=request.prompt, reference=request.reference or "", candidates=candidates,
         tools=allowed, json_actions=not native, verdict_fields=_verdict_fields(request.mode, len(candidates)),
     )  # fmt: skip
-    return [{"role": "system", "content": ctx.spec.render("agent_system")}, {"role": "user", "content": task}]
+    system = {"role": "system", "content": ctx.spec.render("agent_system")}
+    return [system, {"role": "user", "content": with_images(ctx, request, task)}]
 
 
 _FRESH = {"steps": 0, "tool_calls": 0, "ruling": None, "problem": None, "pending": []}
