@@ -92,6 +92,8 @@ class RecordedGraph:
     async def arun(self, trajectory: Trajectory, client: ModelClient | None) -> Trajectory:
         """Judge the trajectory's request, recording into it. A crash is recorded, then re-raised."""
         recorder = Recorder(trajectory, self.services.artifacts)
+        if not trajectory.versions.nonce:
+            trajectory.versions.nonce = secrets.token_hex(4)
         # The label is the answer key: the judge's state never holds it.
         request = trajectory.request.model_copy(update={"label": None})
         ctx = JudgeContext(
@@ -100,7 +102,7 @@ class RecordedGraph:
             client=client,
             services=self.services,
             scope=RunScope(request),
-            nonce=secrets.token_hex(4),
+            nonce=trajectory.versions.nonce,
         )
         config = {"configurable": {"thread_id": trajectory.id}} if self.checkpointer is not None else None
         start = time.perf_counter()

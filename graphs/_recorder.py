@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import base64
 import functools
-import re
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 from pydantic_core import to_jsonable_python
 
+from judgegraph._artifacts import images_to_refs
 from judgegraph.tools import ArtifactSink
 from judgegraph.types import (
     ErrorEvent,
@@ -57,7 +56,7 @@ class Recorder:
 
     def model_turn(self, turn: ModelTurn, node: str) -> ModelTurn:
         if self.artifacts is not None:
-            messages = [_stored_images(m, self.artifacts) for m in turn.request.messages]
+            messages = [images_to_refs(m, self.artifacts.put_artifact) for m in turn.request.messages]
             turn.request = turn.request.model_copy(update={"messages": messages})
         return self.add(turn, node)
 
@@ -72,21 +71,6 @@ class Recorder:
 
     def error(self, message: str, kind: str = "exception") -> None:
         self.add(ErrorEvent(message=message, kind=kind))
-
-
-def _stored_images(message: dict[str, Any], artifacts: ArtifactSink) -> dict[str, Any]:
-    content = message.get("content")
-    if not isinstance(content, list):
-        return message
-    parts = []
-    for part in content:
-        url = part.get("image_url", {}).get("url", "") if isinstance(part, dict) else ""
-        m = re.match(r"data:([\w/+.-]+);base64,(.*)", url, re.DOTALL)
-        if m:
-            digest = artifacts.put_artifact(base64.b64decode(m.group(2)), m.group(1))
-            part = {**part, "image_url": {**part["image_url"], "url": f"artifact:sha256:{digest}"}}
-        parts.append(part)
-    return {**message, "content": parts}
 
 
 NodeFn = Callable[[Any, Any], Awaitable[dict[str, Any]]]

@@ -7,13 +7,16 @@ import importlib
 import threading
 from collections.abc import Coroutine, Mapping
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from judgegraph._graph_protocol import JudgeGraph, graph_builders
 from judgegraph._request import JudgeRequest
-from judgegraph._trajectory import Trajectory, Versions
+from judgegraph._trajectory import ToolResult, Trajectory, Versions
 from judgegraph._verdict import Verdict
 from judgegraph._version import __version__
+
+if TYPE_CHECKING:
+    from judgegraph._replay import ReplayReport
 from judgegraph.backends import ModelEndpoint
 from judgegraph.registry import Registry
 from judgegraph.settings import Settings
@@ -211,6 +214,45 @@ class Judge:
         trajectory = await self.arun(request)
         assert trajectory.verdict is not None
         return trajectory.verdict
+
+    async def areplay(
+        self, original: Trajectory, *, overrides: dict[int, ToolResult] | None = None, record: bool = False
+    ) -> ReplayReport:
+        """Run `original`'s request again from its recording (no model, no tools) and compare.
+
+        Args:
+            original: a recorded trajectory of this judge.
+            overrides: event seq -> a tool result to use instead of the recorded one (counterfactual replay).
+            record: also write the replay to the store, as a new trajectory.
+        """
+        from judgegraph._replay import ReplayReport, first_divergence, replay_inputs
+
+        if original.judge != self.name:
+            raise ValueError(f"trajectory {original.id} was judged by {original.judge!r}, not {self.name!r}")
+        model, tools = replay_inputs(original, overrides)
+        graph = graph_builders.get(self.spec.graph)(self.spec, settings=self.settings, artifacts=self.store)
+        graph.services.recorded = tools  # type: ignore[attr-defined]
+        versions = original.versions.model_copy()
+        replay = Trajectory(judge=self.name, request=original.request, label=original.label, versions=versions)
+        if record and self.store is not None:
+            await self.store.astart_run(replay)
+        try:
+            await graph.arun(replay, model)  # type: ignore[arg-type]
+        finally:
+            await graph.aclose()
+            if record and self.store is not None:
+                await self.store.afinish_run(replay)
+        divergence = None
+        if original.versions.judge != self.spec.version:
+            divergence = f"the judge changed since the run (version {original.versions.judge} -> {self.spec.version})"
+        divergence = (
+            divergence or (model.misses[0] if model.misses else None) or (tools.misses[0] if tools.misses else None)
+        )
+        divergence = divergence or first_divergence(original, replay)
+        return ReplayReport(
+            original=original.id, replay=replay, identical=divergence is None, divergence=divergence,
+            unused_model_turns=model.unused(), unused_tool_results=tools.unused(),
+        )  # fmt: skip
 
     # ------------------------------------------------------------ sync façade
 

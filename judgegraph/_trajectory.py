@@ -183,6 +183,8 @@ class Versions(_Model):
     """Tools the judge may use."""
     backend: str = ""
     model: str = ""
+    nonce: str = ""
+    """The run's response-marker suffix (it is part of every prompt, so replay needs it)."""
 
 
 class Trajectory(_Model):

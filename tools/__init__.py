@@ -10,6 +10,7 @@ from judgegraph.tools._base import ImageBlob, ToolContext, ToolDef, ToolFailure,
 from judgegraph.tools._claims import Claim, ClaimCheckInput, ClaimVerdict, PropositionsResult, check_claim, split_claims
 from judgegraph.tools._langchain import as_langchain_tool, langchain_tools
 from judgegraph.tools._languages import CaseResult, Language, languages
+from judgegraph.tools._recorded import RecordedTools
 from judgegraph.tools._retrieval import Embedder, MiniLMEmbedder, Passage, PassageIndex, Retriever, passages_of
 from judgegraph.tools._scope import RunScope
 from judgegraph.tools._services import ArtifactSink, MemoryArtifacts, ToolServices
@@ -40,6 +41,7 @@ __all__ = (
     "Passage",
     "PassageIndex",
     "PropositionsResult",
+    "RecordedTools",
     "RetrieveArgs",
     "RetrieveResult",
     "Retriever",

@@ -4,6 +4,7 @@ from judgegraph.backends._client import ModelClient, Sampling
 from judgegraph.backends._embedded import MODEL_ALIAS, EmbeddedServer, embedded_model_path, free_port
 from judgegraph.backends._endpoint import ModelEndpoint
 from judgegraph.backends._profiles import BackendProfile, backend_profiles, detect_profile
+from judgegraph.backends._recorded import RecordedModel
 from judgegraph.backends._vllm import VllmLaunch, tool_parser_for, vllm_command
 
 __all__ = (
@@ -12,6 +13,7 @@ __all__ = (
     "EmbeddedServer",
     "ModelClient",
     "ModelEndpoint",
+    "RecordedModel",
     "Sampling",
     "VllmLaunch",
     "backend_profiles",

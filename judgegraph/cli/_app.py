@@ -156,6 +156,56 @@ def show(
 
 
 @app.command()
+def replay(
+    run_id: Annotated[str, typer.Argument(help="Trajectory id (a unique prefix will do).")],
+    store: StoreOpt = None,
+    override: Annotated[
+        list[str] | None,
+        typer.Option(help="SEQ=FILE: replace the tool result recorded at event SEQ with the ToolResult JSON in FILE."),
+    ] = None,
+    save: Annotated[bool, typer.Option("--save", help="Store the replay as a new trajectory.")] = False,
+) -> None:
+    """Re-run a recorded judgement from its recorded model turns and tool results (no model, no tools).
+
+    Exit 0 when the replay reproduces the run exactly, 1 at the first divergence (always reported).
+    """
+    from judgegraph._judge import Judge
+    from judgegraph.store import TrajectoryStore
+    from judgegraph.types import ToolResult
+
+    path = _settings(store_path=store).store_path
+    if not path.exists():
+        raise _fail(f"no trajectory store at {path}")
+    try:
+        original = TrajectoryStore(path).get(run_id)
+        overrides = {}
+        for item in override or []:
+            seq, _, file = item.partition("=")
+            overrides[int(seq)] = ToolResult.model_validate_json(Path(file).read_text())
+    except (KeyError, ValueError, OSError) as e:
+        raise _fail(str(e.args[0] if isinstance(e, KeyError) else e)) from None
+
+    async def run() -> Any:
+        judge = Judge.load(original.judge, store=path)
+        try:
+            return await judge.areplay(original, overrides=overrides, record=save)
+        finally:
+            await judge.aclose()
+
+    report = asyncio.run(run())
+    replayed = report.replay.verdict
+    out.print(f"original {original.id}: winner={original.verdict.winner if original.verdict else None} "
+              f"scores={original.verdict.scores if original.verdict else None}")  # fmt: skip
+    out.print(f"replay   {report.replay.id}: winner={replayed.winner if replayed else None} "
+              f"scores={replayed.scores if replayed else None}{' (saved)' if save else ''}")  # fmt: skip
+    if report.identical:
+        out.print("[green]identical[/green]: same path, same tool calls, same model replies, same verdict")
+        return
+    out.print(f"[yellow]diverged[/yellow]: {report.divergence}")
+    raise typer.Exit(1)
+
+
+@app.command()
 def judges() -> None:
     """List the registered judges."""
     from judgegraph._judge import judge_registry

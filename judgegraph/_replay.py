@@ -1,0 +1,66 @@
+"""Replay: run a recorded trajectory's judge again from its recorded model turns and tool results (no model,
+no tools), and compare. Identical path and verdict means the run is reproducible; a counterfactual replay
+swaps one recorded tool result to see what the verdict would have been."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel
+
+from judgegraph._trajectory import ModelTurn, ToolCallEvent, ToolResult, Trajectory
+
+
+class ReplayReport(BaseModel):
+    """How a replay compares with the run it replays."""
+
+    original: str
+    """The replayed trajectory's id."""
+    replay: Trajectory
+    identical: bool
+    """Same path, same tool calls, same model replies, same verdict."""
+    divergence: str | None = None
+    """The first difference, when there is one."""
+    unused_model_turns: int = 0
+    unused_tool_results: int = 0
+
+
+def _signature(t: Trajectory) -> list[str]:
+    """What a run did, in order, without ids and timings."""
+    out = []
+    for e in t.events:
+        if isinstance(e, ToolCallEvent):
+            out.append(f"tool {e.call.name}({sorted(e.call.arguments.items())})")
+        elif isinstance(e, ModelTurn):
+            out.append(f"model {e.node}: {e.text!r}")
+    return out
+
+
+def first_divergence(a: Trajectory, b: Trajectory) -> str | None:
+    """The first way run `b` differs from run `a` (None when they match)."""
+    if a.path != b.path:
+        k = next(
+            (i for i, (x, y) in enumerate(zip(a.path, b.path, strict=False)) if x != y), min(len(a.path), len(b.path))
+        )
+        got = b.path[k] if k < len(b.path) else "(end)"
+        want = a.path[k] if k < len(a.path) else "(end)"
+        return f"path step {k}: {want} in the original, {got} in the replay"
+    sa, sb = sorted(_signature(a)), sorted(_signature(b))  # parallel nodes may finish in another order
+    if sa != sb:
+        missing = [x for x in sa if x not in sb]
+        extra = [x for x in sb if x not in sa]
+        return f"events differ: missing {missing[:2]}, extra {extra[:2]}"
+    if (a.verdict and a.verdict.model_dump(exclude={"criteria"})) != (
+        b.verdict and b.verdict.model_dump(exclude={"criteria"})
+    ):
+        return f"verdict: {a.verdict} in the original, {b.verdict} in the replay"
+    return None
+
+
+def replay_inputs(original: Trajectory, overrides: dict[int, ToolResult] | None) -> tuple[Any, Any]:
+    """The recorded model and recorded tools that stand in for the live ones."""
+    from judgegraph.backends import RecordedModel
+    from judgegraph.tools import RecordedTools
+
+    model = RecordedModel(original.model_turns(), backend=original.versions.backend, model=original.versions.model)
+    return model, RecordedTools.from_events(original.events, overrides)

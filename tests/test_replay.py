@@ -1,0 +1,126 @@
+"""Replay: a recorded run re-run with no model and no tools reproduces itself; a swapped tool result changes
+the verdict; a changed recording is reported at its first divergence."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from judgegraph import Judge
+from judgegraph.cli import app
+from judgegraph.cli._batch import resolve_paths
+from judgegraph.types import JudgeRequest, ModelTurn, ToolResultEvent
+from tests.conftest import ROOT
+from tests.fake_openai import FakeOpenAI, Reply, prefers
+
+EXAMPLES = [json.loads(line) for line in (ROOT / "examples" / "demo.jsonl").read_text().splitlines()]
+
+
+def _example(key: str) -> dict[str, Any]:
+    ex = next(e for e in EXAMPLES if e["id"] == key)
+    return resolve_paths(JudgeRequest.model_validate(ex), ROOT / "examples").model_dump()
+
+
+@pytest.mark.parametrize(
+    ("judge_name", "keys"),
+    [
+        ("evidence", ["math-mult", "code", "constraints", "document-claims", "image-ocr", "open-ended", "pointwise"]),
+        ("skill", ["fraction", "open-ended"]),
+        ("agentic", ["math-mult", "open-ended"]),
+        ("rubric", ["open-ended", "constraints"]),
+        ("propositions", ["document-logic"]),
+    ],
+)
+async def test_runs_of_every_judge_replay_exactly(judge_name: str, keys: list[str], tmp_path: Path) -> None:
+    server = FakeOpenAI(owned_by="vllm").start()
+    chooser = prefers("descriptive")
+
+    def respond(body: dict[str, Any]) -> Reply:
+        name = body.get("response_format", {}).get("json_schema", {}).get("name")
+        if name == "rubric":
+            return Reply(content='{"criteria": [{"name": "clarity", "description": "clear", "weight": 2}]}')
+        if body.get("tools") and not any(m["role"] == "tool" for m in body["messages"]):
+            return Reply(tool_calls=[("match_reference", '{"candidate": 0}')], finish_reason="tool_calls")
+        return chooser(body)
+
+    server.responder = respond
+    try:
+        async with Judge.load(judge_name, store=tmp_path / "r.db", model_url=server.url) as judge:
+            for key in keys:
+                original = await judge.arun(_example(key))
+                report = await judge.areplay(original)
+                assert report.identical, (key, report.divergence)
+                assert report.unused_model_turns == 0 and report.unused_tool_results == 0
+                assert report.replay.verdict is not None and original.verdict is not None
+                assert report.replay.verdict.model_dump(exclude={"criteria"}) == original.verdict.model_dump(
+                    exclude={"criteria"}
+                )
+    finally:
+        server.stop()
+
+
+async def test_swapping_a_decisive_tool_result_changes_the_verdict(fake_openai: FakeOpenAI, tmp_path: Path) -> None:
+    async with Judge.load("evidence", store=tmp_path / "r.db", model_url=fake_openai.url) as judge:
+        original = await judge.arun(_example("math-mult"))
+        assert original.verdict is not None and original.verdict.winner == 0
+        event = next(
+            e
+            for e in original.events
+            if isinstance(e, ToolResultEvent) and e.result.data and e.result.data["candidate"] == 1
+        )
+        flipped = event.result.model_copy(update={"data": {**event.result.data, "equivalent": True}})  # type: ignore[dict-item]
+        first = next(
+            e
+            for e in original.events
+            if isinstance(e, ToolResultEvent) and e.result.data and e.result.data["candidate"] == 0
+        )
+        lost = first.result.model_copy(update={"data": {**first.result.data, "equivalent": False}})  # type: ignore[dict-item]
+        report = await judge.areplay(original, overrides={event.seq: flipped, first.seq: lost}, record=True)
+    assert not report.identical and report.replay.verdict is not None and report.replay.verdict.winner == 1
+    assert "verdict" in (report.divergence or "")
+
+
+async def test_an_edited_recording_is_reported_at_its_first_divergence(fake_openai: FakeOpenAI, tmp_path: Path) -> None:
+    fake_openai.responder = prefers("descriptive")
+    async with Judge.load("evidence", store=tmp_path / "r.db", model_url=fake_openai.url) as judge:
+        original = await judge.arun(_example("open-ended"))
+        edited = original.model_copy(deep=True)
+        turn = next(e for e in edited.events if isinstance(e, ModelTurn))
+        turn.text = '{"winner": "tie", "confidence": 0.1, "rationale": "edited"}'
+        report = await judge.areplay(edited)
+    assert not report.identical and (report.divergence or "").startswith("verdict")  # the edit changes the ruling
+
+
+def test_cli_replay_exit_codes_and_override(tmp_path: Path, fake_openai: FakeOpenAI) -> None:
+    runner = CliRunner()
+    src = tmp_path / "in.jsonl"
+    src.write_text(json.dumps(_example("math-mult")) + "\n")
+    store = tmp_path / "s.db"
+    out = tmp_path / "o.jsonl"
+    assert (
+        runner.invoke(
+            app, ["judge", str(src), "-o", str(out), "--model", fake_openai.url, "--store", str(store)]
+        ).exit_code
+        == 0
+    )
+    run_id = json.loads(out.read_text())["trajectory_id"]
+    same = runner.invoke(app, ["replay", run_id, "--store", str(store)], env={"COLUMNS": "200"})
+    assert same.exit_code == 0 and "identical" in same.output
+    from judgegraph.store import TrajectoryStore
+
+    original = TrajectoryStore(store).get(run_id)
+    event = next(e for e in original.events if isinstance(e, ToolResultEvent))
+    override = tmp_path / "override.json"
+    override.write_text(
+        event.result.model_copy(
+            update={"ok": False, "data": None, "error": "swapped", "error_kind": "execution"}
+        ).model_dump_json()
+    )
+    changed = runner.invoke(app, ["replay", run_id, "--store", str(store), "--override", f"{event.seq}={override}", "--save"],
+                            env={"COLUMNS": "200"})  # fmt: skip
+    assert changed.exit_code == 1 and "diverged" in changed.output and "(saved)" in changed.output
+    assert TrajectoryStore(store).count() == 2

@@ -1,0 +1,44 @@
+"""Tool results served from a recording (replay): no tool runs; a call the recording lacks is a miss."""
+
+from __future__ import annotations
+
+import json
+
+from judgegraph.types import Event, ToolCall, ToolCallEvent, ToolResult, ToolResultEvent
+
+
+def _key(name: str, arguments: dict[str, object]) -> str:
+    return f"{name}:{json.dumps(arguments, sort_keys=True)}"
+
+
+class RecordedTools:
+    """Each recorded (tool, arguments) answers as it did, in the order it was called."""
+
+    def __init__(self, pairs: list[tuple[ToolCall, ToolResult]]) -> None:
+        self._results: dict[str, list[ToolResult]] = {}
+        for call, result in pairs:
+            self._results.setdefault(_key(call.name, call.arguments), []).append(result)
+        self.misses: list[str] = []
+
+    @classmethod
+    def from_events(cls, events: list[Event], overrides: dict[int, ToolResult] | None = None) -> RecordedTools:
+        """Pairs of calls and results from a trajectory; `overrides` swaps the result recorded at an event seq."""
+        waiting: dict[str, list[ToolCall]] = {}  # call ids need not be unique across a run (models reuse them)
+        pairs = []
+        for e in events:
+            if isinstance(e, ToolCallEvent):
+                waiting.setdefault(e.call.id, []).append(e.call)
+            elif isinstance(e, ToolResultEvent) and waiting.get(e.result.call_id):
+                call = waiting[e.result.call_id].pop(0)
+                pairs.append((call, (overrides or {}).get(e.seq, e.result)))
+        return cls(pairs)
+
+    def take(self, call: ToolCall) -> ToolResult | None:
+        queue = self._results.get(_key(call.name, call.arguments))
+        if not queue:
+            self.misses.append(f"a tool call the recording does not have: {call.name}({call.arguments})")
+            return None
+        return queue.pop(0).model_copy(update={"call_id": call.id})
+
+    def unused(self) -> int:
+        return sum(len(q) for q in self._results.values())
