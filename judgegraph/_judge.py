@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from judgegraph._graph_protocol import JudgeGraph, graph_builders
 from judgegraph._request import JudgeRequest
+from judgegraph._reward import RewardConfig, judge_reward
 from judgegraph._trajectory import ToolResult, Trajectory, Versions
 from judgegraph._verdict import Verdict
 from judgegraph._version import __version__
@@ -91,8 +92,10 @@ class Judge:
         *,
         settings: Settings,
         store: TrajectoryStore | None,
+        reward: RewardConfig | None = None,
     ) -> None:
         self.spec = spec
+        self.reward = reward or RewardConfig()
         self._graph = graph
         self.settings = settings
         self.store = store
@@ -110,6 +113,7 @@ class Judge:
         settings: Settings | None = None,
         store: TrajectoryStore | str | Path | Literal[False] | None = None,
         checkpointer: Any = None,
+        reward: RewardConfig | None = None,
         **overrides: Any,
     ) -> Judge:
         """Load a registered judge and compile its graph (a bad spec fails here, not on the first request).
@@ -119,6 +123,7 @@ class Judge:
             settings: where to run; default from `JUDGEGRAPH_*` environment variables, then `overrides`.
             store: a store or a path; None uses `settings.store_path`; False records nothing to disk.
             checkpointer: a LangGraph checkpointer to compile the graph with (none by default).
+            reward: how each labelled run is rewarded (stored with the run); TIR-Judge's rule by default.
             **overrides: `Settings` fields, e.g. `model_url="http://127.0.0.1:8000/v1"`.
         """
         spec = judge_registry().get(name)
@@ -132,7 +137,7 @@ class Judge:
             settings = settings.model_copy(update={"store_path": store.path})
         # Images tools produce are stored by content hash beside the trajectories that refer to them.
         graph = graph_builders.get(spec.graph)(spec, settings=settings, checkpointer=checkpointer, artifacts=store)
-        return cls(spec, graph, settings=settings, store=store)
+        return cls(spec, graph, settings=settings, store=store, reward=reward)
 
     @property
     def name(self) -> str:
@@ -198,6 +203,7 @@ class Judge:
         try:
             await self._graph.arun(trajectory, self._endpoint.client)
         finally:
+            trajectory.reward = judge_reward(trajectory, self.reward)
             if self.store is not None:
                 await asyncio.shield(self.store.afinish_run(trajectory))
             if (
