@@ -38,6 +38,8 @@ def _signature(t: Trajectory) -> list[str]:
 
 def first_divergence(a: Trajectory, b: Trajectory) -> str | None:
     """The first way run `b` differs from run `a` (None when they match)."""
+    if a.request != b.request:
+        return f"they judged different requests ({a.request.id} and {b.request.id})"
     if a.path != b.path:
         k = next(
             (i for i, (x, y) in enumerate(zip(a.path, b.path, strict=False)) if x != y), min(len(a.path), len(b.path))

@@ -124,3 +124,18 @@ def test_cli_replay_exit_codes_and_override(tmp_path: Path, fake_openai: FakeOpe
                             env={"COLUMNS": "200"})  # fmt: skip
     assert changed.exit_code == 1 and "diverged" in changed.output and "(saved)" in changed.output
     assert TrajectoryStore(store).count() == 2
+
+
+def test_cli_diff(tmp_path: Path, fake_openai: FakeOpenAI) -> None:
+    runner = CliRunner()
+    src = tmp_path / "in.jsonl"
+    src.write_text(json.dumps(_example("math-mult")) + "\n" + json.dumps(_example("fraction")) + "\n")
+    store, out = tmp_path / "s.db", tmp_path / "o.jsonl"
+    runner.invoke(app, ["judge", str(src), "-o", str(out), "--model", fake_openai.url, "--store", str(store)])
+    a, b = (json.loads(line)["trajectory_id"] for line in out.read_text().splitlines())
+    replayed = runner.invoke(app, ["replay", a, "--store", str(store), "--save"], env={"COLUMNS": "200"})
+    replay_id = replayed.output.split("replay   ")[1].split(":")[0]
+    same = runner.invoke(app, ["diff", a, replay_id, "--store", str(store)], env={"COLUMNS": "200"})
+    assert same.exit_code == 0 and "same" in same.output
+    other = runner.invoke(app, ["diff", a, b, "--store", str(store)], env={"COLUMNS": "200"})
+    assert other.exit_code == 1 and "first divergence" in other.output

@@ -206,6 +206,37 @@ def replay(
 
 
 @app.command()
+def diff(
+    run_a: Annotated[str, typer.Argument(help="A trajectory id (or unique prefix).")],
+    run_b: Annotated[str, typer.Argument(help="Another trajectory id: a replay, a counterfactual, a rerun.")],
+    store: StoreOpt = None,
+) -> None:
+    """Compare two runs: paths, tool calls, model replies, verdicts; report the first divergence (exit 1)."""
+    from judgegraph._replay import first_divergence
+    from judgegraph.store import TrajectoryStore
+
+    path = _settings(store_path=store).store_path
+    if not path.exists():
+        raise _fail(f"no trajectory store at {path}")
+    st = TrajectoryStore(path)
+    try:
+        a, b = st.get(run_a), st.get(run_b)
+    except KeyError as e:
+        raise _fail(str(e.args[0])) from None
+    for t in (a, b):
+        v = t.verdict
+        out.print(f"{t.id}  {t.judge}  {' -> '.join(t.path)}", soft_wrap=True, highlight=False)
+        summary = f"winner={v.winner} scores={v.scores} valid={v.valid}" if v else "none"
+        out.print(f"  verdict: {summary}")
+    divergence = first_divergence(a, b)
+    if divergence is None:
+        out.print("[green]same[/green]: same path, tool calls, model replies and verdict")
+        return
+    out.print(f"[yellow]first divergence[/yellow]: {divergence}")
+    raise typer.Exit(1)
+
+
+@app.command()
 def judges() -> None:
     """List the registered judges."""
     from judgegraph._judge import judge_registry
