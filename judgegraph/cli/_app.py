@@ -237,6 +237,35 @@ def diff(
 
 
 @app.command()
+def export(
+    fmt: Annotated[str, typer.Option("--format", help="sft | sharegpt | dpo | rewards | verl | openrlhf | trl")],
+    output: Annotated[Path, typer.Option("-o", "--output", help="A .jsonl or .parquet file.")],
+    store: StoreOpt = None,
+    judge_name: Annotated[str | None, typer.Option("--judge")] = None,
+    correct: Annotated[bool | None, typer.Option("--correct", help="true/false: agrees with the label.")] = None,
+    valid: Annotated[bool | None, typer.Option("--valid")] = None,
+    tool: Annotated[str | None, typer.Option("--tool", help="Runs that called this tool.")] = None,
+    since: Annotated[datetime | None, typer.Option("--since")] = None,
+    limit: Annotated[int, typer.Option(min=1)] = 100_000,
+) -> None:
+    """Export recorded runs as training data for the judge (JSONL, or Parquet by the file's suffix)."""
+    from judgegraph._export import export as write_export
+    from judgegraph._export import exporters
+    from judgegraph.store import TrajectoryStore
+
+    if fmt not in exporters:
+        raise _fail(f"unknown format {fmt!r}; known: {', '.join(exporters)}")
+    path = _settings(store_path=store).store_path
+    if not path.exists():
+        raise _fail(f"no trajectory store at {path}")
+    st = TrajectoryStore(path)
+    found = st.list_runs(judge=judge_name, correct=correct, valid=valid, tool=tool, since=since, limit=limit)
+    trajectories = [st.get(r.id) for r in found if r.status == "complete"]
+    rows = write_export(trajectories, fmt, output)
+    out.print(f"wrote {rows} {fmt} rows from {len(trajectories)} runs to {output}")
+
+
+@app.command()
 def judges() -> None:
     """List the registered judges."""
     from judgegraph._judge import judge_registry

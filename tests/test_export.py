@@ -1,0 +1,88 @@
+"""Exports for training the judge: every format written and read back (JSONL and Parquet)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pyarrow.parquet as pq
+import pytest
+from typer.testing import CliRunner
+
+from judgegraph import Judge
+from judgegraph._export import exporters
+from judgegraph.backends import EmbeddedServer
+from judgegraph.cli import app
+from tests.fake_openai import FakeOpenAI, Reply, prefers
+
+OPEN = {"id": "o", "prompt": "Greet someone.", "candidates": ["Hello there, friend!", "k"], "label": {"winner": 0}}
+
+
+async def _record(server_url: str, store: Path, judge: str = "evidence", **kw: Any) -> None:
+    async with Judge.load(judge, store=store, model_url=server_url, **kw) as j:
+        await j.arun(OPEN)
+        await j.arun({**OPEN, "id": "o2"})
+
+
+def _read(path: Path) -> list[dict[str, Any]]:
+    if path.suffix == ".parquet":
+        return pq.read_table(path).to_pylist()
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".parquet"])
+def test_every_format_round_trips(suffix: str, tmp_path: Path, fake_openai: FakeOpenAI) -> None:
+    import asyncio
+
+    store = tmp_path / "s.db"
+    fake_openai.responder = prefers("Hello")
+    asyncio.run(_record(fake_openai.url, store))
+    fake_openai.responder = prefers("k\n")  # now the wrong one: a correct and an incorrect run of each request
+    asyncio.run(_record(fake_openai.url, store))
+    runner = CliRunner()
+    for fmt in exporters:
+        out = tmp_path / f"{fmt}{suffix}"
+        result = runner.invoke(app, ["export", "--format", fmt, "-o", str(out), "--store", str(store)])
+        assert result.exit_code == 0, result.output
+        rows = _read(out)
+        assert rows, fmt
+        if fmt == "dpo":
+            assert len(rows) == 2 and all(r["chosen_id"] != r["rejected_id"] for r in rows)
+        if fmt == "sft":
+            messages = rows[0]["messages"] if suffix == ".jsonl" else json.loads(rows[0]["messages"])
+            assert messages[-1]["role"] == "assistant" and messages[0]["role"] == "system"
+    bad = runner.invoke(app, ["export", "--format", "nope", "-o", str(tmp_path / "x.jsonl"), "--store", str(store)])
+    assert bad.exit_code == 2 and "known:" in bad.output
+
+
+async def test_verl_masks_line_up_with_backend_token_ids(tmp_path: Path) -> None:
+    server = FakeOpenAI(owned_by="vllm").start()
+    server.default = Reply(content='{"winner": "A", "confidence": 1, "rationale": "r"}', token_ids=True)
+    try:
+        await _record(server.url, tmp_path / "s.db")
+    finally:
+        server.stop()
+    from judgegraph.store import TrajectoryStore
+
+    st = TrajectoryStore(tmp_path / "s.db")
+    rows = list(exporters.get("verl")([st.get(r.id) for r in st.list_runs()]))
+    assert rows and all(r["tokenization"] == "backend" for r in rows)
+    for r in rows:
+        assert r["prompt_ids"] == [1, 2, 3] and r["response_ids"] == [4, 5] and r["response_mask"] == [1, 1]
+
+
+@pytest.mark.llm
+async def test_verl_retokenizes_with_the_embedded_models_own_tokenizer(tmp_path: Path) -> None:
+    async with EmbeddedServer(n_threads=2) as server:
+        await _record(server.base_url, tmp_path / "s.db", judge="agentic")
+    from judgegraph.store import TrajectoryStore
+
+    st = TrajectoryStore(tmp_path / "s.db")
+    rows = list(exporters.get("verl")([st.get(r.id) for r in st.list_runs()]))
+    assert rows and all(r["tokenization"].startswith("retokenized:") for r in rows)
+    for r in rows:
+        assert len(r["response_ids"]) == len(r["response_mask"]) > 0 and r["prompt_ids"]
+        assert r["response_mask"][-1] == 1  # the model's final reply
+        if r["num_turns"] > 1:
+            assert 0 in r["response_mask"]  # tool results between model turns are masked out
