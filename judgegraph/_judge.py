@@ -222,20 +222,31 @@ class Judge:
         return trajectory.verdict
 
     async def areplay(
-        self, original: Trajectory, *, overrides: dict[int, ToolResult] | None = None, record: bool = False
+        self,
+        original: Trajectory,
+        *,
+        overrides: dict[int, ToolResult] | None = None,
+        from_step: int | None = None,
+        record: bool = False,
     ) -> ReplayReport:
         """Run `original`'s request again from its recording (no model, no tools) and compare.
 
         Args:
             original: a recorded trajectory of this judge.
             overrides: event seq -> a tool result to use instead of the recorded one (counterfactual replay).
+            from_step: replay only what was recorded before this event seq; from there on the judge's model
+                and tools run live (a counterfactual from step K).
             record: also write the replay to the store, as a new trajectory.
         """
         from judgegraph._replay import ReplayReport, first_divergence, replay_inputs
 
         if original.judge != self.name:
             raise ValueError(f"trajectory {original.id} was judged by {original.judge!r}, not {self.name!r}")
-        model, tools = replay_inputs(original, overrides)
+        live = None
+        if from_step is not None:
+            await self.open()
+            live = self._endpoint.client
+        model, tools = replay_inputs(original, overrides, from_step, live)
         graph = graph_builders.get(self.spec.graph)(self.spec, settings=self.settings, artifacts=self.store)
         graph.services.recorded = tools  # type: ignore[attr-defined]
         versions = original.versions.model_copy()

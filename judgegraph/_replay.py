@@ -59,10 +59,14 @@ def first_divergence(a: Trajectory, b: Trajectory) -> str | None:
     return None
 
 
-def replay_inputs(original: Trajectory, overrides: dict[int, ToolResult] | None) -> tuple[Any, Any]:
-    """The recorded model and recorded tools that stand in for the live ones."""
+def replay_inputs(
+    original: Trajectory, overrides: dict[int, ToolResult] | None, from_step: int | None = None, live: Any = None
+) -> tuple[Any, Any]:
+    """The recorded model and recorded tools that stand in for the live ones. With `from_step`, only what was
+    recorded before that event is replayed; the model (`live`) and the tools answer the rest for real."""
     from judgegraph.backends import RecordedModel
     from judgegraph.tools import RecordedTools
 
-    model = RecordedModel(original.model_turns(), backend=original.versions.backend, model=original.versions.model)
-    return model, RecordedTools.from_events(original.events, overrides)
+    turns = [t for t in original.model_turns() if from_step is None or t.seq < from_step]
+    model = RecordedModel(turns, backend=original.versions.backend, model=original.versions.model, live=live)
+    return model, RecordedTools.from_events(original.events, overrides, before=from_step)

@@ -139,3 +139,40 @@ def test_cli_diff(tmp_path: Path, fake_openai: FakeOpenAI) -> None:
     assert same.exit_code == 0 and "same" in same.output
     other = runner.invoke(app, ["diff", a, b, "--store", str(store)], env={"COLUMNS": "200"})
     assert other.exit_code == 1 and "first divergence" in other.output
+
+
+async def test_replay_from_a_step_runs_the_rest_live(fake_openai: FakeOpenAI, tmp_path: Path) -> None:
+    fake_openai.responder = prefers("descriptive")
+    async with Judge.load("evidence", store=tmp_path / "r.db", model_url=fake_openai.url) as judge:
+        original = await judge.arun(_example("open-ended"))
+        assert original.verdict is not None and original.verdict.winner == 0
+        first_turn = next(e.seq for e in original.events if isinstance(e, ModelTurn))
+        asked = len(fake_openai.requests)
+        fake_openai.responder = prefers("code\n")  # the live model now prefers the other answer
+        same = await judge.areplay(original, from_step=first_turn + 100)  # everything recorded: nothing live
+        live = await judge.areplay(original, from_step=first_turn)
+    assert same.identical and len(fake_openai.requests) == asked + 2  # only the live replay asked the model
+    assert live.replay.verdict is not None and live.replay.verdict.winner == 1 and not live.identical
+
+
+async def test_a_hundred_recorded_runs_replay_exactly(tmp_path: Path) -> None:
+    from judgegraph.evals import constraint_pairs, length_bias_pairs, math_pairs
+
+    server = FakeOpenAI(owned_by="vllm").start()
+    server.responder = prefers("the")
+    requests = [*math_pairs(25), *constraint_pairs(25), *length_bias_pairs(10)]
+    chat = [{"id": f"chat{i}", "prompt": "Say something kind.", "candidates": [f"the kind word {i}", f"a word {i}"]}
+            for i in range(10)]  # fmt: skip
+    try:
+        runs = []
+        for judge_name, batch in (("evidence", requests), ("skill", requests[:20] + chat), ("llm", chat)):
+            async with Judge.load(judge_name, store=tmp_path / "r.db", model_url=server.url) as judge:
+                for request in batch:
+                    runs.append((judge_name, await judge.arun(request)))
+        assert len(runs) == 100
+        for judge_name, original in runs:
+            async with Judge.load(judge_name, store=False, model_url=server.url) as judge:
+                report = await judge.areplay(original)
+            assert report.identical, (judge_name, original.request.id, report.divergence)
+    finally:
+        server.stop()

@@ -118,3 +118,28 @@ def test_artifacts_are_content_addressed(store_path: Path) -> None:
     h2 = store.put_artifact(b"\x89PNG...", "image/png")
     assert h1 == h2 and store.get_artifact(h1) == (b"\x89PNG...", "image/png")
     assert store.get_artifact("0" * 64) is None
+
+
+def _write_runs(path: str, k: int) -> None:
+    store = TrajectoryStore(path)
+    for i in range(25):
+        t = _trajectory(k * 1000 + i, tool="match_reference")
+        store.start_run(t)
+        store.finish_run(t)
+    store.close()
+
+
+def test_concurrent_writer_processes(store_path: Path) -> None:
+    import multiprocessing
+
+    TrajectoryStore(store_path).close()
+    ctx = multiprocessing.get_context("spawn")
+    procs = [ctx.Process(target=_write_runs, args=(str(store_path), k)) for k in range(4)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(timeout=120)
+    assert [p.exitcode for p in procs] == [0, 0, 0, 0]
+    store = TrajectoryStore(store_path)
+    assert store.count() == 100 and all(r.status == "complete" for r in store.list_runs(limit=200))
+    assert sqlite3.connect(store_path).execute("PRAGMA integrity_check").fetchone()[0] == "ok"

@@ -150,7 +150,10 @@ async def call_tool(call: ToolCall, ctx: ToolContext, *, allowed: frozenset[str]
 
     if ctx.services is not None and ctx.services.recorded is not None:  # replay: the recording answers
         recorded = ctx.services.recorded.take(call)
-        return recorded if recorded is not None else failed("execution", "replay: this call is not in the recording")
+        if recorded is not None:
+            return recorded
+        if not ctx.services.recorded.live:
+            return failed("execution", "replay: this call is not in the recording")
     if allowed is not None and call.name not in allowed:
         return failed("unknown_tool", f"no tool {call.name!r}; available: {', '.join(sorted(allowed)) or 'none'}")
     try:

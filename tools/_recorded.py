@@ -14,27 +14,36 @@ def _key(name: str, arguments: dict[str, object]) -> str:
 class RecordedTools:
     """Each recorded (tool, arguments) answers as it did, in the order it was called."""
 
-    def __init__(self, pairs: list[tuple[ToolCall, ToolResult]]) -> None:
+    def __init__(self, pairs: list[tuple[ToolCall, ToolResult]], live: bool = False) -> None:
+        """`live`: calls the recording lacks run for real (replay from a step, live)."""
+        self.live = live
         self._results: dict[str, list[ToolResult]] = {}
         for call, result in pairs:
             self._results.setdefault(_key(call.name, call.arguments), []).append(result)
         self.misses: list[str] = []
 
     @classmethod
-    def from_events(cls, events: list[Event], overrides: dict[int, ToolResult] | None = None) -> RecordedTools:
-        """Pairs of calls and results from a trajectory; `overrides` swaps the result recorded at an event seq."""
+    def from_events(
+        cls, events: list[Event], overrides: dict[int, ToolResult] | None = None, before: int | None = None
+    ) -> RecordedTools:
+        """Pairs of calls and results from a trajectory; `overrides` swaps the result recorded at an event seq;
+        `before` keeps only what was recorded before that event (the rest runs live)."""
         waiting: dict[str, list[ToolCall]] = {}  # call ids need not be unique across a run (models reuse them)
         pairs = []
         for e in events:
             if isinstance(e, ToolCallEvent):
                 waiting.setdefault(e.call.id, []).append(e.call)
-            elif isinstance(e, ToolResultEvent) and waiting.get(e.result.call_id):
+            elif (
+                isinstance(e, ToolResultEvent) and waiting.get(e.result.call_id) and (before is None or e.seq < before)
+            ):
                 call = waiting[e.result.call_id].pop(0)
                 pairs.append((call, (overrides or {}).get(e.seq, e.result)))
-        return cls(pairs)
+        return cls(pairs, live=before is not None)
 
     def take(self, call: ToolCall) -> ToolResult | None:
         queue = self._results.get(_key(call.name, call.arguments))
+        if not queue and self.live:
+            return None
         if not queue:
             self.misses.append(f"a tool call the recording does not have: {call.name}({call.arguments})")
             return None

@@ -21,7 +21,9 @@ class RecordedModel:
     """Serves a trajectory's model turns back, each to the request it answered (order does not matter:
     parallel nodes may ask in a different order). A request that was never made is recorded as a miss."""
 
-    def __init__(self, turns: list[ModelTurn], *, backend: str = "generic", model: str = "") -> None:
+    def __init__(self, turns: list[ModelTurn], *, backend: str = "generic", model: str = "", live: Any = None) -> None:
+        """`live`: a model client that answers what the recording does not (replay from a step, live)."""
+        self.live = live
         self._turns: dict[str, list[ModelTurn]] = {}
         for turn in turns:
             self._turns.setdefault(_key(turn.request.messages, turn.request.tools), []).append(turn)
@@ -42,6 +44,11 @@ class RecordedModel:
         sampling: Sampling | None = None,
     ) -> ModelTurn:
         queue = self._turns.get(_key(messages, tools))
+        if not queue and self.live is not None:
+            return await self.live.chat(
+                messages, tools=tools, tool_choice=tool_choice, json_schema=json_schema, schema_name=schema_name,
+                sampling=sampling,
+            )  # fmt: skip
         if not queue:
             last = messages[-1].get("content") if messages else ""
             self.misses.append(f"a model request the recording does not have (last message: {str(last)[:160]!r})")

@@ -164,6 +164,10 @@ def replay(
         typer.Option(help="SEQ=FILE: replace the tool result recorded at event SEQ with the ToolResult JSON in FILE."),
     ] = None,
     save: Annotated[bool, typer.Option("--save", help="Store the replay as a new trajectory.")] = False,
+    from_step: Annotated[
+        int | None, typer.Option(help="Replay events before this seq; run the rest live (with --model, or embedded).")
+    ] = None,
+    model: Annotated[str | None, typer.Option("--model", help="The live model for --from-step.")] = None,
 ) -> None:
     """Re-run a recorded judgement from its recorded model turns and tool results (no model, no tools).
 
@@ -186,9 +190,9 @@ def replay(
         raise _fail(str(e.args[0] if isinstance(e, KeyError) else e)) from None
 
     async def run() -> Any:
-        judge = Judge.load(original.judge, store=path)
+        judge = Judge.load(original.judge, store=path, model_url=model)
         try:
-            return await judge.areplay(original, overrides=overrides, record=save)
+            return await judge.areplay(original, overrides=overrides, from_step=from_step, record=save)
         finally:
             await judge.aclose()
 
