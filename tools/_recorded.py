@@ -33,11 +33,10 @@ class RecordedTools:
         for e in events:
             if isinstance(e, ToolCallEvent):
                 waiting.setdefault(e.call.id, []).append(e.call)
-            elif (
-                isinstance(e, ToolResultEvent) and waiting.get(e.result.call_id) and (before is None or e.seq < before)
-            ):
+            elif isinstance(e, ToolResultEvent) and waiting.get(e.result.call_id):
                 call = waiting[e.result.call_id].pop(0)
-                pairs.append((call, (overrides or {}).get(e.seq, e.result)))
+                if before is None or e.seq < before:
+                    pairs.append((call, (overrides or {}).get(e.seq, e.result)))
         return cls(pairs, live=before is not None)
 
     def take(self, call: ToolCall) -> ToolResult | None:
