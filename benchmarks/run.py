@@ -19,6 +19,7 @@ from pathlib import Path
 SECTIONS = {
     "sandbox": "Code sandbox (issue #3)",
     "tools": "Evidence tools: retrieval and zoom (issue #4)",
+    "trajectories": "Trajectories: recording, store, replay, export (issue #6)",
 }
 REPORT = Path(__file__).resolve().parent.parent / "BENCHMARKS.md"
 

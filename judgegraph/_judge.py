@@ -104,6 +104,8 @@ class Judge:
         self._opened = False
         self._loop_thread: _LoopThread | None = None
         self._checkpoints: Any = None
+        self._replay_graph: Any = None
+        self._replay_lock = asyncio.Lock()
 
     @classmethod
     def load(
@@ -163,6 +165,9 @@ class Judge:
     async def aclose(self) -> None:
         """Close the model connection, stop the embedded server and the sandboxes, and close the store."""
         await self._graph.aclose()
+        if self._replay_graph is not None:
+            await self._replay_graph.aclose()
+            self._replay_graph = None
         await self._endpoint.close()
         if self._checkpoints is not None:
             await self._checkpoints.conn.close()
@@ -238,7 +243,7 @@ class Judge:
                 and tools run live (a counterfactual from step K).
             record: also write the replay to the store, as a new trajectory.
         """
-        from judgegraph._replay import ReplayReport, first_divergence, replay_inputs
+        from judgegraph._replay import replay_inputs
 
         if original.judge != self.name:
             raise ValueError(f"trajectory {original.id} was judged by {original.judge!r}, not {self.name!r}")
@@ -247,16 +252,24 @@ class Judge:
             await self.open()
             live = self._endpoint.client
         model, tools = replay_inputs(original, overrides, from_step, live)
-        graph = graph_builders.get(self.spec.graph)(self.spec, settings=self.settings, artifacts=self.store)
-        graph.services.recorded = tools  # type: ignore[attr-defined]
+        async with self._replay_lock:  # one replay graph, used by one replay at a time (replays are CPU-bound)
+            if self._replay_graph is None:
+                builder = graph_builders.get(self.spec.graph)
+                self._replay_graph = builder(self.spec, settings=self.settings, artifacts=self.store)
+            return await self._replay(original, self._replay_graph, model, tools, record)
+
+    async def _replay(self, original: Trajectory, graph: Any, model: Any, tools: Any, record: bool) -> ReplayReport:
+        from judgegraph._replay import ReplayReport, first_divergence
+
+        graph.services.recorded = tools
         versions = original.versions.model_copy()
         replay = Trajectory(judge=self.name, request=original.request, label=original.label, versions=versions)
         if record and self.store is not None:
             await self.store.astart_run(replay)
         try:
-            await graph.arun(replay, model)  # type: ignore[arg-type]
+            await graph.arun(replay, model)
         finally:
-            await graph.aclose()
+            graph.services.recorded = None
             if record and self.store is not None:
                 await self.store.afinish_run(replay)
         divergence = None

@@ -70,3 +70,50 @@ def replay_inputs(
     turns = [t for t in original.model_turns() if from_step is None or t.seq < from_step]
     model = RecordedModel(turns, backend=original.versions.backend, model=original.versions.model, live=live)
     return model, RecordedTools.from_events(original.events, overrides, before=from_step)
+
+
+def _replay_chunk(args: tuple[str, str, list[str], dict[str, Any]]) -> tuple[list[tuple[str, bool, str | None]], float]:
+    """Worker: replay some runs of one judge (in its own process, with its own event loop)."""
+    import asyncio
+
+    from judgegraph._judge import Judge
+    from judgegraph.store import TrajectoryStore
+
+    judge_name, store_path, ids, settings = args
+
+    async def run() -> tuple[list[tuple[str, bool, str | None]], float]:
+        import time
+
+        store = TrajectoryStore(store_path)
+        judge = Judge.load(judge_name, store=False, **settings)  # not opened: a replay needs no model
+        try:
+            out = []
+            if ids:  # the first replay builds the replay graph: not part of the steady rate
+                await judge.areplay(store.get(ids[0]))
+            start = time.perf_counter()
+            for run_id in ids:
+                report = await judge.areplay(store.get(run_id))
+                out.append((run_id, report.identical, report.divergence))
+            return out, time.perf_counter() - start
+        finally:
+            await judge.aclose()
+
+    return asyncio.run(run())
+
+
+def replay_many(
+    store_path: str, judge: str, ids: list[str], processes: int = 2, **settings: Any
+) -> tuple[list[tuple[str, bool, str | None]], float]:
+    """Replay many runs of one judge across `processes` worker processes.
+
+    Returns (run id, identical, divergence) for each run and the steady replay time (the slowest worker's, after
+    its start-up). Replays are CPU-bound, so throughput scales with processes; each worker loads the judge once.
+    """
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    processes = max(1, min(processes, len(ids)))
+    chunks = [ids[k::processes] for k in range(processes)]
+    with ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("spawn")) as pool:
+        results = list(pool.map(_replay_chunk, [(judge, store_path, c, settings) for c in chunks]))
+    return [r for chunk, _ in results for r in chunk], max(elapsed for _, elapsed in results)

@@ -165,14 +165,75 @@ async def test_a_hundred_recorded_runs_replay_exactly(tmp_path: Path) -> None:
             for i in range(10)]  # fmt: skip
     try:
         runs = []
-        for judge_name, batch in (("evidence", requests), ("skill", requests[:20] + chat), ("llm", chat)):
+        grounded = [_example(k) for k in ("document-claims", "document-logic")]
+        batches = (("evidence", requests), ("skill", requests[:20] + chat[:5]), ("llm", chat[5:]),
+                   ("agentic", [requests[0], requests[30], chat[0], chat[1]]),
+                   ("rubric", [chat[2], chat[3], chat[4], chat[6]]), ("propositions", grounded))  # fmt: skip
+        for judge_name, batch in batches:
             async with Judge.load(judge_name, store=tmp_path / "r.db", model_url=server.url) as judge:
                 for request in batch:
                     runs.append((judge_name, await judge.arun(request)))
-        assert len(runs) == 100
+        assert len(runs) == 100 and {name for name, _ in runs} == {
+            "evidence",
+            "skill",
+            "llm",
+            "agentic",
+            "rubric",
+            "propositions",
+        }
         for judge_name, original in runs:
             async with Judge.load(judge_name, store=False, model_url=server.url) as judge:
                 report = await judge.areplay(original)
             assert report.identical, (judge_name, original.request.id, report.divergence)
     finally:
         server.stop()
+
+
+async def test_replay_many_across_processes(fake_openai: FakeOpenAI, tmp_path: Path) -> None:
+    import asyncio
+
+    from judgegraph._replay import replay_many
+
+    fake_openai.responder = prefers("descriptive")
+    async with Judge.load("evidence", store=tmp_path / "r.db", model_url=fake_openai.url) as judge:
+        ids = [(await judge.arun(_example(k))).id for k in ("math-mult", "open-ended", "constraints", "code")]
+    results, elapsed = await asyncio.to_thread(replay_many, str(tmp_path / "r.db"), "evidence", ids, 2)
+    assert sorted(r[0] for r in results) == sorted(ids) and all(same for _, same, _ in results) and elapsed > 0
+
+
+@pytest.mark.llm
+async def test_a_batch_on_the_embedded_model_exports_replays_and_answers_counterfactuals(tmp_path: Path) -> None:
+    """#6 done-when: judge with the embedded model, export every format, replay exactly, swap a decisive result."""
+    from judgegraph._export import export, exporters
+    from judgegraph.backends import EmbeddedServer
+    from judgegraph.store import TrajectoryStore
+
+    async with (
+        EmbeddedServer(n_threads=2) as server,
+        Judge.load("evidence", store=tmp_path / "r.db", model_url=server.base_url) as judge,
+    ):
+        runs = [
+            await judge.arun(_example(k)) for k in ("math-mult", "code", "constraints", "open-ended", "document-claims")
+        ]
+        for t in runs:
+            report = await judge.areplay(t)
+            assert report.identical, (t.request.id, report.divergence)
+        decisive = next(
+            e
+            for e in runs[0].events
+            if isinstance(e, ToolResultEvent) and e.result.data and e.result.data["candidate"] == 0
+        )
+        swapped = decisive.result.model_copy(update={"data": {**decisive.result.data, "equivalent": False}})  # type: ignore[dict-item]
+        other = next(
+            e
+            for e in runs[0].events
+            if isinstance(e, ToolResultEvent) and e.result.data and e.result.data["candidate"] == 1
+        )
+        won = other.result.model_copy(update={"data": {**other.result.data, "equivalent": True}})  # type: ignore[dict-item]
+        counterfactual = await judge.areplay(runs[0], overrides={decisive.seq: swapped, other.seq: won})
+    assert runs[0].verdict is not None and counterfactual.replay.verdict is not None
+    assert counterfactual.replay.verdict.winner == 1 - runs[0].verdict.winner  # type: ignore[operator]
+    stored = [TrajectoryStore(tmp_path / "r.db").get(t.id) for t in runs]
+    for fmt in exporters:
+        for suffix in (".jsonl", ".parquet"):
+            assert export(stored, fmt, tmp_path / f"{fmt}{suffix}") >= (0 if fmt == "dpo" else 1), fmt

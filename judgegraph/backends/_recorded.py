@@ -55,7 +55,7 @@ class RecordedModel:
             return ModelTurn.model_validate({"request": {"messages": messages, "tools": tools or []},
                                              "error": "replay: this request is not in the recording"})  # fmt: skip
         turn = queue.pop(0)
-        return turn.model_copy(update={"seq": 0, "t": 0.0, "node": ""}, deep=True)
+        return turn.model_copy(update={"seq": 0, "t": 0.0, "node": ""})  # the recorder re-numbers it
 
     def unused(self) -> int:
         """Recorded turns nobody asked for again."""
