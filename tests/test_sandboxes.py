@@ -229,9 +229,10 @@ async def test_docker_containers_do_not_leak_and_stale_ones_are_reaped() -> None
     )  # fmt: skip
     pool = await SandboxPool.open("docker", limits=LIMITS, size=2)
     try:
-        ids = {c.id for c in client.containers.list(all=True, filters={"label": LABEL})}
-        assert stale.id not in ids and len(ids) == 2
-        for c in client.containers.list(filters={"label": LABEL}):
+        all_ids = {c.id for c in client.containers.list(all=True, filters={"label": LABEL})}
+        mine = client.containers.list(all=True, filters={"label": f"{OWNER_LABEL}={DockerBackend().owner}"})
+        assert stale.id not in all_ids and len(mine) == 2  # other live processes' pools are left alone
+        for c in mine:
             attrs = c.attrs["HostConfig"]
             assert attrs["NetworkMode"] == "none" and attrs["ReadonlyRootfs"] and attrs["CapDrop"] == ["ALL"]
             assert attrs["Memory"] == attrs["MemorySwap"] == 256 * 1024 * 1024 and attrs["PidsLimit"] == LIMITS.pids
