@@ -24,6 +24,8 @@ class SamplingSpec(BaseModel):
     temperature: float = Field(default=0.0, ge=0)
     max_tokens: int = Field(default=256, ge=1)
     seed: int | None = 0
+    logprobs: bool = True
+    """Ask for per-token logprobs (recorded for training the judge; backends that cannot just omit them)."""
 
 
 class JudgeSpec(BaseModel):

@@ -19,11 +19,10 @@ from langgraph.runtime import Runtime
 
 from judgegraph._graph_protocol import graph_builders
 from judgegraph.agents import JudgeSpec
-from judgegraph.backends import Sampling
 from judgegraph.graphs._aggregate import decide_from_evidence, verdict_from_ruling
 from judgegraph.graphs._builder import RecordedGraph
 from judgegraph.graphs._context import JudgeContext
-from judgegraph.graphs._nodes import combine_orders, shown_order, tool_context, unshuffle, with_images
+from judgegraph.graphs._nodes import combine_orders, sampling_of, shown_order, tool_context, unshuffle, with_images
 from judgegraph.graphs._recorder import recorded
 from judgegraph.graphs._verdict_format import (
     LETTERS,
@@ -158,11 +157,6 @@ def route_after_close(state: AgentState) -> Literal["agent", "finalize"]:
     return "agent" if state.get("more") else "finalize"
 
 
-def _sampling(spec: JudgeSpec) -> Sampling:
-    s = spec.sampling
-    return Sampling(temperature=s.temperature, max_tokens=s.max_tokens, seed=s.seed)
-
-
 async def agent(state: AgentState, runtime: Ctx) -> dict[str, Any]:
     """One model turn: tool calls to run, a verdict, or an unusable reply (fed back next turn)."""
     ctx, request = runtime.context, state["request"]
@@ -176,10 +170,10 @@ async def agent(state: AgentState, runtime: Ctx) -> dict[str, Any]:
     n = len(request.candidates)
     if ctx.client.profile.native_tools and allowed:
         specs = [tools.get(name).openai_spec() for name in allowed]
-        turn = await ctx.client.chat(messages, tools=specs, tool_choice="auto", sampling=_sampling(ctx.spec))
+        turn = await ctx.client.chat(messages, tools=specs, tool_choice="auto", sampling=sampling_of(ctx.spec))
     else:
         schema = _action_schema(allowed, request.mode, n)
-        turn = await ctx.client.chat(messages, json_schema=schema, schema_name="action", sampling=_sampling(ctx.spec))
+        turn = await ctx.client.chat(messages, json_schema=schema, schema_name="action", sampling=sampling_of(ctx.spec))
     ctx.recorder.model_turn(turn, "agent")
     if turn.error is not None:
         return {"steps": steps, "messages": messages, "pending": [], "problem": f"the model call failed: {turn.error}"}
@@ -264,7 +258,7 @@ async def force_verdict(state: AgentState, runtime: Ctx) -> dict[str, Any]:
     problem = state.get("problem")
     for _ in range(ctx.spec.max_verdict_attempts):
         turn = await ctx.client.chat(
-            messages, json_schema=verdict_schema(verdict_format(request.mode), n), sampling=_sampling(ctx.spec)
+            messages, json_schema=verdict_schema(verdict_format(request.mode), n), sampling=sampling_of(ctx.spec)
         )
         ctx.recorder.model_turn(turn, "force_verdict")
         if turn.error is not None:

@@ -10,7 +10,7 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from judgegraph.agents import Skill, skills
+from judgegraph.agents import JudgeSpec, Skill, skills
 from judgegraph.agents import select_skill as choose_skill
 from judgegraph.backends import Sampling
 from judgegraph.graphs._aggregate import decide_from_evidence, evidence_criteria, verdict_from_ruling
@@ -63,6 +63,12 @@ async def plan_evidence(state: JudgeState, runtime: Ctx) -> dict[str, Any]:
         if plan is not None:
             planned.extend(plan(state["request"]))
     return {"planned": planned}
+
+
+def sampling_of(spec: JudgeSpec) -> Sampling:
+    """The spec's sampling, as the model client takes it."""
+    s = spec.sampling
+    return Sampling(temperature=s.temperature, max_tokens=s.max_tokens, seed=s.seed, logprobs=s.logprobs)
 
 
 def tool_context(jc: JudgeContext, request: JudgeRequest, node: str) -> ToolContext:
@@ -207,12 +213,11 @@ async def _ask(
             {"role": "assistant", "content": last},
             {"role": "user", "content": ctx.spec.render("retry", problem=problem)},
         ]
-    s = ctx.spec.sampling
     arity = len(split_steps(request.candidates[0].content)) if fmt == "steps" else len(request.candidates)
     turn = await ctx.client.chat(
         messages,
         json_schema=verdict_schema(fmt, arity),
-        sampling=Sampling(temperature=s.temperature, max_tokens=s.max_tokens, seed=s.seed),
+        sampling=sampling_of(ctx.spec),
     )
     ctx.recorder.model_turn(turn, "deliberate")
     if turn.error is not None:

@@ -20,7 +20,7 @@ from judgegraph.backends import Sampling
 from judgegraph.graphs._aggregate import evidence_criteria
 from judgegraph.graphs._builder import RecordedGraph
 from judgegraph.graphs._context import JudgeContext
-from judgegraph.graphs._nodes import tool_context
+from judgegraph.graphs._nodes import sampling_of, tool_context
 from judgegraph.graphs._recorder import recorded
 from judgegraph.graphs._strategies import ranking_of
 from judgegraph.graphs._verdict_format import LETTERS, VerdictParseError, parse_verdict, verdict_schema
@@ -125,7 +125,7 @@ async def write_rubric(state: RubricState, runtime: Ctx) -> dict[str, Any]:
     if ctx.client is None or request.mode != "pairwise":
         return {"criteria": fallback}
     # Projection: the writer sees the reference only if the judge allows it.
-    reference = request.reference or "" if ctx.spec.rubric_writer_sees_reference else ""
+    reference = (request.reference or "") if ctx.spec.rubric_writer_sees_reference else ""
     prompt = ctx.spec.render(
         "write_rubric", constitution=ctx.spec.render("constitution"), prompt=request.prompt, reference=reference,
         candidates=_candidates(ctx, request, [0, 1]), max_criteria=ctx.spec.max_criteria,
@@ -169,11 +169,10 @@ async def compare(task: CompareTask, runtime: Ctx) -> dict[str, Any]:
         "compare", prompt=request.prompt, candidates=_candidates(ctx, request, shown),
         criterion=criterion.name, description=criterion.description,
     )  # fmt: skip
-    s = ctx.spec.sampling
     turn = await ctx.client.chat(
         [{"role": "system", "content": ctx.spec.render("system")}, {"role": "user", "content": prompt}],
         json_schema=verdict_schema("pairwise", 2),
-        sampling=Sampling(temperature=s.temperature, max_tokens=s.max_tokens, seed=s.seed),
+        sampling=sampling_of(ctx.spec),
     )
     ctx.recorder.model_turn(turn, "compare")
     try:

@@ -221,7 +221,19 @@ def verl(trajectories: list[Trajectory]) -> Iterable[Row]:
                 "prompt": final.request.messages, "response": _reply(final), "prompt_ids": prompt_ids,
                 "response_ids": response_ids, "response_mask": mask, "reward_score": t.reward,
                 "num_turns": len(chain), "tokenization": how, **_meta(t),
+                "multi_modal_data": {"images": _image_refs(final)},
             }  # fmt: skip
+
+
+def _image_refs(turn: ModelTurn) -> list[str]:
+    """The images the model was shown in this conversation, as artifact references (content hashes)."""
+    refs = []
+    for m in turn.request.messages:
+        if isinstance(m.get("content"), list):
+            refs += [
+                p["image_url"]["url"] for p in m["content"] if isinstance(p, dict) and p.get("type") == "image_url"
+            ]
+    return refs
 
 
 # ---------------------------------------------------------------- writing

@@ -86,3 +86,15 @@ async def test_verl_retokenizes_with_the_embedded_models_own_tokenizer(tmp_path:
         assert r["response_mask"][-1] == 1  # the model's final reply
         if r["num_turns"] > 1:
             assert 0 in r["response_mask"]  # tool results between model turns are masked out
+
+
+async def test_logprobs_are_asked_for_and_recorded(tmp_path: Path) -> None:
+    server = FakeOpenAI(owned_by="vllm").start()
+    server.default = Reply(content='{"winner": "A", "confidence": 1, "rationale": "r"}', logprobs=True)
+    try:
+        async with Judge.load("llm", store=tmp_path / "s.db", model_url=server.url) as j:
+            t = await j.arun(OPEN)
+    finally:
+        server.stop()
+    assert all(r["logprobs"] is True for r in server.requests)
+    assert all(turn.logprobs and turn.logprobs[0]["token"] == "x" for turn in t.model_turns())
