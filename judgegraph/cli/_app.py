@@ -33,6 +33,14 @@ def _settings(**overrides: Any) -> Settings:
     return Settings.from_env(**overrides)
 
 
+def _existing_store(store: Path | None) -> Path:
+    """The trajectory store to read (the flag, else settings); a clear error when there is none yet."""
+    path = _settings(store_path=store).store_path
+    if not path.exists():
+        raise _fail(f"no trajectory store at {path}")
+    return path
+
+
 def _fail(message: str, code: int = 2) -> typer.Exit:
     err.print(f"[red]error:[/red] {message}")
     return typer.Exit(code)
@@ -115,9 +123,7 @@ def runs(
     """List recorded runs, newest first."""
     from judgegraph.store import TrajectoryStore
 
-    path = _settings(store_path=store).store_path
-    if not path.exists():
-        raise _fail(f"no trajectory store at {path}")
+    path = _existing_store(store)
     st = TrajectoryStore(path)
     rows = st.list_runs(judge=judge_name, correct=correct, valid=valid, tool=tool, since=since, limit=limit)
     table = Table(title=f"{len(rows)} of {st.count()} runs in {path}")
@@ -142,9 +148,7 @@ def show(
     from judgegraph.cli._show import render_trajectory
     from judgegraph.store import TrajectoryStore
 
-    path = _settings(store_path=store).store_path
-    if not path.exists():
-        raise _fail(f"no trajectory store at {path}")
+    path = _existing_store(store)
     try:
         trajectory = TrajectoryStore(path).get(run_id)
     except KeyError as e:
@@ -177,9 +181,7 @@ def replay(
     from judgegraph.store import TrajectoryStore
     from judgegraph.types import ToolResult
 
-    path = _settings(store_path=store).store_path
-    if not path.exists():
-        raise _fail(f"no trajectory store at {path}")
+    path = _existing_store(store)
     try:
         original = TrajectoryStore(path).get(run_id)
         overrides = {}
@@ -219,9 +221,7 @@ def diff(
     from judgegraph._replay import first_divergence
     from judgegraph.store import TrajectoryStore
 
-    path = _settings(store_path=store).store_path
-    if not path.exists():
-        raise _fail(f"no trajectory store at {path}")
+    path = _existing_store(store)
     st = TrajectoryStore(path)
     try:
         a, b = st.get(run_a), st.get(run_b)
@@ -259,9 +259,7 @@ def export(
 
     if fmt not in exporters:
         raise _fail(f"unknown format {fmt!r}; known: {', '.join(exporters)}")
-    path = _settings(store_path=store).store_path
-    if not path.exists():
-        raise _fail(f"no trajectory store at {path}")
+    path = _existing_store(store)
     st = TrajectoryStore(path)
     found = st.list_runs(judge=judge_name, correct=correct, valid=valid, tool=tool, since=since, limit=limit)
     trajectories = [st.get(r.id) for r in found if r.status == "complete"]
