@@ -30,7 +30,8 @@ FACES = {
     "judgegraph.agents": {"JudgeSpec", "judges"},
     "judgegraph.graphs": {"EvidenceFirstGraph", "Recorder", "JudgeState"},
     "judgegraph.sandboxes": set(),
-    "judgegraph.evals": set(),
+    "judgegraph.evals": {"evaluate", "build_pairs"},
+    "judgegraph.adapters": {"JudgeReward", "AsyncJudgeReward", "compute_score", "compute_score_async"},
 }
 
 

@@ -1,0 +1,6 @@
+"""Adapters for RL trainers: a TRL reward function and verl's `compute_score`."""
+
+from judgegraph.adapters.trl import AsyncJudgeReward, JudgeReward
+from judgegraph.adapters.verl import compute_score, compute_score_async
+
+__all__ = ("AsyncJudgeReward", "JudgeReward", "compute_score", "compute_score_async")
