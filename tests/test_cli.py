@@ -147,3 +147,21 @@ def test_checkpoints_flag(tmp_path: Path, fake_openai: FakeOpenAI) -> None:
     result = runner.invoke(app, [*args, "--checkpoints", "all", "--sandbox", "process"])
     assert result.exit_code == 0, result.output
     assert (tmp_path / "s.checkpoints.db").exists()
+
+
+def test_resume_skips_finished_lines_and_drops_a_cut_off_one(tmp_path: Path, fake_openai: FakeOpenAI) -> None:
+    lines = [json.dumps({**GOOD, "id": f"q{i}"}) for i in range(5)]
+    src = _write(tmp_path / "in.jsonl", lines[:3])
+    out = tmp_path / "out.jsonl"
+    args = ["--model", fake_openai.url, "--store", str(tmp_path / "s.db")]
+    assert runner.invoke(app, ["judge", str(src), "-o", str(out), *args]).exit_code == 0
+    with out.open("a") as f:
+        f.write('{"id": "q9", "line": 9, "winn')  # an interrupted write
+    _write(src, lines)
+    result = runner.invoke(app, ["judge", str(src), "-o", str(out), "--resume", *args])
+    assert result.exit_code == 0, result.output
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert sorted(r["id"] for r in rows) == ["q0", "q1", "q2", "q3", "q4"]  # nothing lost, nothing twice
+    from judgegraph.store import TrajectoryStore
+
+    assert TrajectoryStore(tmp_path / "s.db").count() == 5  # the first three were not judged again

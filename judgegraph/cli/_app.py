@@ -12,7 +12,18 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
+from rich.text import Text
 
 from judgegraph.cli._batch import JudgeFileResult, judge_file
 from judgegraph.errors import JudgegraphError
@@ -31,6 +42,13 @@ StoreOpt = Annotated[Path | None, typer.Option("--store", help="Trajectory store
 
 def _settings(**overrides: Any) -> Settings:
     return Settings.from_env(**overrides)
+
+
+class _RateColumn(ProgressColumn):
+    """Judgments per second."""
+
+    def render(self, task: Task) -> Text:
+        return Text(f"{task.speed or 0.0:.1f}/s")
 
 
 def _existing_store(store: Path | None) -> Path:
@@ -61,6 +79,7 @@ def judge(
     concurrency: Annotated[int, typer.Option(min=1, help="Requests judged at once.")] = 4,
     sandbox: Annotated[str | None, typer.Option(help="Code sandbox: auto | docker | process.")] = None,
     checkpoints: Annotated[str | None, typer.Option(help="LangGraph checkpoints: off | incomplete | all.")] = None,
+    resume: Annotated[bool, typer.Option("--resume", help="Skip ids OUTPUT already has results for; append.")] = False,
 ) -> None:
     """Judge every request in INPUT; write a result line for each (bad lines get an error line)."""
     try:
@@ -69,8 +88,20 @@ def judge(
         )
     except ValueError as e:
         raise _fail(str(e)) from None
+    columns = (
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+        TextColumn("failed {task.fields[failed]}"), _RateColumn(),
+        TimeElapsedColumn(), TimeRemainingColumn(),
+    )  # fmt: skip
     try:
-        result = asyncio.run(judge_file(input, output, judge_name, settings, concurrency=concurrency))
+        with Progress(*columns, console=err, disable=not err.is_terminal) as progress:
+            result = asyncio.run(
+                judge_file(
+                    input, output, judge_name, settings, concurrency=concurrency, resume=resume, progress=progress
+                )
+            )
+    except KeyboardInterrupt:
+        raise _fail(f"interrupted: every finished line is in {output}; rerun with --resume to continue", 130) from None
     except (JudgegraphError, OSError) as e:
         raise _fail(str(e)) from None
     _print_results(result, settings)

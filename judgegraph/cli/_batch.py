@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
+from rich.progress import Progress
 
 from judgegraph._judge import Judge
 from judgegraph._request import JudgeRequest
@@ -103,23 +104,61 @@ def _load(input: Path) -> list[tuple[int, JudgeRequest | OutputLine]]:
     return [(i + 1, _parse(i + 1, t, base)) for i, t in enumerate(texts) if t.strip()]
 
 
+def _finished(output: Path) -> list[OutputLine]:
+    """Result lines already in `output` that need no rerun (judged, not failed). A line cut off by an
+    interrupted run is dropped, and the file is rewritten without it."""
+    if not output.exists():
+        return []
+    kept_text, done = [], []
+    for text in output.read_text().splitlines():
+        try:
+            line = OutputLine.model_validate_json(text)
+        except ValueError:
+            continue
+        if line.error is None:
+            kept_text.append(text)
+            done.append(line)
+    output.write_text("".join(t + "\n" for t in kept_text))
+    return done
+
+
 async def judge_file(
-    input: Path, output: Path, judge_name: str, settings: Settings, *, concurrency: int = 4
+    input: Path,
+    output: Path,
+    judge_name: str,
+    settings: Settings,
+    *,
+    concurrency: int = 4,
+    resume: bool = False,
+    progress: Progress | None = None,
 ) -> JudgeFileResult:
-    """Judge each line of `input` with `concurrency` in flight, writing result lines as they finish."""
+    """Judge each line of `input` with `concurrency` in flight, writing result lines as they finish.
+
+    With `resume`, lines whose id already has a result in `output` are skipped and new results are appended,
+    so an interrupted batch continues without losing or duplicating a line.
+    """
     parsed = await asyncio.to_thread(_load, input)
-    results: list[OutputLine] = []
     output.parent.mkdir(parents=True, exist_ok=True)
+    previous = await asyncio.to_thread(_finished, output) if resume else []
+    done_ids = {line.id for line in previous}
+    todo = [(n, item) for n, item in parsed if not (isinstance(item, JudgeRequest) and item.id in done_ids)]
+    results: list[OutputLine] = list(previous)
     sem = asyncio.Semaphore(concurrency)
     write_lock = asyncio.Lock()
     judge = Judge.load(judge_name, settings=settings)
-    with output.open("w") as sink:
+    task = progress.add_task("judging", total=len(todo), failed=0) if progress else None
+    failed = 0
+    with output.open("a" if resume else "w") as sink:
 
         async def emit(line: OutputLine) -> None:
+            nonlocal failed
             async with write_lock:
                 results.append(line)
-                sink.write(line.model_dump_json() + "\n")
+                sink.write(line.model_dump_json() + "\n")  # one whole line per write, flushed
                 sink.flush()
+                failed += line.error is not None
+                if progress is not None and task is not None:
+                    progress.update(task, advance=1, failed=failed)
 
         async def one(number: int, item: JudgeRequest | OutputLine) -> None:
             if isinstance(item, OutputLine):
@@ -134,6 +173,6 @@ async def judge_file(
             await emit(OutputLine.from_trajectory(number, trajectory))
 
         async with judge:
-            await asyncio.gather(*(one(n, item) for n, item in parsed))
+            await asyncio.gather(*(one(n, item) for n, item in todo))
     results.sort(key=lambda line: line.line)
     return JudgeFileResult(output=output, lines=results)
