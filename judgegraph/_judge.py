@@ -5,9 +5,11 @@ from __future__ import annotations
 import asyncio
 import importlib
 import threading
-from collections.abc import Coroutine, Mapping
+from collections.abc import AsyncIterator, Coroutine, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
+
+from pydantic import BaseModel
 
 from judgegraph._graph_protocol import JudgeGraph, graph_builders
 from judgegraph._request import JudgeRequest
@@ -59,6 +61,17 @@ async def open_checkpointer(store_path: Path) -> Any:
     saver = AsyncSqliteSaver(conn, serde=serde)
     await saver.setup()
     return saver
+
+
+class BatchItem(BaseModel):
+    """One result of `ajudge_many`."""
+
+    index: int
+    """Position of the request in the input."""
+    verdict: Verdict | None = None
+    trajectory_id: str | None = None
+    error: str | None = None
+    """Why this request failed (its verdict is then None)."""
 
 
 class _LoopThread:
@@ -219,6 +232,36 @@ class Judge:
                 # A completed run is fully in the trajectory store: its step-by-step state copies are not needed.
                 await self._checkpoints.adelete_thread(trajectory.id)
         return trajectory
+
+    async def ajudge_many(
+        self, requests: Iterable[JudgeRequest | Mapping[str, Any]], concurrency: int = 8
+    ) -> AsyncIterator[BatchItem]:
+        """Judge many requests, `concurrency` at a time, yielding each result as it finishes (not in order).
+
+        A request that fails (bad input, a crash) yields a `BatchItem` with `error` set; the batch goes on.
+
+        Example:
+            async for item in judge.ajudge_many(requests, concurrency=32):
+                print(item.index, item.verdict.winner if item.verdict else item.error)
+        """
+        await self.open()
+        sem = asyncio.Semaphore(concurrency)
+
+        async def one(index: int, request: JudgeRequest | Mapping[str, Any]) -> BatchItem:
+            async with sem:
+                try:
+                    t = await self.arun(request)
+                except Exception as e:  # recorded as incomplete by arun where it got that far
+                    return BatchItem(index=index, error=f"{type(e).__name__}: {e}")
+            return BatchItem(index=index, verdict=t.verdict, trajectory_id=t.id)
+
+        tasks = [asyncio.ensure_future(one(i, r)) for i, r in enumerate(requests)]
+        try:
+            for done in asyncio.as_completed(tasks):
+                yield await done
+        finally:
+            for task in tasks:
+                task.cancel()
 
     async def ajudge(self, request: JudgeRequest | Mapping[str, Any]) -> Verdict:
         """Judge one request; returns the verdict (the trajectory is in the store)."""

@@ -272,3 +272,14 @@ async def test_text_only_backends_get_no_image_parts(fake_openai: FakeOpenAI, st
     async with Judge.load("llm", store=store_path, model_url=fake_openai.url, backend="llama_cpp") as j:
         await j.arun({**OPEN, "images": [image]})
     assert isinstance(fake_openai.requests[0]["messages"][1]["content"], str)
+
+
+async def test_ajudge_many_streams_results_as_they_finish(fake_openai: FakeOpenAI, store_path: Path) -> None:
+    requests = [{**MATH, "id": f"m{i}"} for i in range(6)] + [{"id": "bad", "prompt": "p", "candidates": []}]
+    async with Judge.load("evidence", store=store_path, model_url=fake_openai.url) as j:
+        items = [item async for item in j.ajudge_many(requests, concurrency=3)]
+    assert sorted(i.index for i in items) == list(range(7))
+    good = [i for i in items if i.index < 6]
+    assert all(i.verdict is not None and i.verdict.winner == 1 and i.trajectory_id for i in good)
+    (bad,) = [i for i in items if i.index == 6]
+    assert bad.verdict is None and "ValidationError" in (bad.error or "")

@@ -299,6 +299,29 @@ def export(
 
 
 @app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Interface to bind (127.0.0.1: this machine only).")] = "127.0.0.1",
+    port: int = 8080,
+    judge_name: Annotated[str, typer.Option("--judge")] = "evidence",
+    model: Annotated[
+        str | None, typer.Option("--model", help="OpenAI-compatible URL; unset: the embedded model.")
+    ] = None,
+    store: StoreOpt = None,
+    api_key: Annotated[str | None, typer.Option(envvar="JUDGEGRAPH_SERVER_KEY", help="Require this key.")] = None,
+    max_concurrency: Annotated[int, typer.Option(min=1, help="Requests in flight before 429.")] = 64,
+    timeout: Annotated[float, typer.Option(help="Seconds per request before 504.")] = 300.0,
+) -> None:
+    """Serve rewards over HTTP: OpenRLHF's /reward, /v1/judge, /v1/judge/batch, /health, /metrics."""
+    import uvicorn
+
+    from judgegraph._server import ServerConfig, create_app
+
+    config = ServerConfig(judge=judge_name, api_key=api_key, max_concurrency=max_concurrency, timeout_s=timeout)
+    settings = {k: v for k, v in {"model_url": model, "store": store}.items() if v is not None}
+    uvicorn.run(create_app(config, **settings), host=host, port=port, log_level="warning")
+
+
+@app.command()
 def judges() -> None:
     """List the registered judges."""
     from judgegraph._judge import judge_registry

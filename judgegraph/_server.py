@@ -1,0 +1,180 @@
+"""`judgegraph serve`: the reward server. OpenRLHF's remote reward API, a native judge API, health, metrics.
+
+Binds 127.0.0.1 by default; optional API key; request size limit; a concurrency limit answered with 429 and
+Retry-After beyond it; a per-request timeout (504).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import time
+from collections import Counter
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import FastAPI, HTTPException, Request
+from fastapi.responses import JSONResponse, PlainTextResponse
+from pydantic import BaseModel, ConfigDict, Field
+
+from judgegraph._judge import Judge
+from judgegraph._request import JudgeRequest
+from judgegraph._verdict import Verdict
+from judgegraph.adapters._common import evidence_from, pointwise_request
+
+
+class ServerConfig(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    judge: str = "evidence"
+    api_key: str | None = None
+    max_concurrency: int = Field(default=64, ge=1)
+    timeout_s: float = Field(default=300.0, gt=0)
+    max_body_bytes: int = Field(default=10 * 1024 * 1024, ge=1024)
+
+
+class RewardRequest(BaseModel):
+    """OpenRLHF's remote reward request: `query[i]` is the prompt and the response; `prompts[i]` the prompt."""
+
+    query: list[str]
+    prompts: list[str] = Field(default_factory=list)
+    labels: list[str | None] = Field(default_factory=list)
+
+
+class RewardResponse(BaseModel):
+    rewards: list[float]
+    scores: list[float]
+    extra_logs: dict[str, list[Any]]
+
+
+class JudgeResponse(BaseModel):
+    verdict: Verdict
+    trajectory_id: str
+
+
+class _Metrics:
+    """Prometheus text exposition of a few counters, kept by hand (no extra dependency)."""
+
+    def __init__(self) -> None:
+        self.requests: Counter[tuple[str, int]] = Counter()
+        self.latency_sum: Counter[str] = Counter()
+        self.latency_count: Counter[str] = Counter()
+        self.tools: Counter[str] = Counter()
+        self.in_flight = 0
+
+    def render(self) -> str:
+        lines = ["# TYPE judgegraph_requests_total counter"]
+        lines += [
+            f'judgegraph_requests_total{{path="{p}",status="{s}"}} {n}' for (p, s), n in sorted(self.requests.items())
+        ]
+        lines += ["# TYPE judgegraph_request_seconds summary"]
+        for path in sorted(self.latency_count):
+            lines += [f'judgegraph_request_seconds_sum{{path="{path}"}} {self.latency_sum[path]:.6f}',
+                      f'judgegraph_request_seconds_count{{path="{path}"}} {self.latency_count[path]}']  # fmt: skip
+        lines += ["# TYPE judgegraph_tool_calls_total counter"]
+        lines += [f'judgegraph_tool_calls_total{{tool="{t}"}} {n}' for t, n in sorted(self.tools.items())]
+        lines += ["# TYPE judgegraph_in_flight gauge", f"judgegraph_in_flight {self.in_flight}"]
+        return "\n".join(lines) + "\n"
+
+
+def create_app(config: ServerConfig, **judge_settings: Any) -> FastAPI:
+    """The reward server's ASGI app (the judge opens when the app starts, closes when it stops)."""
+    state: dict[str, Any] = {}
+    metrics = _Metrics()
+    limit = asyncio.Semaphore(config.max_concurrency)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> Any:
+        judge = Judge.load(config.judge, **judge_settings)
+        await judge.open()
+        state["judge"] = judge
+        try:
+            yield
+        finally:
+            await judge.aclose()
+
+    app = FastAPI(title="judgegraph reward server", version="1", lifespan=lifespan)
+
+    @app.middleware("http")
+    async def guard(request: Request, call_next: Any) -> Any:
+        path = request.url.path
+        if path in ("/health", "/metrics", "/openapi.json", "/docs"):
+            return await call_next(request)
+        if config.api_key is not None:
+            given = request.headers.get("x-api-key") or request.headers.get("authorization", "").removeprefix("Bearer ")
+            if not hmac.compare_digest(given.encode(), config.api_key.encode()):
+                metrics.requests[(path, 401)] += 1
+                return JSONResponse({"detail": "a valid API key is required"}, status_code=401)
+        size = int(request.headers.get("content-length") or 0)
+        if size > config.max_body_bytes:
+            metrics.requests[(path, 413)] += 1
+            return JSONResponse({"detail": f"request body over {config.max_body_bytes} bytes"}, status_code=413)
+        if limit.locked():
+            metrics.requests[(path, 429)] += 1
+            return JSONResponse({"detail": "busy: too many requests in flight"}, status_code=429,
+                                headers={"Retry-After": "1"})  # fmt: skip
+        start = time.perf_counter()
+        async with limit:
+            metrics.in_flight += 1
+            try:
+                response = await asyncio.wait_for(call_next(request), timeout=config.timeout_s)
+            except TimeoutError:
+                response = JSONResponse({"detail": f"judging took longer than {config.timeout_s:g}s"}, status_code=504)
+            finally:
+                metrics.in_flight -= 1
+        metrics.requests[(path, response.status_code)] += 1
+        metrics.latency_sum[path] += time.perf_counter() - start
+        metrics.latency_count[path] += 1
+        return response
+
+    async def _run(request: JudgeRequest) -> JudgeResponse:
+        t = await state["judge"].arun(request)
+        for r in t.tool_results():
+            metrics.tools[r.name] += 1
+        assert t.verdict is not None
+        return JudgeResponse(verdict=t.verdict, trajectory_id=t.id)
+
+    @app.get("/health")
+    async def health() -> dict[str, str]:
+        return {"status": "ok", "judge": config.judge}
+
+    @app.get("/metrics", response_class=PlainTextResponse)
+    async def metrics_text() -> str:
+        return metrics.render()
+
+    @app.post("/v1/judge")
+    async def judge_one(request: JudgeRequest) -> JudgeResponse:
+        """Judge one request."""
+        return await _run(request)
+
+    @app.post("/v1/judge/batch")
+    async def judge_batch(requests: list[JudgeRequest]) -> list[JudgeResponse]:
+        """Judge several requests (concurrently)."""
+        return list(await asyncio.gather(*(_run(r) for r in requests)))
+
+    @app.post("/reward")
+    async def reward(body: RewardRequest) -> RewardResponse:
+        """OpenRLHF's remote reward API: each response is `query[i]` with `prompts[i]` removed; `labels[i]` is a
+        reference answer or a JSON object of JudgeRequest evidence fields."""
+        n = len(body.query)
+        if (body.prompts and len(body.prompts) != n) or (body.labels and len(body.labels) != n):
+            raise HTTPException(422, "query, prompts and labels must have the same length")
+        requests = []
+        for i, query in enumerate(body.query):
+            prompt = body.prompts[i] if body.prompts else ""
+            response = query[len(prompt) :] if prompt and query.startswith(prompt) else query
+            try:
+                evidence = evidence_from(body.labels[i] if body.labels else None)
+                requests.append(pointwise_request(f"reward-{i}", prompt, response, evidence))
+            except ValueError as e:
+                raise HTTPException(422, f"item {i}: {e}") from None
+        results = await asyncio.gather(*(_run(r) for r in requests))
+        scores = [r.verdict.scores[0] if r.verdict.valid and r.verdict.scores else 0.0 for r in results]
+        logs = {
+            "valid": [r.verdict.valid for r in results],
+            "decided_by": [r.verdict.decided_by for r in results],
+            "trajectory_id": [r.trajectory_id for r in results],
+        }
+        return RewardResponse(rewards=scores, scores=scores, extra_logs=logs)
+
+    return app

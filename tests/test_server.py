@@ -1,0 +1,120 @@
+"""The reward server: OpenRLHF request shapes, the native API, auth, limits, 429 under overload, metrics."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from judgegraph._server import ServerConfig, create_app
+from tests.fake_openai import FakeOpenAI, Reply
+
+
+async def _client(config: ServerConfig, server: FakeOpenAI, tmp_path: Path) -> tuple[Any, httpx.AsyncClient]:
+    app = create_app(config, model_url=server.url, store=tmp_path / "r.db")
+    ctx = app.router.lifespan_context(app)
+    await ctx.__aenter__()
+    return ctx, httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://judge")
+
+
+async def test_openrlhf_reward_api(fake_openai: FakeOpenAI, tmp_path: Path) -> None:
+    ctx, client = await _client(ServerConfig(), fake_openai, tmp_path)
+    try:
+        prompt = "<|im_start|>user\nWhat is 6*7?<|im_end|>\n<|im_start|>assistant\n"
+        body = {"query": [prompt + "The answer is 42.", prompt + "It is 41."], "prompts": [prompt, prompt],
+                "labels": ["42", json.dumps({"reference": "42"})]}  # fmt: skip
+        r = await client.post("/reward", json=body)
+        assert r.status_code == 200, r.text
+        data = r.json()
+        assert data["rewards"] == [1.0, 0.0] and data["scores"] == [1.0, 0.0]
+        assert (
+            data["extra_logs"]["decided_by"] == ["evidence", "evidence"]
+            and len(data["extra_logs"]["trajectory_id"]) == 2
+        )
+        bad = await client.post("/reward", json={"query": ["a"], "labels": ['{"surprise": 1}']})
+        assert bad.status_code == 422 and "allowed" in bad.text
+        mismatched = await client.post("/reward", json={"query": ["a", "b"], "prompts": ["a"]})
+        assert mismatched.status_code == 422
+    finally:
+        await client.aclose()
+        await ctx.__aexit__(None, None, None)
+
+
+async def test_native_api_health_metrics_and_openapi(fake_openai: FakeOpenAI, tmp_path: Path) -> None:
+    ctx, client = await _client(ServerConfig(), fake_openai, tmp_path)
+    try:
+        request = {"id": "m", "prompt": "6*7?", "candidates": ["41", "42"], "reference": "42"}
+        one = await client.post("/v1/judge", json=request)
+        assert one.status_code == 200 and one.json()["verdict"]["winner"] == 1
+        batch = await client.post("/v1/judge/batch", json=[request, {**request, "id": "n"}])
+        assert [x["verdict"]["winner"] for x in batch.json()] == [1, 1]
+        invalid = await client.post("/v1/judge", json={"id": "x", "prompt": "p", "candidates": []})
+        assert invalid.status_code == 422
+        assert (await client.get("/health")).json()["status"] == "ok"
+        metrics = (await client.get("/metrics")).text
+        assert 'judgegraph_requests_total{path="/v1/judge",status="200"} 1' in metrics
+        assert 'judgegraph_tool_calls_total{tool="match_reference"} 6' in metrics
+        spec = (await client.get("/openapi.json")).json()
+        assert {"/reward", "/v1/judge", "/v1/judge/batch", "/health"} <= set(spec["paths"])
+    finally:
+        await client.aclose()
+        await ctx.__aexit__(None, None, None)
+
+
+async def test_api_key_body_limit_and_overload(fake_openai: FakeOpenAI, tmp_path: Path) -> None:
+    fake_openai.default = Reply(content='{"winner": "A", "confidence": 1, "rationale": "r"}', delay_s=0.5)
+    config = ServerConfig(api_key="s3cret", max_concurrency=1, max_body_bytes=2048)
+    ctx, client = await _client(config, fake_openai, tmp_path)
+    try:
+        request = {"id": "o", "prompt": "Greet.", "candidates": ["Hi", "Yo"]}
+        assert (await client.post("/v1/judge", json=request)).status_code == 401
+        auth = {"Authorization": "Bearer s3cret"}
+        big = {**request, "prompt": "x" * 5000}
+        assert (await client.post("/v1/judge", json=big, headers=auth)).status_code == 413
+        slow = await client.post("/v1/judge", json=request, headers=auth)
+        first = asyncio.ensure_future(client.post("/v1/judge", json=request, headers={"X-API-Key": "s3cret"}))
+        await asyncio.sleep(0.1)
+        busy = await client.post("/v1/judge", json=request, headers=auth)
+        assert busy.status_code == 429 and busy.headers["retry-after"] == "1"
+        assert (await first).status_code == 200 and slow.status_code == 200
+        assert (await client.get("/health")).status_code == 200  # health needs no key
+    finally:
+        await client.aclose()
+        await ctx.__aexit__(None, None, None)
+
+
+async def test_serve_command_binds_loopback(fake_openai: FakeOpenAI, tmp_path: Path) -> None:
+    import sys
+
+    from judgegraph.backends import free_port
+
+    port = free_port()
+    args = [
+        "-m",
+        "judgegraph.cli",
+        "serve",
+        "--port",
+        str(port),
+        "--model",
+        fake_openai.url,
+        "--store",
+        str(tmp_path / "r.db"),
+    ]
+    proc = await asyncio.create_subprocess_exec(sys.executable, *args)
+    try:
+        async with httpx.AsyncClient() as client:
+            for _ in range(100):
+                try:
+                    r = await client.get(f"http://127.0.0.1:{port}/health")
+                    break
+                except httpx.ConnectError:
+                    await asyncio.sleep(0.1)
+            assert r.json() == {"status": "ok", "judge": "evidence"}
+            judged = await client.post(f"http://127.0.0.1:{port}/reward", json={"query": ["42"], "labels": ["42"]})
+            assert judged.json()["rewards"] == [1.0]
+    finally:
+        proc.terminate()
+        await proc.wait()
