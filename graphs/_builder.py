@@ -13,7 +13,7 @@ from langgraph.types import Send
 
 from judgegraph._graph_protocol import graph_builders
 from judgegraph.agents import JudgeSpec
-from judgegraph.backends import ModelClient
+from judgegraph.backends import ChatModel
 from judgegraph.errors import ConfigError
 from judgegraph.graphs import _nodes as nodes
 from judgegraph.graphs._context import JudgeContext
@@ -89,7 +89,7 @@ class RecordedGraph:
     def build(self, spec: JudgeSpec) -> StateGraph[Any, Any, Any, Any]:
         raise NotImplementedError
 
-    async def arun(self, trajectory: Trajectory, client: ModelClient | None) -> Trajectory:
+    async def arun(self, trajectory: Trajectory, client: ChatModel | None) -> Trajectory:
         """Judge the trajectory's request, recording into it. A crash is recorded, then re-raised."""
         recorder = Recorder(trajectory, self.services.artifacts)
         if not trajectory.versions.nonce:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from judgegraph.agents import JudgeSpec
-from judgegraph.backends import ModelClient
+from judgegraph.backends import ChatModel
 from judgegraph.graphs._recorder import Recorder
 from judgegraph.tools import RunScope, ToolServices
 
@@ -16,7 +16,7 @@ class JudgeContext:
 
     spec: JudgeSpec
     recorder: Recorder
-    client: ModelClient | None
+    client: ChatModel | None
     """None when the run needs no model (the evidence decided and the judge deliberates only when undecided)."""
     services: ToolServices
     """Sandboxes and other shared tool services (opened on first use)."""

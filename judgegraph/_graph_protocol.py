@@ -9,7 +9,7 @@ from judgegraph._trajectory import Trajectory
 from judgegraph.registry import Registry
 
 if TYPE_CHECKING:
-    from judgegraph.backends import ModelClient
+    from judgegraph.backends import ChatModel
 
 
 class JudgeGraph(Protocol):
@@ -19,7 +19,7 @@ class JudgeGraph(Protocol):
     def compiled(self) -> Any:
         """The compiled LangGraph graph (for drawing and inspection)."""
 
-    async def arun(self, trajectory: Trajectory, client: ModelClient | None) -> Trajectory:
+    async def arun(self, trajectory: Trajectory, client: ChatModel | None) -> Trajectory:
         """Judge `trajectory.request`, recording every event into `trajectory`; returns it, finished."""
 
     def attach_checkpointer(self, checkpointer: Any) -> None:

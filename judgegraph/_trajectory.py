@@ -132,6 +132,8 @@ class ModelTurn(_Event):
     """The backend profile (`vllm`, `llama_cpp`, `generic`)."""
     model: str = ""
     """The model id the endpoint reported."""
+    endpoint: str | None = None
+    """The base URL that answered (several endpoints can serve one judge)."""
     error: str | None = None
     """Set when the call failed after its retries."""
 

@@ -21,7 +21,8 @@ class Settings(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 
     model_url: str | None = None
-    """OpenAI-compatible base URL (e.g. `http://127.0.0.1:8000/v1`); None starts the embedded CPU model."""
+    """OpenAI-compatible base URL (e.g. `http://127.0.0.1:8000/v1`); None starts the embedded CPU model.
+    Several comma-separated URLs (one vLLM per GPU) are load-balanced with failover."""
     model_name: str | None = None
     """The served model to use; None takes the endpoint's first."""
     backend: str | None = None

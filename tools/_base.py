@@ -17,7 +17,7 @@ from judgegraph.registry import Registry
 from judgegraph.types import CriterionResult, JudgeRequest, ModelTurn, ToolCall, ToolResult
 
 if TYPE_CHECKING:
-    from judgegraph.backends import ModelClient
+    from judgegraph.backends import ChatModel
     from judgegraph.tools._scope import RunScope
     from judgegraph.tools._services import ToolServices
 
@@ -31,7 +31,7 @@ class ToolContext:
     """Shared services (sandbox pool, retrieval, artifact store); None where a tool runs without them."""
     scope: RunScope | None = None
     """This run's images and observations (`original_image`, `observation_1`, ...)."""
-    model: ModelClient | None = None
+    model: ChatModel | None = None
     """The judge's model, for tools that ask it (claim extraction); None when there is none."""
     on_model_turn: Callable[[ModelTurn], object] | None = None
     """Where a tool's own model turns go, so the trajectory records them."""

@@ -28,7 +28,7 @@ from judgegraph.tools.zoom_image import read_text
 from judgegraph.types import CriterionResult, JudgeRequest, ModelTurn, ToolCall, ToolResult
 
 if TYPE_CHECKING:
-    from judgegraph.backends import ModelClient
+    from judgegraph.backends import ChatModel
 
 ALL_PASSAGES_UP_TO = 60
 """Small collections: every passage is evidence for every claim (no retrieval miss); larger: top-k retrieval."""
@@ -107,7 +107,7 @@ async def model_claims(ctx: ToolContext, text: str) -> list[Claim] | None:
     return parse_model_claims(turn.text) if turn.error is None else None
 
 
-def model_judge(model: ModelClient | None, on_model_turn: Callable[[ModelTurn], object] | None) -> ModelJudge | None:
+def model_judge(model: ChatModel | None, on_model_turn: Callable[[ModelTurn], object] | None) -> ModelJudge | None:
     """The model as checker of claims no deterministic check decides. It is given one claim and its evidence
     (`ClaimCheckInput`), nothing else."""
     if model is None:

@@ -7,7 +7,7 @@ import json
 import logging
 import random
 import time
-from typing import Any
+from typing import Any, Protocol
 
 import openai
 from pydantic import BaseModel, ConfigDict
@@ -37,6 +37,31 @@ class Sampling(BaseModel):
     top_p: float | None = None
     logprobs: bool = False
     """Ask for per-token logprobs (recorded in the turn)."""
+
+
+class ChatModel(Protocol):
+    """What graphs and tools need from a model: one endpoint (`ModelClient`) or several (`ModelPool`)."""
+
+    @property
+    def profile(self) -> BackendProfile: ...
+
+    @property
+    def model(self) -> str: ...
+
+    async def connect(self) -> None: ...
+
+    async def close(self) -> None: ...
+
+    async def chat(
+        self,
+        messages: list[dict[str, Any]],
+        *,
+        tools: list[dict[str, Any]] | None = None,
+        tool_choice: str | dict[str, Any] | None = None,
+        json_schema: dict[str, Any] | None = None,
+        schema_name: str = "verdict",
+        sampling: Sampling | None = None,
+    ) -> ModelTurn: ...
 
 
 class ModelClient:
@@ -95,6 +120,11 @@ class ModelClient:
             self._profile = detect_profile(getattr(first, "owned_by", None))
         log.info("model endpoint %s: model %s, profile %s", self.base_url, self._model, self.profile.name)
 
+    def assume(self, model: str, profile: BackendProfile) -> None:
+        """Serve as `model` with `profile` without asking the endpoint (a pool's member that is down now)."""
+        self._model = self._model or model
+        self._profile = self._profile or profile
+
     async def close(self) -> None:
         await self._client.close()
 
@@ -140,6 +170,31 @@ class ModelClient:
         sampling: Sampling | None = None,
     ) -> ModelTurn:
         """One chat completion, retried on transient errors; never raises for endpoint failures."""
+        turn, _ = await self.attempt(
+            messages,
+            tools=tools,
+            tool_choice=tool_choice,
+            json_schema=json_schema,
+            schema_name=schema_name,
+            sampling=sampling,
+        )
+        return turn
+
+    async def attempt(
+        self,
+        messages: list[dict[str, Any]],
+        *,
+        tools: list[dict[str, Any]] | None = None,
+        tool_choice: str | dict[str, Any] | None = None,
+        json_schema: dict[str, Any] | None = None,
+        schema_name: str = "verdict",
+        sampling: Sampling | None = None,
+    ) -> tuple[ModelTurn, bool]:
+        """Like `chat`, and also says whether the endpoint itself failed (so a pool can fail over).
+
+        True only when the transient errors outlasted the retries: a 4xx (a bad request) would fail on
+        every endpoint alike, so it is not the endpoint's fault.
+        """
         params = self.build_params(
             tools=tools,
             tool_choice=tool_choice,
@@ -163,19 +218,20 @@ class ModelClient:
                     log.warning("model call failed (%s), retry %d in %.2fs", type(e).__name__, attempt, delay)
                     await asyncio.sleep(delay)
                     continue
-                return self._failed(request, e, attempt, start)
+                return self._failed(request, e, attempt, start), True
             except openai.APIError as e:
-                return self._failed(request, e, attempt, start)
+                return self._failed(request, e, attempt, start), False
             except ValueError as e:  # a 200 whose body is not a completion (truncated or garbage JSON)
                 if attempt <= self.max_retries:
                     continue
-                return self._failed(request, ValueError(f"malformed response body: {e}"), attempt, start)
+                return self._failed(request, ValueError(f"malformed response body: {e}"), attempt, start), True
             break
         turn = _turn_from_response(response, request)
         turn.latency_s = time.perf_counter() - start
         turn.attempts = attempt
         turn.backend = self.profile.name
-        return turn
+        turn.endpoint = self.base_url
+        return turn, False
 
     def _failed(self, request: ModelRequest, e: Exception, attempts: int, start: float) -> ModelTurn:
         status = getattr(e, "status_code", None)
@@ -187,6 +243,7 @@ class ModelClient:
             latency_s=time.perf_counter() - start,
             backend=self.profile.name,
             model=self.model,
+            endpoint=self.base_url,
         )
 
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from judgegraph.backends._client import ModelClient
+from judgegraph.backends._client import ChatModel, ModelClient
 from judgegraph.backends._embedded import EmbeddedServer
+from judgegraph.backends._pool import ModelPool
 from judgegraph.backends._profiles import backend_profiles
 from judgegraph.settings import Settings
 
@@ -14,16 +15,19 @@ class ModelEndpoint:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.embedded: EmbeddedServer | None = None
-        self._client: ModelClient | None = None
+        self._client: ChatModel | None = None
 
     @property
-    def client(self) -> ModelClient:
+    def client(self) -> ChatModel:
         if self._client is None:
             raise RuntimeError("the model endpoint is not open")
         return self._client
 
-    async def open(self) -> ModelClient:
-        """Connect (starting the embedded server first when no URL is set); idempotent."""
+    async def open(self) -> ChatModel:
+        """Connect (starting the embedded server first when no URL is set); idempotent.
+
+        Several comma-separated URLs make a `ModelPool` (load balancing and failover).
+        """
         if self._client is not None:
             return self._client
         s = self.settings
@@ -33,14 +37,19 @@ class ModelEndpoint:
             self.embedded = EmbeddedServer(n_threads=s.embedded_threads)
             url = await self.embedded.start()
             profile = profile or backend_profiles.get("llama_cpp")
-        client = ModelClient(
-            url,
-            profile=profile,
-            model=s.model_name,
-            api_key=s.api_key,
-            timeout_s=s.timeout_s,
-            max_retries=s.max_retries,
-        )
+        urls = [u.strip() for u in url.split(",") if u.strip()]
+        clients = [
+            ModelClient(
+                u,
+                profile=profile,
+                model=s.model_name,
+                api_key=s.api_key,
+                timeout_s=s.timeout_s,
+                max_retries=s.max_retries,
+            )
+            for u in urls
+        ]
+        client: ChatModel = clients[0] if len(clients) == 1 else ModelPool(clients)
         try:
             await client.connect()
         except BaseException:

@@ -70,7 +70,10 @@ def judge(
     output: Annotated[Path, typer.Option("-o", "--output", help="Where to write one result line per input.")],
     judge_name: Annotated[str, typer.Option("--judge", help="Which judge (see `judgegraph judges`).")] = "evidence",
     model: Annotated[
-        str | None, typer.Option("--model", help="OpenAI-compatible base URL; unset: the embedded CPU model.")
+        str | None,
+        typer.Option(
+            "--model", help="OpenAI-compatible base URL, or several comma-separated; unset: the embedded CPU model."
+        ),
     ] = None,
     backend: Annotated[
         str | None, typer.Option("--backend", help="vllm | llama_cpp | generic (default: detect).")
@@ -304,7 +307,8 @@ def serve(
     port: int = 8080,
     judge_name: Annotated[str, typer.Option("--judge")] = "evidence",
     model: Annotated[
-        str | None, typer.Option("--model", help="OpenAI-compatible URL; unset: the embedded model.")
+        str | None,
+        typer.Option("--model", help="OpenAI-compatible URL(s), comma-separated; unset: embedded."),
     ] = None,
     store: StoreOpt = None,
     api_key: Annotated[str | None, typer.Option(envvar="JUDGEGRAPH_SERVER_KEY", help="Require this key.")] = None,
