@@ -13,7 +13,8 @@ from collections import Counter
 from contextlib import asynccontextmanager
 from typing import Any
 
-from fastapi import FastAPI, HTTPException, Request
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -158,7 +159,7 @@ def create_app(config: ServerConfig, **judge_settings: Any) -> FastAPI:
         reference answer or a JSON object of JudgeRequest evidence fields."""
         n = len(body.query)
         if (body.prompts and len(body.prompts) != n) or (body.labels and len(body.labels) != n):
-            raise HTTPException(422, "query, prompts and labels must have the same length")
+            raise _invalid(("body",), "query, prompts and labels must have the same length", body.model_dump())
         requests = []
         for i, query in enumerate(body.query):
             prompt = body.prompts[i] if body.prompts else ""
@@ -167,7 +168,9 @@ def create_app(config: ServerConfig, **judge_settings: Any) -> FastAPI:
                 evidence = evidence_from(body.labels[i] if body.labels else None)
                 requests.append(pointwise_request(f"reward-{i}", prompt, response, evidence))
             except ValueError as e:
-                raise HTTPException(422, f"item {i}: {e}") from None
+                raise _invalid(
+                    ("body", "labels", i), f"item {i}: {e}", body.labels[i] if body.labels else None
+                ) from None
         results = await asyncio.gather(*(_run(r) for r in requests))
         scores = [r.verdict.scores[0] if r.verdict.valid and r.verdict.scores else 0.0 for r in results]
         logs = {
@@ -178,3 +181,8 @@ def create_app(config: ServerConfig, **judge_settings: Any) -> FastAPI:
         return RewardResponse(rewards=scores, scores=scores, extra_logs=logs)
 
     return app
+
+
+def _invalid(loc: tuple[str | int, ...], msg: str, value: Any) -> RequestValidationError:
+    """A 422 in FastAPI's own shape (the one the OpenAPI spec declares), for rules checked in the handler."""
+    return RequestValidationError([{"type": "value_error", "loc": loc, "msg": msg, "input": value}])

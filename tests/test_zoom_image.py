@@ -119,6 +119,10 @@ async def test_unknown_names_and_bad_boxes(astronaut: Path) -> None:
     assert not r.ok and r.error_kind == "invalid_arguments"
     missing = await _zoom(_ctx(["/nonexistent/x.png"]))
     assert not missing.ok and "cannot read image" in (missing.error or "")
+    directory = await _zoom(_ctx(["/tmp"]))
+    assert not directory.ok and "not a file" in (directory.error or "")
+    empty = await _zoom(_ctx([""]))
+    assert not empty.ok and "empty" in (empty.error or "")
 
 
 async def test_images_land_in_the_trajectory_store(tmp_path: Path, astronaut: Path) -> None:

@@ -41,14 +41,18 @@ def read_image_source(src: str) -> bytes:
             raise ToolFailure("the image's data: URI is not valid base64") from None
     if re.match(r"^[a-z]+://", src):
         raise ToolFailure(f"images are read from files or data: URIs, not URLs ({src[:60]})")
+    if not src.strip():
+        raise ToolFailure("the image source is empty")
     path = Path(src)
     try:
+        if not path.is_file():
+            raise ToolFailure(f"cannot read image {src!r}: not a file")
         size = path.stat().st_size
+        if size > MAX_IMAGE_BYTES:
+            raise ToolFailure(f"image {src!r} is {size} bytes, over the {MAX_IMAGE_BYTES} byte limit")
+        return path.read_bytes()
     except OSError as e:
         raise ToolFailure(f"cannot read image {src!r}: {e.strerror}") from None
-    if size > MAX_IMAGE_BYTES:
-        raise ToolFailure(f"image {src!r} is {size} bytes, over the {MAX_IMAGE_BYTES} byte limit")
-    return path.read_bytes()
 
 
 @dataclass
