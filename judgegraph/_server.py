@@ -32,6 +32,9 @@ class ServerConfig(BaseModel):
     max_concurrency: int = Field(default=64, ge=1)
     timeout_s: float = Field(default=300.0, gt=0)
     max_body_bytes: int = Field(default=10 * 1024 * 1024, ge=1024)
+    allow_local_files: bool = False
+    """Accept image and document paths on the server's disk. Off: a client could make the judge read any file
+    the server can, so over HTTP images come as `data:` URIs and documents as text."""
 
 
 class RewardRequest(BaseModel):
@@ -128,7 +131,14 @@ def create_app(config: ServerConfig, **judge_settings: Any) -> FastAPI:
         metrics.latency_count[path] += 1
         return response
 
-    async def _run(request: JudgeRequest) -> JudgeResponse:
+    async def _run(request: JudgeRequest, loc: tuple[str | int, ...] = ("body",)) -> JudgeResponse:
+        if not config.allow_local_files and (paths := local_files(request)):
+            raise _invalid(
+                loc,
+                f"this server does not read files from its disk ({', '.join(paths[:3])}): send images as data: "
+                "URIs and documents as text, or start it with --allow-local-files",
+                paths,
+            )
         t = await state["judge"].arun(request)
         for r in t.tool_results():
             metrics.tools[r.name] += 1
@@ -151,7 +161,7 @@ def create_app(config: ServerConfig, **judge_settings: Any) -> FastAPI:
     @app.post("/v1/judge/batch")
     async def judge_batch(requests: list[JudgeRequest]) -> list[JudgeResponse]:
         """Judge several requests (concurrently)."""
-        return list(await asyncio.gather(*(_run(r) for r in requests)))
+        return list(await asyncio.gather(*(_run(r, ("body", i)) for i, r in enumerate(requests))))
 
     @app.post("/reward")
     async def reward(body: RewardRequest) -> RewardResponse:
@@ -181,6 +191,13 @@ def create_app(config: ServerConfig, **judge_settings: Any) -> FastAPI:
         return RewardResponse(rewards=scores, scores=scores, extra_logs=logs)
 
     return app
+
+
+def local_files(request: JudgeRequest) -> list[str]:
+    """The image and document paths a request names on the server's disk."""
+    images = [*request.images, *(src for c in request.candidates for src in c.images)]
+    paths = [src for src in images if not src.startswith("data:")]
+    return paths + [d.path for d in request.documents if d.path]
 
 
 def _invalid(loc: tuple[str | int, ...], msg: str, value: Any) -> RequestValidationError:

@@ -118,3 +118,30 @@ async def test_serve_command_binds_loopback(fake_openai: FakeOpenAI, tmp_path: P
     finally:
         proc.terminate()
         await proc.wait()
+
+
+async def test_files_on_the_server_are_not_read_unless_allowed(fake_openai: FakeOpenAI, tmp_path: Path) -> None:
+    secret = tmp_path / "secret.txt"
+    secret.write_text("the server's own file")
+    request = {"id": "f", "prompt": "Summarize.", "candidates": ["a", "b"], "images": ["/etc/passwd"],
+               "documents": [{"id": "d", "path": str(secret)}]}  # fmt: skip
+    ctx, client = await _client(ServerConfig(), fake_openai, tmp_path)
+    try:
+        refused = await client.post("/v1/judge", json=request)
+        assert refused.status_code == 422 and "--allow-local-files" in refused.text
+        assert "/etc/passwd" in refused.text and str(secret) in refused.text
+        label = json.dumps({"images": ["/etc/passwd"]})
+        via_reward = await client.post("/reward", json={"query": ["x"], "labels": [label]})
+        assert via_reward.status_code == 422 and "--allow-local-files" in via_reward.text
+        inline = {**request, "images": [], "documents": [{"id": "d", "text": "inline text"}]}
+        assert (await client.post("/v1/judge", json=inline)).status_code == 200
+    finally:
+        await client.aclose()
+        await ctx.__aexit__(None, None, None)
+    ctx, client = await _client(ServerConfig(allow_local_files=True), fake_openai, tmp_path)
+    try:
+        allowed = await client.post("/v1/judge", json={**request, "id": "g", "images": []})
+        assert allowed.status_code == 200, allowed.text
+    finally:
+        await client.aclose()
+        await ctx.__aexit__(None, None, None)

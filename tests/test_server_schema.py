@@ -53,7 +53,9 @@ def test_the_server_keeps_to_its_spec(api_schema: schemathesis.BaseSchema) -> No
     for operation in operations:
 
         @given(case=operation.as_strategy())
-        @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+        @settings(
+            max_examples=25, deadline=None, suppress_health_check=list(HealthCheck), database=None, derandomize=True
+        )
         def check(case: schemathesis.Case) -> None:
             case.call_and_validate(excluded_checks=[positive_data_acceptance])
 

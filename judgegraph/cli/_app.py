@@ -313,6 +313,9 @@ def serve(
     store: StoreOpt = None,
     api_key: Annotated[str | None, typer.Option(envvar="JUDGEGRAPH_SERVER_KEY", help="Require this key.")] = None,
     max_concurrency: Annotated[int, typer.Option(min=1, help="Requests in flight before 429.")] = 64,
+    allow_local_files: Annotated[
+        bool, typer.Option(help="Let requests name image and document files on this machine.")
+    ] = False,
     timeout: Annotated[float, typer.Option(help="Seconds per request before 504.")] = 300.0,
 ) -> None:
     """Serve rewards over HTTP: OpenRLHF's /reward, /v1/judge, /v1/judge/batch, /health, /metrics."""
@@ -320,7 +323,13 @@ def serve(
 
     from judgegraph._server import ServerConfig, create_app
 
-    config = ServerConfig(judge=judge_name, api_key=api_key, max_concurrency=max_concurrency, timeout_s=timeout)
+    config = ServerConfig(
+        judge=judge_name,
+        api_key=api_key,
+        max_concurrency=max_concurrency,
+        timeout_s=timeout,
+        allow_local_files=allow_local_files,
+    )
     settings = {k: v for k, v in {"model_url": model, "store": store}.items() if v is not None}
     uvicorn.run(create_app(config, **settings), host=host, port=port, log_level="warning")
 
