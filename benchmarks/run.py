@@ -20,6 +20,7 @@ SECTIONS = {
     "sandbox": "Code sandbox (issue #3)",
     "tools": "Evidence tools: retrieval and zoom (issue #4)",
     "trajectories": "Trajectories: recording, store, replay, export (issue #6)",
+    "pipeline": "Pipelines: batch throughput against concurrency (issue #8)",
 }
 REPORT = Path(__file__).resolve().parent.parent / "BENCHMARKS.md"
 

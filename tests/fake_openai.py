@@ -80,6 +80,8 @@ class FakeOpenAI:
                 self._send(200, json.dumps(fake._completion(reply)))
 
         class Server(ThreadingHTTPServer):
+            request_queue_size = 1024  # hundreds of concurrent clients connect at once in benchmarks
+
             def handle_error(self, request: Any, client_address: Any) -> None:
                 pass  # a client that timed out and hung up is part of the script, not a failure
 
