@@ -21,6 +21,7 @@ SECTIONS = {
     "tools": "Evidence tools: retrieval and zoom (issue #4)",
     "trajectories": "Trajectories: recording, store, replay, export (issue #6)",
     "pipeline": "Pipelines: batch throughput against concurrency (issue #8)",
+    "server": "Reward server under load (issue #8)",
 }
 REPORT = Path(__file__).resolve().parent.parent / "BENCHMARKS.md"
 

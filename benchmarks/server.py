@@ -1,0 +1,113 @@
+"""Reward server (issue #8): requests/s and latency with 500 concurrent clients.
+
+`judgegraph serve` runs as its own process, as deployed, on a fake model in a third process; the clients are
+httpx in this one. Each client posts OpenRLHF `/reward` requests (one response with a reference answer, so
+the evidence decides: the server's own cost, no model wait) one after another.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+
+from benchmarks._util import Stats, table
+from benchmarks.pipeline import _serve_model
+from judgegraph.backends import free_port
+
+CLIENTS = 500
+PER_CLIENT = 4
+PROMPT = "<|im_start|>user\nWhat is 6*7?<|im_end|>\n<|im_start|>assistant\n"
+
+
+async def _wait_ready(base: str, proc: asyncio.subprocess.Process) -> None:
+    async with httpx.AsyncClient() as client:
+        for _ in range(600):
+            if proc.returncode is not None:
+                raise RuntimeError("judgegraph serve exited during start")
+            try:
+                if (await client.get(f"{base}/health")).status_code == 200:
+                    return
+            except httpx.TransportError:
+                pass
+            await asyncio.sleep(0.1)
+    raise RuntimeError("judgegraph serve did not start in 60 s")
+
+
+async def _load(base: str) -> tuple[list[float], dict[int | str, int], float]:
+    latencies: list[float] = []
+    statuses: dict[int | str, int] = {}
+    limits = httpx.Limits(max_connections=CLIENTS, max_keepalive_connections=CLIENTS)
+    async with httpx.AsyncClient(base_url=base, limits=limits, timeout=120) as client:
+
+        async def one_client(c: int) -> None:
+            for k in range(PER_CLIENT):
+                answer = "The answer is 42." if (c + k) % 2 else "It is 41."
+                body = {"query": [PROMPT + answer], "prompts": [PROMPT], "labels": ["42"]}
+                start = time.perf_counter()
+                try:
+                    status: int | str = (await client.post("/reward", json=body)).status_code
+                except httpx.TransportError as e:  # counted, not fatal: the report says how many
+                    status = type(e).__name__
+                latencies.append(time.perf_counter() - start)
+                statuses[status] = statuses.get(status, 0) + 1
+
+        start = time.perf_counter()
+        await asyncio.gather(*(one_client(c) for c in range(CLIENTS)))
+        elapsed = time.perf_counter() - start
+    return latencies, statuses, elapsed
+
+
+async def bench() -> str:
+    ctx = multiprocessing.get_context("spawn")
+    ours, theirs = ctx.Pipe()
+    model = ctx.Process(target=_serve_model, args=(theirs,), daemon=True)
+    model.start()
+    url = ours.recv()
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    store = Path(tempfile.mkdtemp(prefix="judgegraph-bench-")) / "runs.db"
+    cmd = [sys.executable, "-m", "judgegraph.cli", "serve", "--port", str(port), "--model", url,
+           "--store", str(store), "--max-concurrency", str(CLIENTS)]  # fmt: skip
+    proc = await asyncio.create_subprocess_exec(*cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        await _wait_ready(base, proc)
+        await _load_warmup(base)
+        latencies, statuses, elapsed = await _load(base)
+    finally:
+        proc.terminate()
+        await asyncio.wait_for(proc.wait(), timeout=30)
+        ours.send("stop")
+        model.join(timeout=10)
+    s = Stats.of(latencies)
+    ms = sorted(x * 1000 for x in latencies)
+    p99 = ms[min(len(ms) - 1, round(0.99 * (len(ms) - 1)))]
+    codes = ", ".join(f"{code}: {n}" for code, n in sorted(statuses.items(), key=lambda kv: str(kv[0])))
+    rows = [[CLIENTS, len(latencies), len(latencies) / elapsed, s.p50_ms, s.p95_ms, p99, codes]]
+    header = ["clients", "requests", "requests/s", "p50 ms", "p95 ms", "p99 ms", "status codes"]
+    intro = (
+        f"{CLIENTS} concurrent clients, {PER_CLIENT} `/reward` requests each, against `judgegraph serve` "
+        "(`--max-concurrency` at the client count, store on); each request is decided by the reference."
+    )
+    rate = len(latencies) / elapsed
+    outro = (
+        f"The latencies are queueing: {CLIENTS} requests in flight at {rate:.0f}/s is "
+        f"{CLIENTS / rate:.1f} s by Little's law, the p50 above. The server is one process (one event loop) and "
+        f"spends about {1000 / rate:.0f} ms of CPU per request (HTTP, the graph, the reference check, the store), "
+        "on a machine whose two cores it shares with the 500 clients; more throughput needs more server "
+        "processes behind one port, which `judgegraph serve` does not do yet."
+    )
+    return intro + "\n\n" + table(header, rows) + "\n\n" + outro
+
+
+async def _load_warmup(base: str) -> None:
+    async with httpx.AsyncClient(base_url=base, timeout=60) as client:
+        body = {"query": [PROMPT + "42"], "prompts": [PROMPT], "labels": ["42"]}
+        for _ in range(5):
+            (await client.post("/reward", json=body)).raise_for_status()
