@@ -131,7 +131,8 @@ def create_app(config: ServerConfig, **judge_settings: Any) -> FastAPI:
         metrics.latency_count[path] += 1
         return response
 
-    async def _run(request: JudgeRequest, loc: tuple[str | int, ...] = ("body",)) -> JudgeResponse:
+    def _admit(request: JudgeRequest, loc: tuple[str | int, ...]) -> JudgeRequest:
+        """Refuse a request naming files on the server's disk (unless allowed), before any of a batch is judged."""
         if not config.allow_local_files and (paths := local_files(request)):
             raise _invalid(
                 loc,
@@ -139,6 +140,9 @@ def create_app(config: ServerConfig, **judge_settings: Any) -> FastAPI:
                 "URIs and documents as text, or start it with --allow-local-files",
                 paths,
             )
+        return request
+
+    async def _run(request: JudgeRequest) -> JudgeResponse:
         t = await state["judge"].arun(request)
         for r in t.tool_results():
             metrics.tools[r.name] += 1
@@ -156,12 +160,13 @@ def create_app(config: ServerConfig, **judge_settings: Any) -> FastAPI:
     @app.post("/v1/judge")
     async def judge_one(request: JudgeRequest) -> JudgeResponse:
         """Judge one request."""
-        return await _run(request)
+        return await _run(_admit(request, ("body",)))
 
     @app.post("/v1/judge/batch")
     async def judge_batch(requests: list[JudgeRequest]) -> list[JudgeResponse]:
         """Judge several requests (concurrently)."""
-        return list(await asyncio.gather(*(_run(r, ("body", i)) for i, r in enumerate(requests))))
+        admitted = [_admit(r, ("body", i)) for i, r in enumerate(requests)]
+        return list(await asyncio.gather(*(_run(r) for r in admitted)))
 
     @app.post("/reward")
     async def reward(body: RewardRequest) -> RewardResponse:
@@ -174,13 +179,12 @@ def create_app(config: ServerConfig, **judge_settings: Any) -> FastAPI:
         for i, query in enumerate(body.query):
             prompt = body.prompts[i] if body.prompts else ""
             response = query[len(prompt) :] if prompt and query.startswith(prompt) else query
+            label = body.labels[i] if body.labels else None
             try:
-                evidence = evidence_from(body.labels[i] if body.labels else None)
-                requests.append(pointwise_request(f"reward-{i}", prompt, response, evidence))
+                request = pointwise_request(f"reward-{i}", prompt, response, evidence_from(label))
             except ValueError as e:
-                raise _invalid(
-                    ("body", "labels", i), f"item {i}: {e}", body.labels[i] if body.labels else None
-                ) from None
+                raise _invalid(("body", "labels", i), f"item {i}: {e}", label) from None
+            requests.append(_admit(request, ("body", "labels", i)))
         results = await asyncio.gather(*(_run(r) for r in requests))
         scores = [r.verdict.scores[0] if r.verdict.valid and r.verdict.scores else 0.0 for r in results]
         logs = {
