@@ -11,13 +11,19 @@ class Stats:
     n: int
     p50_ms: float
     p95_ms: float
+    p99_ms: float
     mean_ms: float
 
     @classmethod
     def of(cls, seconds: list[float]) -> Stats:
         ms = sorted(s * 1000 for s in seconds)
-        p95 = ms[min(len(ms) - 1, round(0.95 * (len(ms) - 1)))]
-        return cls(n=len(ms), p50_ms=statistics.median(ms), p95_ms=p95, mean_ms=statistics.fmean(ms))
+
+        def pct(q: float) -> float:
+            return ms[min(len(ms) - 1, round(q * (len(ms) - 1)))]
+
+        return cls(
+            n=len(ms), p50_ms=statistics.median(ms), p95_ms=pct(0.95), p99_ms=pct(0.99), mean_ms=statistics.fmean(ms)
+        )
 
 
 def table(header: list[str], rows: list[list[object]]) -> str:

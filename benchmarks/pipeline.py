@@ -8,35 +8,17 @@ real batch.
 
 from __future__ import annotations
 
-import dataclasses
-import multiprocessing
 import tempfile
 import time
-from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any
 
+from benchmarks._fake_model import fake_model_process
 from benchmarks._util import table
 from judgegraph import Judge
-from tests.fake_openai import FakeOpenAI, Reply, prefers
 
 LATENCY_S = 0.1
 CONCURRENCY = (1, 16, 64, 256)
 REQUEST = {"prompt": "Greet a friend.", "candidates": ["Hello there, friend!", "k"]}
-
-
-def _respond(body: dict[str, Any]) -> Reply:
-    return dataclasses.replace(prefers("Hello")(body), delay_s=LATENCY_S)
-
-
-def _serve_model(conn: Connection) -> None:
-    """The fake model in its own process, so its threads do not share the judge's interpreter lock."""
-    server = FakeOpenAI()
-    server.responder = _respond
-    server.start()
-    conn.send(server.url)
-    conn.recv()  # until the benchmark is done
-    server.stop()
 
 
 async def _batch(judge: Judge, concurrency: int, n: int, tag: str) -> tuple[float, int]:
@@ -49,14 +31,10 @@ async def _batch(judge: Judge, concurrency: int, n: int, tag: str) -> tuple[floa
 
 
 async def bench() -> str:
-    ctx = multiprocessing.get_context("spawn")
-    ours, theirs = ctx.Pipe()
-    model = ctx.Process(target=_serve_model, args=(theirs,), daemon=True)
-    model.start()
-    url = ours.recv()
     tmp = Path(tempfile.mkdtemp(prefix="judgegraph-bench-"))
     rows: list[list[object]] = []
-    try:
+    rates: list[float] = []
+    with fake_model_process(LATENCY_S) as url:
         async with Judge.load("evidence", store=tmp / "runs.db", model_url=url) as judge:
             await _batch(judge, 1, 2, "warm")
             single, _ = await _batch(judge, 1, 10, "single")
@@ -67,17 +45,15 @@ async def bench() -> str:
                 elapsed, failed = await _batch(judge, c, n, f"c{c}")
                 ideal = c / per_judgment
                 got = n / elapsed
+                rates.append(got)
                 rows.append([c, n, failed, got, ideal, f"{100 * got / ideal:.0f}%"])
-    finally:
-        ours.send("stop")
-        model.join(timeout=10)
     intro = (
         f"`evidence` judge on an open-ended pair (no check decides, so the model rules in both orders: "
         f"{calls:.0f} calls per judgment), model latency {LATENCY_S * 1000:.0f} ms per call; one judgment alone "
         f"takes {per_judgment * 1000:.0f} ms. `Judge.ajudge_many`, one process, store on."
     )
     header = ["concurrency", "judgments", "failed", "judgments/s", "ideal/s", "of ideal"]
-    best = max(float(r[3]) for r in rows)  # type: ignore[arg-type]
+    best = max(rates)
     outro = (
         f"Beyond a few dozen judgments in flight one process is bound by its own CPU, at about {best:.0f} "
         f"judgments/s ({1000 / best:.1f} ms of judge-side work each: the graph's nodes, two model calls, "

@@ -8,7 +8,6 @@ the evidence decides: the server's own cost, no model wait) one after another.
 from __future__ import annotations
 
 import asyncio
-import multiprocessing
 import subprocess
 import sys
 import tempfile
@@ -17,8 +16,8 @@ from pathlib import Path
 
 import httpx
 
+from benchmarks._fake_model import fake_model_process
 from benchmarks._util import Stats, table
-from benchmarks.pipeline import _serve_model
 from judgegraph.backends import free_port
 
 CLIENTS = 500
@@ -64,38 +63,37 @@ async def _load(base: str) -> tuple[list[float], dict[int | str, int], float]:
     return latencies, statuses, elapsed
 
 
+async def _load_warmup(base: str) -> None:
+    async with httpx.AsyncClient(base_url=base, timeout=60) as client:
+        body = {"query": [PROMPT + "42"], "prompts": [PROMPT], "labels": ["42"]}
+        for _ in range(5):
+            (await client.post("/reward", json=body)).raise_for_status()
+
+
 async def bench() -> str:
-    ctx = multiprocessing.get_context("spawn")
-    ours, theirs = ctx.Pipe()
-    model = ctx.Process(target=_serve_model, args=(theirs,), daemon=True)
-    model.start()
-    url = ours.recv()
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     store = Path(tempfile.mkdtemp(prefix="judgegraph-bench-")) / "runs.db"
-    cmd = [sys.executable, "-m", "judgegraph.cli", "serve", "--port", str(port), "--model", url,
-           "--store", str(store), "--max-concurrency", str(CLIENTS)]  # fmt: skip
-    proc = await asyncio.create_subprocess_exec(*cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        await _wait_ready(base, proc)
-        await _load_warmup(base)
-        latencies, statuses, elapsed = await _load(base)
-    finally:
-        proc.terminate()
-        await asyncio.wait_for(proc.wait(), timeout=30)
-        ours.send("stop")
-        model.join(timeout=10)
+    with fake_model_process(latency_s=0.0) as url:
+        cmd = [sys.executable, "-m", "judgegraph.cli", "serve", "--port", str(port), "--model", url,
+               "--store", str(store), "--max-concurrency", str(CLIENTS)]  # fmt: skip
+        proc = await asyncio.create_subprocess_exec(*cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            await _wait_ready(base, proc)
+            await _load_warmup(base)
+            latencies, statuses, elapsed = await _load(base)
+        finally:
+            proc.terminate()
+            await asyncio.wait_for(proc.wait(), timeout=30)
     s = Stats.of(latencies)
-    ms = sorted(x * 1000 for x in latencies)
-    p99 = ms[min(len(ms) - 1, round(0.99 * (len(ms) - 1)))]
+    rate = len(latencies) / elapsed
     codes = ", ".join(f"{code}: {n}" for code, n in sorted(statuses.items(), key=lambda kv: str(kv[0])))
-    rows = [[CLIENTS, len(latencies), len(latencies) / elapsed, s.p50_ms, s.p95_ms, p99, codes]]
+    rows = [[CLIENTS, len(latencies), rate, s.p50_ms, s.p95_ms, s.p99_ms, codes]]
     header = ["clients", "requests", "requests/s", "p50 ms", "p95 ms", "p99 ms", "status codes"]
     intro = (
         f"{CLIENTS} concurrent clients, {PER_CLIENT} `/reward` requests each, against `judgegraph serve` "
         "(`--max-concurrency` at the client count, store on); each request is decided by the reference."
     )
-    rate = len(latencies) / elapsed
     outro = (
         f"The latencies are queueing: {CLIENTS} requests in flight at {rate:.0f}/s is "
         f"{CLIENTS / rate:.1f} s by Little's law, the p50 above. The server is one process (one event loop) and "
@@ -104,10 +102,3 @@ async def bench() -> str:
         "processes behind one port, which `judgegraph serve` does not do yet."
     )
     return intro + "\n\n" + table(header, rows) + "\n\n" + outro
-
-
-async def _load_warmup(base: str) -> None:
-    async with httpx.AsyncClient(base_url=base, timeout=60) as client:
-        body = {"query": [PROMPT + "42"], "prompts": [PROMPT], "labels": ["42"]}
-        for _ in range(5):
-            (await client.post("/reward", json=body)).raise_for_status()
