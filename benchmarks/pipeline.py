@@ -58,6 +58,6 @@ async def bench() -> str:
         f"Beyond a few dozen judgments in flight one process is bound by its own CPU, at about {best:.0f} "
         f"judgments/s ({1000 / best:.1f} ms of judge-side work each: the graph's nodes, two model calls, "
         "recording, the SQLite store), so the target of 90% of ideal at 256 concurrent is not met in one process; more "
-        "throughput comes from more processes (the batch runner over several workers, or Ray, not built yet)."
+        "throughput comes from more processes: `judgegraph judge --ray` (see the scale-out section)."
     )
     return intro + "\n\n" + table(header, rows) + "\n\n" + outro

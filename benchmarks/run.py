@@ -22,6 +22,7 @@ SECTIONS = {
     "trajectories": "Trajectories: recording, store, replay, export (issue #6)",
     "pipeline": "Pipelines: batch throughput against concurrency (issue #8)",
     "server": "Reward server under load (issue #8)",
+    "scaleout": "Scale-out: one process against Ray actors (issue #8)",
 }
 REPORT = Path(__file__).resolve().parent.parent / "BENCHMARKS.md"
 

@@ -17,13 +17,14 @@ from judgegraph._reward import RewardConfig, judge_reward
 from judgegraph._trajectory import ToolResult, Trajectory, Versions
 from judgegraph._verdict import Verdict
 from judgegraph._version import __version__
-
-if TYPE_CHECKING:
-    from judgegraph._replay import ReplayReport
 from judgegraph.backends import ModelEndpoint
 from judgegraph.registry import Registry
 from judgegraph.settings import Settings
 from judgegraph.store import TrajectoryStore
+
+if TYPE_CHECKING:
+    from judgegraph._replay import ReplayReport
+    from judgegraph.tools import ArtifactSink
 
 T = TypeVar("T")
 
@@ -129,6 +130,7 @@ class Judge:
         store: TrajectoryStore | str | Path | Literal[False] | None = None,
         checkpointer: Any = None,
         reward: RewardConfig | None = None,
+        artifacts: ArtifactSink | None = None,
         **overrides: Any,
     ) -> Judge:
         """Load a registered judge and compile its graph (a bad spec fails here, not on the first request).
@@ -139,6 +141,7 @@ class Judge:
             store: a store or a path; None uses `settings.store_path`; False records nothing to disk.
             checkpointer: a LangGraph checkpointer to compile the graph with (none by default).
             reward: how each labelled run is rewarded (stored with the run); TIR-Judge's rule by default.
+            artifacts: where images that tools produce go when there is no store (default: kept in memory).
             **overrides: `Settings` fields, e.g. `model_url="http://127.0.0.1:8000/v1"`.
         """
         spec = judge_registry().get(name)
@@ -151,7 +154,8 @@ class Judge:
         if store is not None:  # what sits beside the store (checkpoints) follows the store actually used
             settings = settings.model_copy(update={"store_path": store.path})
         # Images tools produce are stored by content hash beside the trajectories that refer to them.
-        graph = graph_builders.get(spec.graph)(spec, settings=settings, checkpointer=checkpointer, artifacts=store)
+        sink = store if store is not None else artifacts
+        graph = graph_builders.get(spec.graph)(spec, settings=settings, checkpointer=checkpointer, artifacts=sink)
         return cls(spec, graph, settings=settings, store=store, reward=reward)
 
     @property
@@ -210,12 +214,23 @@ class Judge:
             model=client.model,
         )
 
-    async def arun(self, request: JudgeRequest | Mapping[str, Any]) -> Trajectory:
-        """Judge one request and return its whole trajectory (also written to the store)."""
+    async def new_trajectory(self, request: JudgeRequest | Mapping[str, Any]) -> Trajectory:
+        """An empty trajectory of `request` by this judge, for `arun(..., trajectory=)`."""
         if not isinstance(request, JudgeRequest):
             request = JudgeRequest.model_validate(request)
         await self.open()
-        trajectory = Trajectory(judge=self.name, request=request, label=request.label, versions=self._versions())
+        return Trajectory(judge=self.name, request=request, label=request.label, versions=self._versions())
+
+    async def arun(
+        self, request: JudgeRequest | Mapping[str, Any], *, trajectory: Trajectory | None = None
+    ) -> Trajectory:
+        """Judge one request and return its whole trajectory (also written to the store).
+
+        Args:
+            trajectory: record into this one (from `new_trajectory(request)`) rather than a new one, so the
+                caller holds the run even when it crashes (it is then `incomplete`, and the error re-raised).
+        """
+        trajectory = trajectory or await self.new_trajectory(request)
         if self.store is not None:
             await self.store.astart_run(trajectory)
         try:

@@ -52,7 +52,7 @@ class ToolServices:
         self.sandbox_backend = sandbox
         self.sandbox_pool_size = sandbox_pool_size
         self.limits = limits or Limits()
-        self.artifacts: ArtifactSink = artifacts or MemoryArtifacts()
+        self.artifacts: ArtifactSink = artifacts if artifacts is not None else MemoryArtifacts()
         self._embedder = embedder
         self._embedding_cache = embedding_cache
         self._retriever: Retriever | None = None

@@ -12,6 +12,7 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -60,7 +61,7 @@ def _existing_store(store: Path | None) -> Path:
 
 
 def _fail(message: str, code: int = 2) -> typer.Exit:
-    err.print(f"[red]error:[/red] {message}")
+    err.print(f"[red]error:[/red] {escape(message)}")  # messages hold brackets (extras, paths), not markup
     return typer.Exit(code)
 
 
@@ -83,14 +84,32 @@ def judge(
     sandbox: Annotated[str | None, typer.Option(help="Code sandbox: auto | docker | process.")] = None,
     checkpoints: Annotated[str | None, typer.Option(help="LangGraph checkpoints: off | incomplete | all.")] = None,
     resume: Annotated[bool, typer.Option("--resume", help="Skip ids OUTPUT already has results for; append.")] = False,
+    ray: Annotated[
+        bool, typer.Option("--ray", help="Spread the batch over Ray actors (RAY_ADDRESS, else a local Ray).")
+    ] = False,
+    ray_address: Annotated[
+        str | None, typer.Option("--ray-address", help="Ray cluster to use, e.g. ray://head:10001 (implies --ray).")
+    ] = None,
+    ray_actors: Annotated[
+        int | None, typer.Option("--ray-actors", min=1, help="Judge actors (default: one per cluster CPU).")
+    ] = None,
 ) -> None:
-    """Judge every request in INPUT; write a result line for each (bad lines get an error line)."""
+    """Judge every request in INPUT; write a result line for each (bad lines get an error line).
+
+    With --ray, --concurrency counts requests in flight across all actors; results and trajectories are
+    collected here, in one output file and one store.
+    """
     try:
         settings = _settings(
             model_url=model, backend=backend, store_path=store, sandbox=sandbox, checkpoints=checkpoints
         )
     except ValueError as e:
         raise _fail(str(e)) from None
+    runner = None
+    if ray or ray_address or ray_actors:
+        from judgegraph._ray import RayJudge
+
+        runner = RayJudge(judge_name, settings, address=ray_address, actors=ray_actors, concurrency=concurrency)
     columns = (
         TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
         TextColumn("failed {task.fields[failed]}"), _RateColumn(),
@@ -100,7 +119,14 @@ def judge(
         with Progress(*columns, console=err, disable=not err.is_terminal) as progress:
             result = asyncio.run(
                 judge_file(
-                    input, output, judge_name, settings, concurrency=concurrency, resume=resume, progress=progress
+                    input,
+                    output,
+                    judge_name,
+                    settings,
+                    concurrency=concurrency,
+                    resume=resume,
+                    progress=progress,
+                    runner=runner,
                 )
             )
     except KeyboardInterrupt:

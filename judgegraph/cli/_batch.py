@@ -5,8 +5,9 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, Self
 
 from pydantic import BaseModel, ValidationError
 from rich.progress import Progress
@@ -15,6 +16,16 @@ from judgegraph._judge import Judge
 from judgegraph._request import JudgeRequest
 from judgegraph._trajectory import Trajectory
 from judgegraph.settings import Settings
+
+
+class JudgeRunner(Protocol):
+    """What judges a batch: a `Judge`, or a `RayJudge` spreading it over a cluster."""
+
+    async def __aenter__(self) -> Self: ...
+
+    async def __aexit__(self, *exc: Any) -> None: ...
+
+    async def arun(self, request: JudgeRequest | Mapping[str, Any]) -> Trajectory: ...
 
 
 class OutputLine(BaseModel):
@@ -131,11 +142,13 @@ async def judge_file(
     concurrency: int = 4,
     resume: bool = False,
     progress: Progress | None = None,
+    runner: JudgeRunner | None = None,
 ) -> JudgeFileResult:
     """Judge each line of `input` with `concurrency` in flight, writing result lines as they finish.
 
     With `resume`, lines whose id already has a result in `output` are skipped and new results are appended,
-    so an interrupted batch continues without losing or duplicating a line.
+    so an interrupted batch continues without losing or duplicating a line. `runner` judges instead of a
+    `Judge` loaded here (e.g. a `RayJudge`); it is entered and closed here.
     """
     parsed = await asyncio.to_thread(_load, input)
     output.parent.mkdir(parents=True, exist_ok=True)
@@ -145,7 +158,7 @@ async def judge_file(
     results: list[OutputLine] = list(previous)
     sem = asyncio.Semaphore(concurrency)
     write_lock = asyncio.Lock()
-    judge = Judge.load(judge_name, settings=settings)
+    judge = runner or Judge.load(judge_name, settings=settings)
     task = progress.add_task("judging", total=len(todo), failed=0) if progress else None
     failed = 0
     with output.open("a" if resume else "w") as sink:
