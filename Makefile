@@ -9,6 +9,7 @@ STAMP := $(VENV)/.judgegraph-setup
 # pip caches runs on any machine of this kind; no llava (judgegraph sends images through the API).
 LLAMA_CMAKE_ARGS ?= -DLLAVA_BUILD=OFF -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON
 DEMO_DIR ?= .judgegraph
+VIZ_PORT ?= 8765
 TORCH_VERSION ?= 2.13.0
 
 .PHONY: setup demo test lint services clean
@@ -26,8 +27,10 @@ $(STAMP): pyproject.toml Makefile
 		$(BIN)/python -m pip install -q -e '.[embedded,retrieval,graph,ray,dev]'
 	touch $(STAMP)
 
+# Judge the bundled examples, then serve the viewer over their runs (Ctrl-C stops it).
 demo: services
 	$(BIN)/judgegraph judge examples/demo.jsonl -o $(DEMO_DIR)/demo-output.jsonl --store $(DEMO_DIR)/runs.db
+	$(BIN)/judgegraph viz --store $(DEMO_DIR)/runs.db --port $(VIZ_PORT)
 
 lint: setup
 	$(BIN)/ruff check .

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # What the judges and tests need on the machine besides Python: bubblewrap (process sandbox), debootstrap
-# (sandbox image build), Tesseract (OCR) and a running Docker engine (Docker sandbox). Installs Debian's packages when missing and starts dockerd
+# (sandbox image build), Tesseract (OCR), Chromium (the viewer's browser tests) and a running Docker engine
+# (Docker sandbox). Installs Debian's packages when missing and starts dockerd
 # when it is not running (these machines have no systemd). Used by `make test`; needs root where it must act.
 set -euo pipefail
 
@@ -9,6 +10,7 @@ command -v bwrap >/dev/null 2>&1 || missing+=(bubblewrap)
 command -v debootstrap >/dev/null 2>&1 || missing+=(debootstrap)
 command -v dockerd >/dev/null 2>&1 || missing+=(docker.io)
 command -v tesseract >/dev/null 2>&1 || missing+=(tesseract-ocr)
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" != 0 ]; then
     echo "test-services: missing ${missing[*]} and not root: apt-get install ${missing[*]}" >&2

@@ -81,5 +81,8 @@ def test_the_wheel_installs_everything_under_judgegraph(tmp_path: Path) -> None:
         "judgegraph/agents/evidence/pairwise.md",
         "judgegraph/graphs/_builder.py",
         "judgegraph/py.typed",
+        "judgegraph/viz/templates/run.html",  # the viewer's pages and assets travel in the wheel
+        "judgegraph/viz/static/viz.js",
+        "judgegraph/viz/static/viz.css",
     ):
         assert path in names

@@ -156,6 +156,7 @@ def _print_results(result: JudgeFileResult, settings: Settings) -> None:
     store = f" --store {settings.store_path}"
     prog = _program()
     out.print(f"Trajectories are in {settings.store_path}")
+    out.print(f"  browse them: {prog} viz{store}")
     out.print(f"  list them:   {prog} runs{store}")
     if first:
         out.print(f"  look at one: {prog} show {first}{store}")
@@ -358,6 +359,31 @@ def serve(
     )
     settings = {k: v for k, v in {"model_url": model, "store": store}.items() if v is not None}
     uvicorn.run(create_app(config, **settings), host=host, port=port, log_level="warning")
+
+
+@app.command()
+def viz(
+    store: StoreOpt = None,
+    port: int = 8765,
+    host: Annotated[str, typer.Option(help="Interface to bind (127.0.0.1: this machine only).")] = "127.0.0.1",
+    evals: Annotated[
+        Path | None, typer.Option(help="Folder of eval reports to show (default: evals/ beside the store).")
+    ] = None,
+) -> None:
+    """Look at runs in the browser: the runs list, each run's path through its graph, events, images, diffs."""
+    import socket
+
+    import uvicorn
+
+    from judgegraph.viz import create_app
+
+    path = _existing_store(store)
+    with socket.socket() as probe:  # a clear error now rather than a uvicorn traceback later
+        if probe.connect_ex((host, port)) == 0:
+            raise _fail(f"port {port} on {host} is taken: pick another with --port")
+    app_ = create_app(path, evals_dir=evals or path.parent / "evals")
+    out.print(f"judgegraph viz: open http://{host}:{port}/  (runs in {path}; Ctrl-C stops)", soft_wrap=True)
+    uvicorn.run(app_, host=host, port=port, log_level="warning")
 
 
 @app.command()

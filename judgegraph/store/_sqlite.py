@@ -86,6 +86,66 @@ class RunSummary(BaseModel):
     winner: int | None
     correct: bool | None
     decided_by: str | None
+    consistent: bool | None = None
+    """Pairwise: whether both candidate orders agreed."""
+    tools: list[str] = []
+    """The tools the run called."""
+
+
+class RunFilter(BaseModel):
+    """Which runs to list or count (every field set narrows it)."""
+
+    judge: str | None = None
+    status: str | None = None
+    correct: bool | None = None
+    valid: bool | None = None
+    consistent: bool | None = None
+    tool: str | None = None
+    since: datetime | None = None
+    until: datetime | None = None
+    text: str | None = None
+    """A substring of the run id, the request id or the request itself."""
+
+    def where(self) -> tuple[str, list[Any]]:
+        """The SQL WHERE clause (empty when nothing is set) and its arguments."""
+        where: list[str] = []
+        args: list[Any] = []
+        for column, value in (("judge", self.judge), ("status", self.status)):
+            if value is not None:
+                where.append(f"{column} = ?")
+                args.append(value)
+        for column, flag in (("correct", self.correct), ("valid", self.valid)):
+            if flag is not None:
+                where.append(f"{column} = ?")
+                args.append(int(flag))
+        if self.consistent is not None:
+            where.append("json_extract(verdict_json, '$.consistent') = ?")
+            args.append(int(self.consistent))
+        if self.tool is not None:
+            where.append("id IN (SELECT run_id FROM events WHERE tool = ?)")
+            args.append(self.tool)
+        if self.since is not None:
+            where.append("started_at >= ?")
+            args.append(self.since.isoformat())
+        if self.until is not None:
+            where.append("started_at < ?")
+            args.append(self.until.isoformat())
+        if self.text:
+            like = "%" + self.text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+            where.append("(id LIKE ? ESCAPE '\\' OR request_id LIKE ? ESCAPE '\\' OR request_json LIKE ? ESCAPE '\\')")
+            args += [like, like, like]
+        return (" WHERE " + " AND ".join(where) if where else ""), args
+
+
+class RunCounts(BaseModel):
+    """How the runs a filter selects came out."""
+
+    total: int = 0
+    correct: int = 0
+    wrong: int = 0
+    invalid: int = 0
+    inconsistent: int = 0
+    incomplete: int = 0
 
 
 def _json(model: BaseModel | None) -> str | None:
@@ -207,8 +267,9 @@ class TrajectoryStore:
 
     # ------------------------------------------------------------ reading
 
-    def get(self, run_id: str) -> Trajectory:
-        """The whole trajectory; a unique id prefix is accepted. Raises KeyError when absent."""
+    def get(self, run_id: str, *, events: bool = True) -> Trajectory:
+        """The whole trajectory (without its events if `events` is False); a unique id prefix is accepted.
+        Raises KeyError when absent."""
         with self._lock:
             rows = self._conn.execute(
                 "SELECT * FROM runs WHERE id = ? OR id LIKE ? LIMIT 2", (run_id, run_id.replace("%", "") + "%")
@@ -222,16 +283,18 @@ class TrajectoryStore:
         if len(rows) > 1:
             raise KeyError(f"run id prefix {run_id!r} is ambiguous")
         r = dict(zip(cols, rows[0], strict=True))
-        with self._lock:
-            events = self._conn.execute(
-                "SELECT payload_json FROM events WHERE run_id=? ORDER BY seq", (r["id"],)
-            ).fetchall()
+        rows = []
+        if events:
+            with self._lock:
+                rows = self._conn.execute(
+                    "SELECT payload_json FROM events WHERE run_id=? ORDER BY seq", (r["id"],)
+                ).fetchall()
         return Trajectory(
             schema_version=r["schema_version"],
             id=r["id"],
             judge=r["judge"],
             request=JudgeRequest.model_validate_json(r["request_json"]),
-            events=[_EVENTS.validate_json(e[0]) for e in events],
+            events=[_EVENTS.validate_json(e[0]) for e in rows],
             path=json.loads(r["path_json"]),
             verdict=Verdict.model_validate_json(r["verdict_json"]) if r["verdict_json"] else None,
             label=Label.model_validate_json(r["label_json"]) if r["label_json"] else None,
@@ -253,37 +316,76 @@ class TrajectoryStore:
         tool: str | None = None,
         since: datetime | None = None,
         limit: int = 50,
+        offset: int = 0,
+        where: RunFilter | None = None,
     ) -> list[RunSummary]:
-        """Run summaries, newest first, filtered."""
-        where, args = [], []
-        for column, value in (("judge", judge), ("status", status)):
-            if value is not None:
-                where.append(f"{column} = ?")
-                args.append(value)
-        for column, flag in (("correct", correct), ("valid", valid)):
-            if flag is not None:
-                where.append(f"{column} = ?")
-                args.append(int(flag))
-        if tool is not None:
-            where.append("id IN (SELECT run_id FROM events WHERE tool = ?)")
-            args.append(tool)
-        if since is not None:
-            where.append("started_at >= ?")
-            args.append(since.isoformat())
+        """Run summaries, newest first, filtered (by the keywords, or by `where` for every filter)."""
+        if where is None:
+            where = RunFilter(judge=judge, status=status, correct=correct, valid=valid, tool=tool, since=since)
+        clause, args = where.where()
         sql = (
-            "SELECT id, judge, request_id, mode, status, started_at, duration_s, valid, winner, correct, decided_by"
-            " FROM runs" + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY started_at DESC LIMIT ?"
+            "SELECT id, judge, request_id, mode, status, started_at, duration_s, valid, winner, correct, decided_by,"
+            " json_extract(verdict_json, '$.consistent'),"
+            " (SELECT group_concat(DISTINCT tool) FROM events WHERE run_id = runs.id AND tool IS NOT NULL)"
+            f" FROM runs{clause} ORDER BY started_at DESC LIMIT ? OFFSET ?"
         )
         with self._lock:
-            rows = self._conn.execute(sql, (*args, limit)).fetchall()
+            rows = self._conn.execute(sql, (*args, limit, offset)).fetchall()
         keys = list(RunSummary.model_fields)
         out = []
         for row in rows:
             d = dict(zip(keys, row, strict=True))
-            for k in ("valid", "correct"):
+            for k in ("valid", "correct", "consistent"):
                 d[k] = None if d[k] is None else bool(d[k])
+            d["tools"] = sorted(d["tools"].split(",")) if d["tools"] else []
             out.append(RunSummary.model_validate(d))
         return out
+
+    def count_runs(self, where: RunFilter | None = None) -> RunCounts:
+        """Totals over the runs `where` selects (all runs by default)."""
+        clause, args = (where or RunFilter()).where()
+        sql = (
+            "SELECT count(*), sum(correct = 1), sum(correct = 0), sum(valid = 0),"
+            " sum(json_extract(verdict_json, '$.consistent') = 0), sum(status != 'complete')"
+            f" FROM runs{clause}"
+        )
+        with self._lock:
+            row = self._conn.execute(sql, args).fetchone()
+        keys = list(RunCounts.model_fields)
+        return RunCounts.model_validate({k: v or 0 for k, v in zip(keys, row, strict=True)})
+
+    def judges(self) -> list[str]:
+        """The judges that have runs here."""
+        with self._lock:
+            return [r[0] for r in self._conn.execute("SELECT DISTINCT judge FROM runs ORDER BY judge")]
+
+    def tools_used(self) -> list[str]:
+        """The tools any run here called."""
+        with self._lock:
+            return [
+                r[0]
+                for r in self._conn.execute("SELECT DISTINCT tool FROM events WHERE tool IS NOT NULL ORDER BY tool")
+            ]
+
+    def events(self, run_id: str, *, offset: int = 0, limit: int = 200) -> list[Event]:
+        """A page of one run's events, in order (for runs too large to load whole)."""
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT payload_json FROM events WHERE run_id=? ORDER BY seq LIMIT ? OFFSET ?", (run_id, limit, offset)
+            ).fetchall()
+        return [_EVENTS.validate_json(r[0]) for r in rows]
+
+    def event(self, run_id: str, seq: int) -> Event | None:
+        """One event of a run, by its seq."""
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT payload_json FROM events WHERE run_id=? AND seq=?", (run_id, seq)
+            ).fetchone()
+        return _EVENTS.validate_json(row[0]) if row else None
+
+    def event_count(self, run_id: str) -> int:
+        with self._lock:
+            return int(self._conn.execute("SELECT count(*) FROM events WHERE run_id=?", (run_id,)).fetchone()[0])
 
     def count(self) -> int:
         with self._lock:
