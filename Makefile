@@ -12,7 +12,7 @@ DEMO_DIR ?= .judgegraph
 VIZ_PORT ?= 8765
 TORCH_VERSION ?= 2.13.0
 
-.PHONY: setup demo test lint services clean
+.PHONY: setup demo test lint services clean evals
 
 setup: $(STAMP)
 
@@ -24,13 +24,19 @@ $(STAMP): pyproject.toml Makefile
 	# torch first and pinned: the CPU build (2.13.0+cpu where a local wheel provides it), never a CUDA one.
 	$(BIN)/python -m pip install -q torch==$(TORCH_VERSION)
 	CMAKE_BUILD_PARALLEL_LEVEL=2 CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" \
-		$(BIN)/python -m pip install -q -e '.[embedded,retrieval,graph,ray,dev]'
+		$(BIN)/python -m pip install -q -e '.[embedded,retrieval,graph,ray,evals,dev]'
 	touch $(STAMP)
 
 # Judge the bundled examples, then serve the viewer over their runs (Ctrl-C stops it).
 demo: services
 	$(BIN)/judgegraph judge examples/demo.jsonl -o $(DEMO_DIR)/demo-output.jsonl --store $(DEMO_DIR)/runs.db
 	$(BIN)/judgegraph viz --store $(DEMO_DIR)/runs.db --port $(VIZ_PORT)
+
+# Every judge on every bundled eval set with the embedded model; rewrites EVALS.md (EVAL_LIMIT per set).
+EVAL_LIMIT ?= 3
+EVAL_JUDGES ?= evidence,skill,propositions,llm,rubric,agentic
+evals: services
+	$(BIN)/judgegraph eval all --limit $(EVAL_LIMIT) --judges $(EVAL_JUDGES) --store $(DEMO_DIR)/evals.db
 
 lint: setup
 	$(BIN)/ruff check .

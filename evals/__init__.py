@@ -1,19 +1,26 @@
-"""Judge evaluation: bundled verifiable pairs (generated and checked when built) and the quality report.
-
-`python -m judgegraph.evals.quality` judges the pairs in both candidate orders and writes EVALS.md.
+"""Judge evaluation: bundled verifiable sets (generated and checked when built), loaders and official scoring
+for standard reward benchmarks, and the harness behind `judgegraph eval` (reports with plots).
 """
 
+from judgegraph.evals._benchmarks import Benchmark, benchmarks
+from judgegraph.evals._harness import EvalReport, run_eval, suites
+from judgegraph.evals._metrics import Metrics, Outcome, metrics
 from judgegraph.evals._pairs import code_pairs, constraint_pairs, length_bias_pairs, math_pairs
-from judgegraph.evals._quality import PairOutcome, build_pairs, evaluate, report, swapped
+from judgegraph.evals._sets import build_set, eval_sets
 
 __all__ = (
-    "PairOutcome",
-    "build_pairs",
+    "Benchmark",
+    "EvalReport",
+    "Metrics",
+    "Outcome",
+    "benchmarks",
+    "build_set",
     "code_pairs",
     "constraint_pairs",
-    "evaluate",
+    "eval_sets",
     "length_bias_pairs",
     "math_pairs",
-    "report",
-    "swapped",
+    "metrics",
+    "run_eval",
+    "suites",
 )

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from judgegraph.evals import code_pairs, constraint_pairs, evaluate, length_bias_pairs, math_pairs, report, swapped
+import pytest
+
+from judgegraph.evals import code_pairs, constraint_pairs, length_bias_pairs, math_pairs, run_eval
 from judgegraph.sandboxes import SandboxPool
+from judgegraph.settings import Settings
 from judgegraph.tools import equivalent, extract_final_answer
 from tests.fake_openai import FakeOpenAI
 
@@ -32,17 +35,13 @@ async def test_pairs_are_verified_when_built() -> None:
         assert len(p.candidates[1].content) > 10 * len(p.candidates[0].content)
 
 
+@pytest.mark.parametrize("suite", ["code", "math", "instructions"])
 async def test_evidence_judge_scores_every_verifiable_pair_in_both_orders(
-    fake_openai: FakeOpenAI, tmp_path: Path
+    suite: str, fake_openai: FakeOpenAI, tmp_path: Path
 ) -> None:
-    pool = await SandboxPool.open("process", size=2)
-    try:
-        pairs = [*(await code_pairs(2, pool)), *math_pairs(3), *constraint_pairs(3)]
-    finally:
-        await pool.close()
-    assert swapped(pairs[0]).label.winner == 1  # type: ignore[union-attr]
-    outcomes = await evaluate("evidence", pairs, model_url=fake_openai.url, sandbox="process")
-    assert all(all(o.correct) and o.consistent and all(o.valid) for o in outcomes)
-    assert fake_openai.requests == []  # the evidence decided every one
-    text = report(outcomes, "python -m judgegraph.evals.quality --n 3")
-    assert "| evidence | all | 8 | 100.0% | 100.0% | 100.0% |" in text
+    settings = Settings(model_url=fake_openai.url, store_path=tmp_path / "s.db", sandbox="process")
+    report = await run_eval(suite, "evidence", settings, tmp_path / suite, limit=3)
+    m = report.metrics
+    assert m.n == 3 and m.accuracy == 1.0 and m.consistency == 1.0 and m.valid_rate == 1.0
+    assert m.decided_by_evidence == 1.0 and fake_openai.requests == []  # the evidence decided every one
+    assert (tmp_path / suite / "report.md").read_text().count("| 100.0% | 100.0% | 100.0% | 100.0% |") >= 1

@@ -30,7 +30,7 @@ FACES = {
     "judgegraph.agents": {"JudgeSpec", "judges"},
     "judgegraph.graphs": {"EvidenceFirstGraph", "Recorder", "JudgeState"},
     "judgegraph.sandboxes": set(),
-    "judgegraph.evals": {"evaluate", "build_pairs"},
+    "judgegraph.evals": {"run_eval", "build_set", "benchmarks", "suites"},
     "judgegraph.adapters": {"JudgeReward", "AsyncJudgeReward", "compute_score", "compute_score_async"},
 }
 

@@ -6,7 +6,7 @@ import asyncio
 import os
 import shutil
 import sys
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -359,6 +359,69 @@ def serve(
     )
     settings = {k: v for k, v in {"model_url": model, "store": store}.items() if v is not None}
     uvicorn.run(create_app(config, **settings), host=host, port=port, log_level="warning")
+
+
+@app.command("eval")
+def eval_(
+    suite: Annotated[
+        str, typer.Argument(help="A bundled set (code, math, ...), a benchmark (rewardbench, ... with --file), or all.")
+    ],
+    judge_name: Annotated[str, typer.Option("--judge", help="Which judge (eval all: every judge).")] = "evidence",
+    model: Annotated[str | None, typer.Option("--model", help="OpenAI-compatible URL(s); unset: embedded.")] = None,
+    limit: Annotated[int | None, typer.Option(min=1, help="Requests per set (bundled sets: default 20).")] = None,
+    file: Annotated[Path | None, typer.Option("--file", help="The benchmark's file (JSON or JSONL).")] = None,
+    output: Annotated[
+        Path | None, typer.Option("-o", "--output", help="Report folder (default: evals/ beside the store).")
+    ] = None,
+    store: StoreOpt = None,
+    concurrency: Annotated[int, typer.Option(min=1)] = 4,
+    judges_: Annotated[
+        str | None, typer.Option("--judges", help="eval all: comma-separated judges (default: every one).")
+    ] = None,
+    report: Annotated[Path, typer.Option("--report", help="eval all: the comparison file to write.")] = Path(
+        "EVALS.md"
+    ),
+) -> None:
+    """Run a judge over an eval set, record every run, and write a report (JSON, Markdown, plots)."""
+    from judgegraph.evals._compare import run_all
+    from judgegraph.evals._harness import run_eval, suites
+
+    if suite != "all" and suite not in suites():
+        raise _fail(f"unknown suite {suite!r}; known: all, {', '.join(suites())}")
+    settings = _settings(model_url=model, store_path=store)
+    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+    root = output or settings.store_path.parent / "evals"
+    command = "judgegraph eval " + " ".join(sys.argv[2:]) if len(sys.argv) > 2 else f"judgegraph eval {suite}"
+    try:
+        if suite == "all":
+            names = judges_.split(",") if judges_ else None
+            text = asyncio.run(run_all(settings, root / f"all-{stamp}", judges=names, limit=limit,
+                                       concurrency=concurrency, command=command, report=report))  # fmt: skip
+            out.print(text, soft_wrap=True, highlight=False, markup=False)
+            out.print(f"wrote {report}")
+            return
+        result = asyncio.run(
+            run_eval(
+                suite,
+                judge_name,
+                settings,
+                root / f"{suite}-{judge_name}-{stamp}",
+                limit=limit,
+                file=file,
+                concurrency=concurrency,
+                command=command,
+            )
+        )
+    except (ValueError, OSError, JudgegraphError) as e:
+        raise _fail(str(e)) from None
+    m = result.metrics
+    acc = "–" if m.accuracy is None else f"{100 * m.accuracy:.1f}%"
+    out.print(
+        f"{judge_name} on {suite}: {m.n} judged, accuracy {acc}, valid {100 * m.valid_rate:.0f}%, failed {m.failed}"
+    )
+    if result.official is not None:
+        out.print(f"official score: {result.official.get('score')}")
+    out.print(f"report: {root / f'{suite}-{judge_name}-{stamp}' / 'report.md'}", soft_wrap=True)
 
 
 @app.command()

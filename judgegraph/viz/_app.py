@@ -188,7 +188,7 @@ def create_app(store_path: Path, *, evals_dir: Path | None = None) -> FastAPI:
     def evals(request: Request) -> HTMLResponse:
         return page(request, "evals.html", reports=views.eval_reports(evals_dir), evals_dir=evals_dir)
 
-    @app.get("/evals/{name}/{plot}")
+    @app.get("/evals/{name:path}/{plot}")
     def eval_plot(name: str, plot: str) -> Response:
         for report in views.eval_reports(evals_dir):
             if report.name == name and plot in report.plots:

