@@ -36,6 +36,13 @@ def comparison(reports: list[EvalReport], command: str, plot: str | None) -> str
             f"| {_pct(m.decided_by_evidence)} | {m.tool_calls_per_judgment:.2f} | {m.tokens_per_judgment:.0f} "
             f"| {m.wall_s_per_judgment:.2f} |"
         )
+    lines += [
+        "",
+        "Reading it: where a deterministic check decides (`by evidence`), the verdict does not depend on the",
+        "model. Everywhere else the model rules, in both orders; a model that prefers whichever answer comes",
+        "first gives two rulings that disagree, a tie, counted wrong. The `llm` row is the same model without",
+        "tools. `propositions` rules only from documents or images and is invalid without them, by design.",
+    ]
     if plot:
         lines += ["", f"![accuracy per set and judge]({plot})"]
     return "\n".join(lines) + "\n"
