@@ -23,6 +23,7 @@ SECTIONS = {
     "pipeline": "Pipelines: batch throughput against concurrency (issue #8)",
     "server": "Reward server under load (issue #8)",
     "scaleout": "Scale-out: one process against Ray actors (issue #8)",
+    "overhead": "Client overhead per judgment against the usual alternatives (issue #10)",
 }
 REPORT = Path(__file__).resolve().parent.parent / "BENCHMARKS.md"
 

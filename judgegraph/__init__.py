@@ -6,12 +6,13 @@ find every step in its `Trajectory`.
 
 from typing import TYPE_CHECKING, Any
 
+from judgegraph._gc import tune_gc
 from judgegraph._request import JudgeRequest
 from judgegraph._trajectory import Trajectory
 from judgegraph._verdict import Verdict
 from judgegraph._version import __version__
 
-__all__ = ("Judge", "JudgeRequest", "Trajectory", "Verdict", "__version__")
+__all__ = ("Judge", "JudgeRequest", "Trajectory", "Verdict", "__version__", "tune_gc")
 
 if TYPE_CHECKING:
     from judgegraph._judge import Judge

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import inspect
 import time
@@ -81,13 +82,24 @@ class ToolDef:
     metadata: dict[str, Any] = field(default_factory=dict)
 
     def openai_spec(self) -> dict[str, Any]:
-        """The OpenAI function-calling spec the model sees."""
-        schema = self.args_model.model_json_schema()
-        schema.pop("title", None)
+        """The OpenAI function-calling spec the model sees (its parameter schema is shared: do not mutate)."""
         return {
             "type": "function",
-            "function": {"name": self.name, "description": self.description, "parameters": schema},
+            "function": {
+                "name": self.name,
+                "description": self.description,
+                "parameters": _parameters(self.args_model),
+            },
         }
+
+
+@functools.cache
+def _parameters(args_model: type[BaseModel]) -> dict[str, Any]:
+    """An argument model's JSON schema, computed once (pydantic builds it anew on every call, and every model
+    turn of an agentic judge sends it)."""
+    schema = args_model.model_json_schema()
+    schema.pop("title", None)
+    return schema
 
 
 tools: Registry[ToolDef] = Registry("tool")

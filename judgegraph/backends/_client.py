@@ -9,21 +9,14 @@ import random
 import time
 from typing import Any, Protocol
 
-import openai
 from pydantic import BaseModel, ConfigDict
 
 from judgegraph._trajectory import ModelRequest, ModelTurn, ToolCall, Usage
+from judgegraph.backends._http import EndpointError, HttpTransport, MalformedResponse
 from judgegraph.backends._profiles import BackendProfile, detect_profile
 from judgegraph.errors import BackendUnavailableError
 
 log = logging.getLogger(__name__)
-
-_TRANSIENT = (
-    openai.APIConnectionError,  # includes APITimeoutError
-    openai.RateLimitError,
-    openai.InternalServerError,
-    openai.ConflictError,
-)
 
 
 class Sampling(BaseModel):
@@ -65,7 +58,7 @@ class ChatModel(Protocol):
 
 
 class ModelClient:
-    """Talks to one OpenAI-compatible endpoint through the `openai` SDK.
+    """Talks to one OpenAI-compatible endpoint (the chat-completions API, over a lean aiohttp transport).
 
     Transient failures (connection, timeout, 429, 5xx) are retried with exponential backoff; a call that
     still fails returns a `ModelTurn` whose `error` is set, so the graph can end with `valid=false`.
@@ -87,8 +80,7 @@ class ModelClient:
         self._model = model
         self.max_retries = max_retries
         self.backoff_s = backoff_s
-        # The SDK's own retries are off: ours count attempts into the recorded turn.
-        self._client = openai.AsyncOpenAI(base_url=self.base_url, api_key=api_key, timeout=timeout_s, max_retries=0)
+        self._http = HttpTransport(self.base_url, api_key=api_key, timeout_s=timeout_s)
 
     @property
     def profile(self) -> BackendProfile:
@@ -105,19 +97,20 @@ class ModelClient:
     async def connect(self) -> None:
         """Check the endpoint answers; pick the served model and the backend profile if not given."""
         try:
-            models = await self._client.models.list()
-        except (openai.APIConnectionError, openai.APIStatusError) as e:
+            listing = await self._http.request("GET", "/models")
+        except EndpointError as e:
             raise BackendUnavailableError(
-                f"model endpoint {self.base_url} does not answer ({type(e).__name__}: {e}). "
+                f"model endpoint {self.base_url} does not answer ({e}). "
                 "Start the server, fix --model, or leave --model unset to use the embedded CPU model."
             ) from e
-        if not models.data:
+        data = listing.get("data")
+        if not isinstance(data, list) or not data or not isinstance(data[0], dict) or "id" not in data[0]:
             raise BackendUnavailableError(f"model endpoint {self.base_url} serves no model")
-        first = models.data[0]
+        first = data[0]
         if self._model is None:
-            self._model = first.id
+            self._model = str(first["id"])
         if self._profile is None:
-            self._profile = detect_profile(getattr(first, "owned_by", None))
+            self._profile = detect_profile(first.get("owned_by"))
         log.info("model endpoint %s: model %s, profile %s", self.base_url, self._model, self.profile.name)
 
     def assume(self, model: str, profile: BackendProfile) -> None:
@@ -126,7 +119,7 @@ class ModelClient:
         self._profile = self._profile or profile
 
     async def close(self) -> None:
-        await self._client.close()
+        await self._http.close()
 
     def build_params(
         self,
@@ -203,42 +196,36 @@ class ModelClient:
             sampling=sampling or Sampling(),
         )
         request = ModelRequest(messages=messages, tools=tools or [], params=params)
-        call_kwargs = dict(params)
+        body: dict[str, Any] = {"messages": messages}
+        body.update((k, v) for k, v in params.items() if k != "extra_body")
+        body.update(params.get("extra_body") or {})  # backend-specific fields sit at the top level on the wire
         if tools:
-            call_kwargs["tools"] = tools
+            body["tools"] = tools
         start = time.perf_counter()
         attempt = 0
         while True:
             attempt += 1
             try:
-                response = await self._client.chat.completions.create(messages=messages, **call_kwargs)  # type: ignore[call-overload]
-            except _TRANSIENT as e:
-                if attempt <= self.max_retries:
-                    delay = self.backoff_s * 2 ** (attempt - 1) * (0.5 + random.random())
-                    log.warning("model call failed (%s), retry %d in %.2fs", type(e).__name__, attempt, delay)
-                    await asyncio.sleep(delay)
+                turn = _turn_from_response(await self._http.request("POST", "/chat/completions", body), request)
+            except EndpointError as e:
+                if e.transient and attempt <= self.max_retries:
+                    if not isinstance(e, MalformedResponse):  # a garbled body is worth an immediate retry
+                        delay = self.backoff_s * 2 ** (attempt - 1) * (0.5 + random.random())
+                        log.warning("model call failed (%s), retry %d in %.2fs", e.kind, attempt, delay)
+                        await asyncio.sleep(delay)
                     continue
-                return self._failed(request, e, attempt, start), True
-            except openai.APIError as e:
-                return self._failed(request, e, attempt, start), False
-            except ValueError as e:  # a 200 whose body is not a completion (truncated or garbage JSON)
-                if attempt <= self.max_retries:
-                    continue
-                return self._failed(request, ValueError(f"malformed response body: {e}"), attempt, start), True
+                return self._failed(request, e, attempt, start), e.transient
             break
-        turn = _turn_from_response(response, request)
         turn.latency_s = time.perf_counter() - start
         turn.attempts = attempt
         turn.backend = self.profile.name
         turn.endpoint = self.base_url
         return turn, False
 
-    def _failed(self, request: ModelRequest, e: Exception, attempts: int, start: float) -> ModelTurn:
-        status = getattr(e, "status_code", None)
-        what = f"HTTP {status}: " if status else ""
+    def _failed(self, request: ModelRequest, e: EndpointError, attempts: int, start: float) -> ModelTurn:
         return ModelTurn(
             request=request,
-            error=f"{type(e).__name__}: {what}{e}",
+            error=str(e),
             attempts=attempts,
             latency_s=time.perf_counter() - start,
             backend=self.profile.name,
@@ -247,43 +234,41 @@ class ModelClient:
         )
 
 
-def _turn_from_response(response: Any, request: ModelRequest) -> ModelTurn:
+def _turn_from_response(data: dict[str, Any], request: ModelRequest) -> ModelTurn:
     """Everything the endpoint returned, kept: text, tool calls (raw and parsed), token ids, logprobs."""
-    if not response.choices:
-        return ModelTurn(request=request, error="response has no choices", model=response.model or "")
-    choice = response.choices[0]
-    message = choice.message
-    raw_calls: list[dict[str, Any]] = []
+    choices = data.get("choices")
+    if not choices:
+        return ModelTurn(request=request, error="response has no choices", model=str(data.get("model") or ""))
+    choice = choices[0] if isinstance(choices, list) else None
+    message = choice.get("message") if isinstance(choice, dict) else None
+    if not isinstance(choice, dict) or not isinstance(message, dict):
+        raise MalformedResponse(f"the first choice is not a chat message: {str(choices)[:200]}")
+    raw_calls: list[dict[str, Any]] = [tc for tc in message.get("tool_calls") or [] if isinstance(tc, dict)]
     calls: list[ToolCall] = []
-    for tc in message.tool_calls or []:
-        raw = tc.model_dump()
-        raw_calls.append(raw)
-        fn = raw.get("function") or {}
+    for tc in raw_calls:
+        fn = tc.get("function") or {}
         try:
             args = json.loads(fn.get("arguments") or "{}")
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, TypeError):
             continue  # kept in raw_tool_calls; the graph reports it to the model
         if isinstance(args, dict):
-            ids = {"id": tc.id} if tc.id else {}
-            calls.append(ToolCall(**ids, name=fn.get("name", ""), arguments=args, source="model"))
-    extra = response.model_extra or {}
-    choice_extra = choice.model_extra or {}
-    logprobs = None
-    if choice.logprobs is not None and choice.logprobs.content is not None:
-        logprobs = [lp.model_dump() for lp in choice.logprobs.content]
-    usage = response.usage
+            ids = {"id": tc["id"]} if tc.get("id") else {}
+            calls.append(ToolCall(**ids, name=str(fn.get("name") or ""), arguments=args, source="model"))
+    logprobs = choice.get("logprobs")
+    usage = data.get("usage") or {}
+    content = message.get("content")
     return ModelTurn(
         request=request,
-        text=message.content,
+        text=content if isinstance(content, str) or content is None else json.dumps(content),
         tool_calls=calls,
         raw_tool_calls=raw_calls,
-        finish_reason=choice.finish_reason,
-        prompt_token_ids=extra.get("prompt_token_ids") or choice_extra.get("prompt_token_ids"),
-        completion_token_ids=choice_extra.get("token_ids"),
-        logprobs=logprobs,
+        finish_reason=choice.get("finish_reason"),
+        prompt_token_ids=data.get("prompt_token_ids") or choice.get("prompt_token_ids"),
+        completion_token_ids=choice.get("token_ids"),
+        logprobs=logprobs.get("content") if isinstance(logprobs, dict) else None,
         usage=Usage(
-            prompt_tokens=usage.prompt_tokens if usage else 0,
-            completion_tokens=usage.completion_tokens if usage else 0,
+            prompt_tokens=int(usage.get("prompt_tokens") or 0),
+            completion_tokens=int(usage.get("completion_tokens") or 0),
         ),
-        model=response.model or "",
+        model=str(data.get("model") or ""),
     )

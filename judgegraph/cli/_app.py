@@ -26,6 +26,7 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
+from judgegraph._gc import tune_gc
 from judgegraph.cli._batch import JudgeFileResult, judge_file
 from judgegraph.errors import JudgegraphError
 from judgegraph.settings import Settings
@@ -115,6 +116,7 @@ def judge(
         TextColumn("failed {task.fields[failed]}"), _RateColumn(),
         TimeElapsedColumn(), TimeRemainingColumn(),
     )  # fmt: skip
+    tune_gc()
     try:
         with Progress(*columns, console=err, disable=not err.is_terminal) as progress:
             result = asyncio.run(
@@ -358,7 +360,9 @@ def serve(
         allow_local_files=allow_local_files,
     )
     settings = {k: v for k, v in {"model_url": model, "store": store}.items() if v is not None}
-    uvicorn.run(create_app(config, **settings), host=host, port=port, log_level="warning")
+    app_ = create_app(config, **settings)
+    tune_gc()
+    uvicorn.run(app_, host=host, port=port, log_level="warning")
 
 
 @app.command("eval")
@@ -391,6 +395,7 @@ def eval_(
     settings = _settings(model_url=model, store_path=store)
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
     root = output or settings.store_path.parent / "evals"
+    tune_gc()
     command = "judgegraph eval " + " ".join(sys.argv[2:]) if len(sys.argv) > 2 else f"judgegraph eval {suite}"
     try:
         if suite == "all":

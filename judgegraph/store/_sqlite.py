@@ -9,10 +9,13 @@ artifacts (images, large outputs) have their own table from the start.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
+import queue
 import sqlite3
 import threading
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -161,6 +164,97 @@ def _tool_of(event: Any) -> str | None:
     return None
 
 
+_INSERT_RUN = (
+    "INSERT INTO runs (id, judge, judge_version, request_id, mode, status, started_at, request_json,"
+    " label_json, versions_json, schema_version) VALUES (?,?,?,?,?,?,?,?,?,?,?)"
+)
+
+
+def _start_row(t: Trajectory) -> tuple[Any, ...]:
+    return (
+        t.id, t.judge, t.versions.judge, t.request.id, t.request.mode, t.status, t.started_at.isoformat(),
+        t.request.model_dump_json(), _json(t.label), t.versions.model_dump_json(), t.schema_version,
+    )  # fmt: skip
+
+
+Done = tuple[asyncio.AbstractEventLoop, "asyncio.Future[None]"] | None
+
+
+class _Writer:
+    """The thread that writes runs for the async API, in order, a batch per transaction."""
+
+    MAX_BATCH = 256
+
+    def __init__(self, store: TrajectoryStore) -> None:
+        self._store = store
+        self._queue: queue.SimpleQueue[tuple[Callable[[], object], Done] | None] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._run, name="judgegraph-store-writer", daemon=True)
+        self._thread.start()
+
+    def submit(self, write: Callable[[], object], done: Done) -> None:
+        self._queue.put((write, done))
+
+    def stop(self) -> None:
+        self._queue.put(None)
+        self._thread.join()
+
+    def _run(self) -> None:
+        while True:
+            item = self._queue.get()
+            if item is None:
+                return
+            batch = [item]
+            stop = False
+            while len(batch) < self.MAX_BATCH:
+                try:
+                    more = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    stop = True
+                    break
+                batch.append(more)
+            self._write(batch)
+            if stop:
+                return
+
+    def _write(self, batch: list[tuple[Callable[[], object], Done]]) -> None:
+        errors: list[BaseException | None] = []
+        conn = self._store._conn
+        with self._store._lock:
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+                for write, _ in batch:
+                    conn.execute("SAVEPOINT one")  # one bad run fails alone, not its batch
+                    try:
+                        write()
+                        conn.execute("RELEASE one")
+                        errors.append(None)
+                    except Exception as e:
+                        conn.execute("ROLLBACK TO one")
+                        conn.execute("RELEASE one")
+                        errors.append(e)
+                conn.execute("COMMIT")
+            except Exception as e:  # the transaction itself failed (disk full, locked too long)
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                errors = [e] * len(batch)
+        for (_, done), error in zip(batch, errors, strict=True):
+            if done is not None:
+                loop, future = done
+                with contextlib.suppress(RuntimeError):  # the loop is gone: nobody is waiting
+                    loop.call_soon_threadsafe(_settle, future, error)
+
+
+def _settle(future: asyncio.Future[None], error: BaseException | None) -> None:
+    if future.done():
+        return
+    if error is None:
+        future.set_result(None)
+    else:
+        future.set_exception(error)
+
+
 class TrajectoryStore:
     """SQLite trajectory store; safe for concurrent writers (WAL, busy timeout, one lock per connection)."""
 
@@ -172,6 +266,7 @@ class TrajectoryStore:
         self._conn.execute("PRAGMA journal_mode=WAL")
         self._conn.execute("PRAGMA synchronous=NORMAL")
         self._conn.execute("PRAGMA foreign_keys=ON")
+        self._writer_thread: _Writer | None = None
         self._migrate()
 
     # ------------------------------------------------------------ schema
@@ -203,45 +298,44 @@ class TrajectoryStore:
 
     def start_run(self, t: Trajectory) -> None:
         """Record that a run began (status `running`)."""
+        row = _start_row(t)
         with self._lock:
-            self._conn.execute(
-                "INSERT INTO runs (id, judge, judge_version, request_id, mode, status, started_at, request_json,"
-                " label_json, versions_json, schema_version) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                (
-                    t.id, t.judge, t.versions.judge, t.request.id, t.request.mode, t.status,
-                    t.started_at.isoformat(), t.request.model_dump_json(), _json(t.label),
-                    t.versions.model_dump_json(), t.schema_version,
-                ),
-            )  # fmt: skip
+            self._conn.execute(_INSERT_RUN, row)
 
     def finish_run(self, t: Trajectory) -> None:
         """Write the run's outcome and all its events in one transaction."""
-        verdict = t.verdict
-        correct = t.correct
-        rows = [(t.id, e.seq, e.event, e.node, e.t, _tool_of(e), e.model_dump_json()) for e in t.events]
         with self._lock:
             self._conn.execute("BEGIN IMMEDIATE")
             try:
-                self._conn.execute(
-                    "UPDATE runs SET status=?, ended_at=?, duration_s=?, valid=?, winner=?, correct=?, decided_by=?,"
-                    " reward=?, verdict_json=?, versions_json=?, path_json=? WHERE id=?",
-                    (
-                        t.status, t.ended_at.isoformat() if t.ended_at else None, t.duration_s,
-                        None if verdict is None else int(verdict.valid),
-                        None if verdict is None else verdict.winner,
-                        None if correct is None else int(correct),
-                        None if verdict is None else verdict.decided_by,
-                        t.reward, _json(verdict), t.versions.model_dump_json(), json.dumps(t.path), t.id,
-                    ),
-                )  # fmt: skip
-                self._conn.execute("DELETE FROM events WHERE run_id=?", (t.id,))
-                self._conn.executemany(
-                    "INSERT INTO events (run_id, seq, kind, node, t, tool, payload_json) VALUES (?,?,?,?,?,?,?)", rows
-                )
+                self._write_finish(t)
                 self._conn.execute("COMMIT")
             except BaseException:
                 self._conn.execute("ROLLBACK")
                 raise
+
+    def _write_finish(self, t: Trajectory) -> None:
+        """The outcome and events of `t`, inside the caller's transaction."""
+        verdict = t.verdict
+        correct = t.correct
+        rows = [(t.id, e.seq, e.event, e.node, e.t, _tool_of(e), e.model_dump_json()) for e in t.events]
+        updated = self._conn.execute(
+            "UPDATE runs SET status=?, ended_at=?, duration_s=?, valid=?, winner=?, correct=?, decided_by=?,"
+            " reward=?, verdict_json=?, versions_json=?, path_json=? WHERE id=?",
+            (
+                t.status, t.ended_at.isoformat() if t.ended_at else None, t.duration_s,
+                None if verdict is None else int(verdict.valid),
+                None if verdict is None else verdict.winner,
+                None if correct is None else int(correct),
+                None if verdict is None else verdict.decided_by,
+                t.reward, _json(verdict), t.versions.model_dump_json(), json.dumps(t.path), t.id,
+            ),
+        )  # fmt: skip
+        if updated.rowcount != 1:
+            raise KeyError(f"run {t.id} was never started in {self.path}")
+        self._conn.execute("DELETE FROM events WHERE run_id=?", (t.id,))
+        self._conn.executemany(
+            "INSERT INTO events (run_id, seq, kind, node, t, tool, payload_json) VALUES (?,?,?,?,?,?,?)", rows
+        )
 
     def put_artifact(self, data: bytes, media_type: str) -> str:
         """Store bytes once under their sha256; returns the hash."""
@@ -258,12 +352,23 @@ class TrajectoryStore:
         return (bytes(row[0]), str(row[1])) if row else None
 
     async def astart_run(self, t: Trajectory) -> None:
-        # One small INSERT (tens of microseconds in WAL mode): cheaper inline than a hop to a worker thread.
-        self.start_run(t)
+        """`start_run` for the event loop: queued to the writer thread, not waited for (the writer keeps
+        order, so the run's finish lands after it)."""
+        row = _start_row(t)  # now: the run goes on changing `t`
+        self._writer().submit(lambda: self._conn.execute(_INSERT_RUN, row), None)
 
     async def afinish_run(self, t: Trajectory) -> None:
-        # Serialising and inserting every event: done off the event loop.
-        await asyncio.to_thread(self.finish_run, t)
+        """`finish_run` for the event loop: returns once the run is committed. Runs that finish together
+        share one transaction (group commit), and the loop never waits on SQLite or its lock."""
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+        self._writer().submit(lambda: self._write_finish(t), (loop, done))
+        await done
+
+    def _writer(self) -> _Writer:
+        if self._writer_thread is None:
+            self._writer_thread = _Writer(self)
+        return self._writer_thread
 
     # ------------------------------------------------------------ reading
 
@@ -392,5 +497,9 @@ class TrajectoryStore:
             return int(self._conn.execute("SELECT count(*) FROM runs").fetchone()[0])
 
     def close(self) -> None:
+        """Flush what the writer thread holds, then close the connection."""
+        if self._writer_thread is not None:
+            self._writer_thread.stop()
+            self._writer_thread = None
         with self._lock:
             self._conn.close()
