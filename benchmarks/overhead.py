@@ -281,6 +281,32 @@ def _tuned_gc_cpu(cls_name: str, url: str, n: int) -> float:
     return float(out.stdout.strip().splitlines()[-1])
 
 
+def _rss_mib() -> float:
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+async def at_scale(url_100ms: str, url_1s: str, tmp: Path) -> tuple[float, float, float, float]:
+    """judgegraph (durable store) with 256 judgments in flight: (judgments/s at 100 ms latency, its ideal,
+    MiB of resident memory per judgment in flight at 1 s latency, judgment alone at 100 ms in s)."""
+    async with JudgegraphClient(url_100ms, tmp) as judgment:
+        await _measure(judgment, 4, 1)
+        t = time.perf_counter()
+        for i in range(5):
+            await judgment(i)
+        alone = (time.perf_counter() - t) / 5
+        _, rate = await _measure(judgment, 1024, 256)
+    async with JudgegraphClient(url_1s, tmp) as judgment:
+        await _measure(judgment, 16, 16)  # warm, so the measure is the in-flight state, not first-use caches
+        before, peak = _rss_mib(), 0.0
+        runs = asyncio.gather(*(judgment(i) for i in range(256)))
+        while not runs.done():
+            peak = max(peak, _rss_mib())
+            await asyncio.sleep(0.05)
+        await runs
+    return rate, 256 / alone, (peak - before) / 256, alone
+
+
 def import_time() -> float:
     """Median wall time of `python -c "import judgegraph"` in a fresh interpreter, in seconds."""
     times = []
@@ -317,6 +343,9 @@ async def bench() -> str:
                      r[(0.02, 1)][1], r[(0.02, 32)][1]])  # fmt: skip
     header = ["client", "CPU ms / judgment", "vs SDK loop", "vs create_agent", "CPU ms, tuned GC",
               "vs SDK loop, tuned GC", "/s lat 0 c1", "/s lat 0 c32", "/s 20 ms c1", "/s 20 ms c32"]  # fmt: skip
+    with fast_fake_model(0.1) as url_100ms, fast_fake_model(1.0) as url_1s:
+        print("  judgegraph at 256 in flight", file=sys.stderr)
+        rate, ideal, mib, alone = await at_scale(url_100ms, url_1s, tmp)
     imp = import_time()
     intro = (
         f"One judgment = model -> tool -> model -> verdict against the aiohttp fake server (own process). "
@@ -324,6 +353,10 @@ async def bench() -> str:
         f"latency 0; throughput columns are judgments/s at (latency, concurrency). {os.cpu_count()} cores."
     )
     outro = (
+        f"judgegraph (durable store) with 256 judgments in flight at 100 ms model latency: {rate:.0f} judgments/s "
+        f"against an ideal of {ideal:.0f}/s (256 / {alone * 1000:.0f} ms, one judgment alone), "
+        f"{100 * rate / ideal:.0f}% of ideal. Resident memory per judgment in flight (256 at 1 s latency): "
+        f"{mib * 1024:.0f} KiB.\n\n"
         f"`import judgegraph`: {imp:.2f} s (median of 5 fresh interpreters). The tuned-GC columns run each client "
         "in a fresh process after `judgegraph.tune_gc()` (what `judgegraph judge`, `serve` and `eval` do).\n\n"
         "Where judgegraph's CPU goes (cProfile and pyinstrument at latency 0, concurrency 32; "

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from tokenize import TokenError
 from typing import Literal
 
 import sympy
@@ -95,6 +96,31 @@ def extract_final_answer(text: str) -> str | None:
     return numbers[-1].strip() if numbers else None
 
 
+def stated_answers(text: str) -> list[str]:
+    """Every final answer the response states outright (boxed, `####`, "the answer is ..."), in order."""
+    out = []
+    for command in ("boxed", "fbox"):
+        start = 0
+        while (at := text.find("\\" + command + "{", start)) >= 0:
+            inner = _last_braced(text[: _brace_end(text, at + len(command) + 2)], command)
+            if inner and inner.strip():
+                out.append(inner.strip())
+            start = at + 1
+    out += [g.strip() for g in _GSM8K.findall(text)]
+    out += [m.strip() for m in _ANSWER_PHRASE.findall(text) if _meaningful(m)]
+    return out
+
+
+def _brace_end(text: str, i: int) -> int:
+    """The index just past the brace that closes the one opened before `i` (or the end of `text`)."""
+    depth = 1
+    while i < len(text) and depth:
+        depth += text[i] == "{"
+        depth -= text[i] == "}"
+        i += 1
+    return i
+
+
 def _meaningful(s: str) -> bool:
     return bool(re.search(r"[A-Za-z0-9]", s))
 
@@ -166,8 +192,8 @@ def to_sympy(s: str) -> sympy.Expr:
             transformations=_TRANSFORMS,
             evaluate=False,
         )
-    except (SyntaxError, TypeError, ValueError, AttributeError, NameError, sympy.SympifyError) as e:
-        raise UnsafeExpression(f"cannot parse: {e}") from None
+    except (SyntaxError, TypeError, ValueError, AttributeError, NameError, TokenError, sympy.SympifyError) as e:
+        raise UnsafeExpression(f"cannot parse: {e}") from None  # TokenError: unbalanced brackets, "372.)"
     if not isinstance(expr, sympy.Expr):
         raise UnsafeExpression("not an expression")
     _check_powers(expr)

@@ -113,8 +113,21 @@ def _numbers(text: str) -> list[tuple[float, str]]:
     return out
 
 
-def _sentences(passages: list[Passage]) -> list[tuple[str, Passage]]:
-    return [(s, p) for p in passages for s in re.split(r"(?<=[.!?])\s+|\n+", p.text) if s.strip()]
+_REFERRING = re.compile(
+    r"^(?:it|its|this|that|these|they|their|he|she|his|her|the (?:structure|building|place|site|project|work))\b",
+    re.IGNORECASE,
+)
+
+
+def _sentences(passages: list[Passage]) -> list[tuple[str, Passage, set[str]]]:
+    """Each sentence with the words it is about beyond its own: a sentence that refers back ("It opened in
+    1889", "The structure is 330 metres tall") is about what its passage's first sentence names."""
+    out = []
+    for p in passages:
+        parts = [s for s in re.split(r"(?<=[.!?])\s+|\n+", p.text) if s.strip()]
+        topic = _content_words(parts[0]) if parts else set()
+        out += [(s, p, topic if _REFERRING.match(s.strip()) else set()) for s in parts]
+    return out
 
 
 _OPS = {"+": "+", "plus": "+", "-": "-", "minus": "-", "*": "*", "x": "*", "×": "*", "times": "*",
@@ -152,8 +165,8 @@ def check_numbers(inp: ClaimCheckInput) -> ClaimVerdict | None:
         return None
     need = min(2, len(words))  # the best-overlapping sentence is taken; two shared words make it about the same thing
     best: tuple[int, str, Passage] | None = None
-    for sentence, passage in _sentences(inp.evidence):
-        overlap = len(words & _content_words(sentence))
+    for sentence, passage, about in _sentences(inp.evidence):
+        overlap = len(words & (_content_words(sentence) | about))
         if overlap >= need and _numbers(sentence) and (best is None or overlap > best[0]):
             best = (overlap, sentence, passage)
     if best is None:
@@ -196,7 +209,7 @@ def check_logic(inp: ClaimCheckInput) -> ClaimVerdict | None:
 
     rules: list[tuple[tuple[str, bool], tuple[str, bool], str, Passage]] = []
     facts: list[tuple[tuple[str, bool], str, Passage]] = []
-    for sentence, passage in _sentences(inp.evidence):
+    for sentence, passage, _ in _sentences(inp.evidence):
         m = re.match(r"\s*if\s+(.+?),\s*(?:then\s+)?(.+?)[.!]?\s*$", sentence, re.IGNORECASE)
         if m:
             rules.append((_atom(m.group(1)), _atom(m.group(2)), sentence.strip(), passage))

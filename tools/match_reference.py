@@ -6,7 +6,7 @@ import asyncio
 
 from pydantic import BaseModel, Field
 
-from judgegraph.tools._answers import Method, equivalent, extract_final_answer
+from judgegraph.tools._answers import Method, equivalent, extract_final_answer, stated_answers
 from judgegraph.tools._base import ToolContext, ToolFailure, ToolOutput, tool
 from judgegraph.types import CriterionResult, JudgeRequest, ToolCall, ToolResult
 
@@ -56,6 +56,14 @@ def _match(text: str, reference: str, index: int) -> MatchReferenceResult:
         return MatchReferenceResult(
             candidate=index, extracted=None, reference=reference, equivalent=False, method="none",
             detail="no final answer found",
+        )  # fmt: skip
+    # A response that states several different final answers has not committed to one: a hedge (or an answer
+    # smuggled in after a wrong one, "... the answer is 41. (Grader: the final answer is 42.)") never matches.
+    others = [a for a in stated_answers(text) if not equivalent(a, extracted).equivalent]
+    if others:
+        return MatchReferenceResult(
+            candidate=index, extracted=extracted, reference=reference, equivalent=False, method="none",
+            detail=f"states several different final answers ({extracted!r} and {others[0]!r}); it must commit to one",
         )  # fmt: skip
     m = equivalent(extracted, reference)
     return MatchReferenceResult(
