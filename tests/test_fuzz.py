@@ -32,10 +32,8 @@ json_values = st.recursive(
 @FUZZ
 @given(answerish, answerish)
 def test_answer_equivalence_never_crashes(a: str, b: str) -> None:
-    m = equivalent(a, b)
-    assert isinstance(m.equivalent, bool)
-    if m.equivalent:
-        assert equivalent(b, a).equivalent  # symmetric where it says yes
+    m = equivalent(a, b)  # answer and reference have different roles (a letter reference, say): not symmetric
+    assert isinstance(m.equivalent, bool) and m.method
 
 
 @FUZZ
