@@ -355,8 +355,9 @@ async def bench() -> str:
     outro = (
         f"judgegraph (durable store) with 256 judgments in flight at 100 ms model latency: {rate:.0f} judgments/s "
         f"against an ideal of {ideal:.0f}/s (256 / {alone * 1000:.0f} ms, one judgment alone), "
-        f"{100 * rate / ideal:.0f}% of ideal. Resident memory per judgment in flight (256 at 1 s latency): "
-        f"{mib * 1024:.0f} KiB.\n\n"
+        f"{100 * rate / ideal:.0f}% of ideal. Growth of resident memory with 256 judgments in flight at 1 s "
+        f"latency, over a heap already warmed by earlier runs: {mib * 1024:.0f} KiB per judgment (Python reuses "
+        "freed memory, so this is what in-flight state adds, not a fresh process's footprint).\n\n"
         f"`import judgegraph`: {imp:.2f} s (median of 5 fresh interpreters). The tuned-GC columns run each client "
         "in a fresh process after `judgegraph.tune_gc()` (what `judgegraph judge`, `serve` and `eval` do).\n\n"
         "Where judgegraph's CPU goes (cProfile and pyinstrument at latency 0, concurrency 32; "

@@ -72,18 +72,28 @@ def _reap_all():
             return
 
 
-def _kill_leftovers():
-    """Kill every process in the namespace but this one (a helper's kill(-1) spares PID 1 and itself)."""
-    if not any(name.isdigit() and name != "1" for name in os.listdir("/proc")):
-        return
+def _signal_all(sig):
+    """`kill(-1, sig)` from a helper: it reaches every process but PID 1 (this one) and the helper."""
     helper = os.fork()
     if helper == 0:
         try:
-            os.kill(-1, signal.SIGKILL)
+            os.kill(-1, sig)
         finally:
             os._exit(0)
     os.waitpid(helper, 0)
-    _reap_all()
+
+
+def _kill_leftovers():
+    """Kill every process in the namespace but this one. A fork bomb forks while a signal goes round, so
+    children born during one `kill(-1)` escape it (and would keep the run's output pipes open): stop them all,
+    again until none is left running to fork, then kill them, until none is left."""
+    for _ in range(100):
+        if not any(name.isdigit() and name != "1" for name in os.listdir("/proc")):
+            return
+        for _ in range(3):
+            _signal_all(signal.SIGSTOP)  # a stopped process cannot fork
+        _signal_all(signal.SIGKILL)
+        _reap_all()
 
 
 def _child(req, fds):

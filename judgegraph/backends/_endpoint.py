@@ -53,6 +53,7 @@ class ModelEndpoint:
         try:
             await client.connect()
         except BaseException:
+            await client.close()  # its HTTP session, opened by the failed connect
             await self.close()
             raise
         self._client = client
