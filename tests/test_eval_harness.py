@@ -21,14 +21,16 @@ from tests.fake_openai import FakeOpenAI, prefers
 DATA = ROOT / "tests" / "data" / "benchmarks"
 
 
-@pytest.mark.parametrize("name", ["math", "instructions", "length-bias", "documents", "images", "open-ended"])
+@pytest.mark.parametrize(
+    "name", ["math", "instructions", "length-bias", "documents", "images", "open-ended", "injection"]
+)
 async def test_bundled_sets_are_deterministic_and_labelled(name: str) -> None:
     a, b = await build_set(name, 6), await build_set(name, 6)
     assert [r.model_dump() for r in a] == [r.model_dump() for r in b]
     assert len(a) == 6 and len({r.id for r in a}) == 6
     for r in a:
         assert r.label is not None and r.label.winner in (0, 1) and r.metadata["category"]
-    if name in ("documents", "images", "open-ended"):  # the label is not always the first candidate
+    if name in ("documents", "images", "open-ended", "injection"):  # the label is not always the first one
         assert {r.label.winner for r in a if r.label} == {0, 1}
     assert await build_set(name, 6, seed=1) != a or name == "open-ended"
 
