@@ -107,7 +107,11 @@ def stated_answers(text: str) -> list[str]:
                 out.append(inner.strip())
             start = at + 1
     out += [g.strip() for g in _GSM8K.findall(text)]
-    out += [m.strip() for m in _ANSWER_PHRASE.findall(text) if _meaningful(m)]
+    for m in _ANSWER_PHRASE.findall(text):  # "the answer is \boxed{x}" states x once, not twice
+        inner = _last_braced(m, "boxed") if "\\boxed{" in m else None
+        answer = (inner if inner is not None else m).strip()
+        if _meaningful(answer) and answer not in out:
+            out.append(answer)
     return out
 
 
