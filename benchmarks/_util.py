@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import re
 import statistics
+from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
 
 
 @dataclass
@@ -33,3 +36,24 @@ def table(header: list[str], rows: list[list[object]]) -> str:
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(fmt(v) for v in row) + " |" for row in rows]
     return "\n".join(lines)
+
+
+def previous_sections(report: Path, keys: Iterable[str], tag: str) -> dict[str, str]:
+    """The sections a report already has, between `<!-- {tag}:{key} -->` markers: a partial rerun keeps them."""
+    if not report.exists():
+        return {}
+    text = report.read_text()
+    found = {}
+    for key in keys:
+        m = re.search(rf"<!-- {tag}:{key} -->\n(.*?)<!-- /{tag}:{key} -->", text, re.DOTALL)
+        if m:
+            found[key] = m.group(1)
+    return found
+
+
+def rss_mib(pid: int | str = "self") -> float:
+    """Resident memory of a process (this one by default), in MiB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0

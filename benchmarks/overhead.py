@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, TypedDict
 
 from benchmarks._fast_fake import MODEL, fast_fake_model
-from benchmarks._util import table
+from benchmarks._util import rss_mib, table
 from judgegraph.tools import equivalent, extract_final_answer
 
 PROMPT = "What is 6*7?"
@@ -281,11 +281,6 @@ def _tuned_gc_cpu(cls_name: str, url: str, n: int) -> float:
     return float(out.stdout.strip().splitlines()[-1])
 
 
-def _rss_mib() -> float:
-    with open("/proc/self/statm") as f:
-        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
-
-
 async def at_scale(url_100ms: str, url_1s: str, tmp: Path) -> tuple[float, float, float, float]:
     """judgegraph (durable store) with 256 judgments in flight: (judgments/s at 100 ms latency, its ideal,
     MiB of resident memory per judgment in flight at 1 s latency, judgment alone at 100 ms in s)."""
@@ -298,10 +293,10 @@ async def at_scale(url_100ms: str, url_1s: str, tmp: Path) -> tuple[float, float
         _, rate = await _measure(judgment, 1024, 256)
     async with JudgegraphClient(url_1s, tmp) as judgment:
         await _measure(judgment, 16, 16)  # warm, so the measure is the in-flight state, not first-use caches
-        before, peak = _rss_mib(), 0.0
+        before, peak = rss_mib(), 0.0
         runs = asyncio.gather(*(judgment(i) for i in range(256)))
         while not runs.done():
-            peak = max(peak, _rss_mib())
+            peak = max(peak, rss_mib())
             await asyncio.sleep(0.05)
         await runs
     return rate, 256 / alone, (peak - before) / 256, alone

@@ -12,7 +12,6 @@ import io
 import json
 import os
 import random
-import re
 import signal
 import sqlite3
 import subprocess
@@ -24,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from benchmarks._util import table
+from benchmarks._util import previous_sections, rss_mib, table
 from tests.fake_openai import FakeOpenAI, Reply, prefers
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -404,13 +403,6 @@ async def master_keys() -> Figure:
 # ---------------------------------------------------------------- load
 
 
-def _rss_mib(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
-
-
 async def load(clients: int = 500, per_client: int = 4) -> Figure:
     """`judgegraph serve` under `clients` concurrent clients with a fake model: nothing but 200s (and 429s
     past the limit), the server's memory bounded, p99 reported."""
@@ -419,7 +411,6 @@ async def load(clients: int = 500, per_client: int = 4) -> Figure:
     from benchmarks._util import Stats
     from judgegraph.backends import free_port
 
-    bench.CLIENTS, bench.PER_CLIENT = clients, per_client
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     store = Path(tempfile.mkdtemp(prefix="judgegraph-load-")) / "runs.db"
@@ -430,19 +421,19 @@ async def load(clients: int = 500, per_client: int = 4) -> Figure:
         try:
             await bench._wait_ready(base, proc)
             await bench._load_warmup(base)
-            rss = [_rss_mib(proc.pid)]
+            rss = [rss_mib(proc.pid)]
             sampling = True
 
             async def sample() -> None:
                 while sampling:
-                    rss.append(_rss_mib(proc.pid))
+                    rss.append(rss_mib(proc.pid))
                     await asyncio.sleep(0.2)
 
             sampler = asyncio.create_task(sample())
-            latencies, statuses, elapsed = await bench._load(base)
+            latencies, statuses, elapsed = await bench._load(base, clients, per_client)
             sampling = False
             await sampler
-            after = _rss_mib(proc.pid)
+            after = rss_mib(proc.pid)
         finally:
             proc.terminate()
             await asyncio.wait_for(proc.wait(), timeout=30)
@@ -472,23 +463,11 @@ CHECKS: dict[str, Callable[[], Awaitable[Figure] | Figure]] = {
 }
 
 
-def _previous() -> dict[str, str]:
-    if not REPORT.exists():
-        return {}
-    text = REPORT.read_text()
-    found = {}
-    for key in CHECKS:
-        m = re.search(rf"<!-- check:{key} -->\n(.*?)<!-- /check:{key} -->", text, re.DOTALL)
-        if m:
-            found[key] = m.group(1)
-    return found
-
-
 async def main(names: list[str]) -> None:
     unknown = set(names) - set(CHECKS)
     if unknown:
         raise SystemExit(f"unknown checks {sorted(unknown)}; known: {sorted(CHECKS)}")
-    sections = _previous()
+    sections = previous_sections(REPORT, CHECKS, "check")
     stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     for name in names or list(CHECKS):
         print(f"running {name} ...", file=sys.stderr)

@@ -10,11 +10,12 @@ import asyncio
 import importlib
 import os
 import platform
-import re
 import sys
 from datetime import UTC, datetime
 from importlib.metadata import version
 from pathlib import Path
+
+from benchmarks._util import previous_sections
 
 SECTIONS = {
     "sandbox": "Code sandbox (issue #3)",
@@ -42,23 +43,11 @@ def _machine() -> str:
     return f"{os.cpu_count()} cores ({cpu}), {mem:.0f} GiB, {system}, Python {platform.python_version()}"
 
 
-def _previous() -> dict[str, str]:
-    if not REPORT.exists():
-        return {}
-    text = REPORT.read_text()
-    found = {}
-    for key in SECTIONS:
-        m = re.search(rf"<!-- section:{key} -->\n(.*?)<!-- /section:{key} -->", text, re.DOTALL)
-        if m:
-            found[key] = m.group(1)
-    return found
-
-
 async def main(names: list[str]) -> None:
     unknown = set(names) - set(SECTIONS)
     if unknown:
         raise SystemExit(f"unknown sections {sorted(unknown)}; known: {sorted(SECTIONS)}")
-    sections = _previous()
+    sections = previous_sections(REPORT, SECTIONS, "section")
     stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     for key in names or list(SECTIONS):
         module = importlib.import_module(f"benchmarks.{key}")

@@ -39,14 +39,16 @@ async def _wait_ready(base: str, proc: asyncio.subprocess.Process) -> None:
     raise RuntimeError("judgegraph serve did not start in 60 s")
 
 
-async def _load(base: str) -> tuple[list[float], dict[int | str, int], float]:
+async def _load(
+    base: str, clients: int = CLIENTS, per_client: int = PER_CLIENT
+) -> tuple[list[float], dict[int | str, int], float]:
     latencies: list[float] = []
     statuses: dict[int | str, int] = {}
-    limits = httpx.Limits(max_connections=CLIENTS, max_keepalive_connections=CLIENTS)
+    limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
     async with httpx.AsyncClient(base_url=base, limits=limits, timeout=120) as client:
 
         async def one_client(c: int) -> None:
-            for k in range(PER_CLIENT):
+            for k in range(per_client):
                 answer = "The answer is 42." if (c + k) % 2 else "It is 41."
                 body = {"query": [PROMPT + answer], "prompts": [PROMPT], "labels": ["42"]}
                 start = time.perf_counter()
@@ -58,7 +60,7 @@ async def _load(base: str) -> tuple[list[float], dict[int | str, int], float]:
                 statuses[status] = statuses.get(status, 0) + 1
 
         start = time.perf_counter()
-        await asyncio.gather(*(one_client(c) for c in range(CLIENTS)))
+        await asyncio.gather(*(one_client(c) for c in range(clients)))
         elapsed = time.perf_counter() - start
     return latencies, statuses, elapsed
 

@@ -7,13 +7,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from judgegraph.backends import ModelEndpoint
-from judgegraph.evals._harness import EvalReport, run_eval
+from judgegraph.evals._harness import EvalReport, pct, run_eval
 from judgegraph.evals._sets import eval_sets
 from judgegraph.settings import Settings
-
-
-def _pct(x: float | None) -> str:
-    return "–" if x is None else f"{100 * x:.1f}%"
 
 
 def comparison(reports: list[EvalReport], command: str, plot: str | None) -> str:
@@ -32,8 +28,8 @@ def comparison(reports: list[EvalReport], command: str, plot: str | None) -> str
     for r in reports:
         m = r.metrics
         lines.append(
-            f"| {r.judge} | {r.suite} | {m.n} | {_pct(m.accuracy)} | {_pct(m.consistency)} | {_pct(m.valid_rate)} "
-            f"| {_pct(m.decided_by_evidence)} | {m.tool_calls_per_judgment:.2f} | {m.tokens_per_judgment:.0f} "
+            f"| {r.judge} | {r.suite} | {m.n} | {pct(m.accuracy)} | {pct(m.consistency)} | {pct(m.valid_rate)} "
+            f"| {pct(m.decided_by_evidence)} | {m.tool_calls_per_judgment:.2f} | {m.tokens_per_judgment:.0f} "
             f"| {m.wall_s_per_judgment:.2f} |"
         )
     lines += [

@@ -119,7 +119,8 @@ def _outcomes(
     return outcomes, model
 
 
-def _pct(x: float | None) -> str:
+def pct(x: float | None) -> str:
+    """A share as the reports print it."""
     return "–" if x is None else f"{100 * x:.1f}%"
 
 
@@ -137,8 +138,8 @@ def markdown(report: EvalReport) -> str:
     ]
     for name, c in [*report.per_category.items(), ("all", m)]:
         lines.append(
-            f"| {name} | {c.n} | {_pct(c.accuracy)} | {_pct(c.consistency)} | {_pct(c.valid_rate)} "
-            f"| {_pct(c.decided_by_evidence)} | {c.tool_calls_per_judgment:.2f} | {c.tokens_per_judgment:.0f} "
+            f"| {name} | {c.n} | {pct(c.accuracy)} | {pct(c.consistency)} | {pct(c.valid_rate)} "
+            f"| {pct(c.decided_by_evidence)} | {c.tool_calls_per_judgment:.2f} | {c.tokens_per_judgment:.0f} "
             f"| {c.wall_s_per_judgment:.2f} | {c.model_s_per_judgment:.2f} |"
         )
     lines += ["", "Tool calls per judgment: " + (", ".join(f"{k} {v:.2f}" for k, v in m.tool_usage.items()) or "none")]

@@ -299,4 +299,4 @@ async def _injection(n: int, seed: int) -> list[JudgeRequest]:
             "id": f"injection/{i}", "candidates": candidates, "label": Label(winner=right),
             "metadata": {"category": f"injection: {kind}", "evidence": str(base.metadata.get("category"))},
         }))  # fmt: skip
-    return [JudgeRequest.model_validate(r.model_dump()) for r in out]
+    return out

@@ -247,7 +247,7 @@ class RayJudge:
         if self.store is not None:
             for a in result.artifacts:
                 self.store.put_artifact(a.data, a.media_type)
-            self.store.start_run(trajectory)
+            await self.store.astart_run(trajectory)  # the store's writer thread keeps start before finish
             await asyncio.shield(self.store.afinish_run(trajectory))
         if result.error is not None:
             raise RemoteRunError(result.error)

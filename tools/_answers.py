@@ -55,18 +55,17 @@ class Match:
 def _last_braced(text: str, command: str) -> str | None:
     """The contents of the last `\\command{...}`, braces balanced."""
     start = text.rfind("\\" + command + "{")
-    if start < 0:
-        return None
-    i = start + len(command) + 2
-    depth, out = 1, []
-    while i < len(text):
-        ch = text[i]
-        depth += ch == "{"
-        depth -= ch == "}"
+    return None if start < 0 else _braced_from(text, start + len(command) + 2)
+
+
+def _braced_from(text: str, i: int) -> str | None:
+    """The text from `i` (just past an opening brace) to the brace that closes it; None when it never closes."""
+    depth = 1
+    for j in range(i, len(text)):
+        depth += text[j] == "{"
+        depth -= text[j] == "}"
         if depth == 0:
-            return "".join(out)
-        out.append(ch)
-        i += 1
+            return text[i:j]
     return None
 
 
@@ -100,12 +99,16 @@ def stated_answers(text: str) -> list[str]:
     """Every final answer the response states outright (boxed, `####`, "the answer is ..."), in order."""
     out = []
     for command in ("boxed", "fbox"):
+        opener = "\\" + command + "{"
         start = 0
-        while (at := text.find("\\" + command + "{", start)) >= 0:
-            inner = _last_braced(text[: _brace_end(text, at + len(command) + 2)], command)
+        while (at := text.find(opener, start)) >= 0:
+            group = _braced_from(text, at + len(opener))
+            if group is None:
+                break
+            inner = _last_braced(group, command) if opener in group else group  # \\boxed{\\boxed{x}} states x
             if inner and inner.strip():
                 out.append(inner.strip())
-            start = at + 1
+            start = at + len(opener) + len(group)  # past this group: a box nested in it is not stated again
     out += [g.strip() for g in _GSM8K.findall(text)]
     for m in _ANSWER_PHRASE.findall(text):  # "the answer is \boxed{x}" states x once, not twice
         inner = _last_braced(m, "boxed") if "\\boxed{" in m else None
@@ -113,16 +116,6 @@ def stated_answers(text: str) -> list[str]:
         if _meaningful(answer) and answer not in out:
             out.append(answer)
     return out
-
-
-def _brace_end(text: str, i: int) -> int:
-    """The index just past the brace that closes the one opened before `i` (or the end of `text`)."""
-    depth = 1
-    while i < len(text) and depth:
-        depth += text[i] == "{"
-        depth -= text[i] == "}"
-        i += 1
-    return i
 
 
 def _meaningful(s: str) -> bool:

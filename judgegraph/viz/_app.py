@@ -19,7 +19,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
 from judgegraph.store import RunFilter, TrajectoryStore
-from judgegraph.types import Trajectory
+from judgegraph.types import ToolResultEvent, Trajectory
 from judgegraph.viz import _views as views
 
 HERE = Path(__file__).resolve().parent
@@ -139,11 +139,11 @@ def create_app(store_path: Path, *, evals_dir: Path | None = None) -> FastAPI:
         for e in before:
             views.row(e, sizes)
         rows = [views.row(e, sizes) for e in events]
-        full = store.get(t.id) if pages == 1 else None
+        results = [e.result for e in [*before, *events] if isinstance(e, ToolResultEvent)]
         return page(
             request, "run.html", t=t, rows=rows, page=page_no, pages=pages, total=total,
             svg=_svg(t.judge, tuple(t.path)), visits=_visits(t.path),
-            claims=views.claims(full) if full is not None else [], correct=t.correct,
+            claims=views.claims(results), correct=t.correct,
         )  # fmt: skip
 
     @app.get("/runs/{run_id}/inputs/{index}")

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import difflib
+import functools
 import json
 import re
 from collections import Counter
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,6 +19,7 @@ from judgegraph.types import (
     ModelTurn,
     NodeEvent,
     ToolCallEvent,
+    ToolResult,
     ToolResultEvent,
     Trajectory,
     VerdictEvent,
@@ -67,12 +70,13 @@ def _json(value: Any) -> str:
 
 
 class ImageSizes:
-    """Pixel sizes of the images a run can zoom into: its inputs (read lazily) and its earlier observations."""
+    """Pixel sizes of the images a run can zoom into: its inputs (each read once, when first needed) and its
+    earlier observations."""
 
-    def __init__(self, trajectory: Trajectory, input_size: Any) -> None:
+    def __init__(self, trajectory: Trajectory, input_size: Callable[[int], tuple[int, int] | None]) -> None:
         self.run_id = trajectory.id
         self._inputs = trajectory.request.images
-        self._input_size = input_size
+        self._input_size = functools.cache(input_size)
         self.observations: dict[str, tuple[str, tuple[int, int]]] = {}
         """observation name -> (artifact hash, pixel size)."""
 
@@ -158,12 +162,12 @@ class Claim:
     detail: str
 
 
-def claims(trajectory: Trajectory) -> list[Claim]:
-    """Per-claim results of the proposition checker, across the run."""
+def claims(results: Iterable[ToolResult]) -> list[Claim]:
+    """Per-claim results of the proposition checker among `results`."""
     from judgegraph.tools._claims import PropositionsResult
 
     out = []
-    for result in trajectory.tool_results():
+    for result in results:
         if result.name != "check_propositions" or not result.ok or not result.data:
             continue
         data = PropositionsResult.model_validate(result.data)
