@@ -211,6 +211,9 @@ FAULTS: dict[str, Callable[[], Reply | list[Reply]]] = {
 }  # fmt: skip
 
 
+BUDGET_S = 5.0
+
+
 async def model_faults() -> Figure:
     """A model that fails in every way: bounded attempts, then `valid=false` with the reason; never a
     default score, never a crash."""
@@ -235,6 +238,21 @@ async def model_faults() -> Figure:
             assert v is not None and t.status == "complete", (judge_name, fault, t.status)
             assert not v.valid and v.error and v.scores == [], (judge_name, fault, v)
             rows.append([judge_name, fault, len(fake.requests), f"{took:.1f}", v.error[:80].replace("|", "/")])
+    # The same stuck model under a wall-clock budget per judgment: cut at the budget, not after every retry.
+    fake = FakeOpenAI(owned_by="vllm").start()
+    fake.default = FAULTS["timeouts"]()  # type: ignore[assignment]
+    try:
+        async with Judge.load("agentic", store=tmp / "runs.db", model_url=fake.url, max_retries=1, timeout_s=1.0,
+                              budget_s=BUDGET_S) as judge:  # fmt: skip
+            start = time.perf_counter()
+            t = await judge.arun(request)
+            took = time.perf_counter() - start
+    finally:
+        fake.stop()
+    v = t.verdict
+    assert v is not None and not v.valid and v.error and "budget" in v.error and v.scores == [], v
+    assert took < BUDGET_S + 1 and t.status == "incomplete", (took, t.status)
+    rows.append([f"agentic, budget {BUDGET_S:g} s", "timeouts", len(fake.requests), f"{took:.1f}", v.error[:80]])
     # Connection refused: nothing listens.
     from judgegraph.backends import free_port
     from judgegraph.errors import BackendUnavailableError
@@ -246,7 +264,9 @@ async def model_faults() -> Figure:
     except BackendUnavailableError as e:
         rows.append(["any", "connection refused at start", 0, "-", f"refused to start: {str(e)[:60]}"])
     body = ("Each row: a scripted model that fails one way on every call (retries: 1, timeout 1 s). The verdict "
-            "is invalid with its reason, its scores empty (no default score).\n\n"
+            "is invalid with its reason, its scores empty (no default score). With a budget per judgment "
+            f"(`--budget` / `JUDGEGRAPH_BUDGET`), a stuck model is cut at the budget ({BUDGET_S:g} s here) instead of "
+            "after every attempt; the run is kept, marked incomplete.\n\n"
             + table(["judge", "model fault", "model calls", "s", "verdict error"], rows))  # fmt: skip
     return Figure("Model faults", "python -m benchmarks.reliability model_faults", body)
 

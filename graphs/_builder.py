@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import secrets
 import time
@@ -75,6 +76,7 @@ class RecordedGraph:
         self.spec = spec
         self.checkpointer = checkpointer
         settings = settings or Settings()
+        self.budget_s = settings.budget_s
         self.services = ToolServices(
             sandbox=settings.sandbox, sandbox_pool_size=settings.sandbox_pool_size, artifacts=artifacts
         )
@@ -90,7 +92,8 @@ class RecordedGraph:
         raise NotImplementedError
 
     async def arun(self, trajectory: Trajectory, client: ChatModel | None) -> Trajectory:
-        """Judge the trajectory's request, recording into it. A crash is recorded, then re-raised."""
+        """Judge the trajectory's request, recording into it. A crash is recorded, then re-raised; a run cut at
+        the budget (`Settings.budget_s`) returns with an invalid verdict that says so."""
         recorder = Recorder(trajectory, self.services.artifacts)
         if not trajectory.versions.nonce:
             trajectory.versions.nonce = secrets.token_hex(4)
@@ -106,13 +109,20 @@ class RecordedGraph:
         )
         config = {"configurable": {"thread_id": trajectory.id}} if self.checkpointer is not None else None
         start = time.perf_counter()
+        budget = asyncio.timeout(self.budget_s)
         try:
-            final = await self.compiled.ainvoke({"request": request}, config=config, context=ctx)
+            async with budget:
+                final = await self.compiled.ainvoke({"request": request}, config=config, context=ctx)
         except BaseException as e:
-            recorder.error(f"{type(e).__name__}: {e}", kind="crash" if isinstance(e, Exception) else "cancelled")
             trajectory.status = "incomplete"
-            trajectory.verdict = Verdict.invalid(f"the judge run failed: {type(e).__name__}: {e}")
-            raise
+            if isinstance(e, TimeoutError) and budget.expired():  # our deadline, not a node's own timeout
+                why = f"the judgment ran past its budget of {self.budget_s:g} s"
+                recorder.error(why, kind="budget")
+                trajectory.verdict = Verdict.invalid(why)
+            else:
+                recorder.error(f"{type(e).__name__}: {e}", kind="crash" if isinstance(e, Exception) else "cancelled")
+                trajectory.verdict = Verdict.invalid(f"the judge run failed: {type(e).__name__}: {e}")
+                raise
         else:
             trajectory.verdict = final["verdict"]
             trajectory.status = "complete"

@@ -30,6 +30,9 @@ class Settings(BaseModel):
     api_key: str = "EMPTY"
     timeout_s: float = Field(default=120.0, gt=0)
     """Per-request timeout."""
+    budget_s: float | None = Field(default=None, gt=0)
+    """Wall-clock budget per judgment: past it the run stops and its verdict is invalid, saying so (an RL step
+    never waits on one stuck judgment). None: bounded only by the judge's step, call and retry budgets."""
     max_retries: int = Field(default=2, ge=0)
     """Retries of a model request on transient errors."""
     embedded_threads: int | None = None
@@ -56,6 +59,8 @@ class Settings(BaseModel):
         }
         if env.get("JUDGEGRAPH_TIMEOUT"):
             values["timeout_s"] = float(env["JUDGEGRAPH_TIMEOUT"])
+        if env.get("JUDGEGRAPH_BUDGET"):
+            values["budget_s"] = float(env["JUDGEGRAPH_BUDGET"])
         if env.get("JUDGEGRAPH_SANDBOX"):
             values["sandbox"] = env["JUDGEGRAPH_SANDBOX"]
         if env.get("JUDGEGRAPH_SANDBOX_POOL"):

@@ -102,6 +102,8 @@ class ProcessSandbox:
     """One warm bubblewrap sandbox whose zygote serves runs one at a time."""
 
     backend = "process"
+    OUTPUT_GRACE_S = 5.0
+    """How long a finished run's output may stay open (a leftover process holding it) before it is cut."""
 
     def __init__(self, backend: ProcessBackend, uid: int | None) -> None:
         self._backend = backend
@@ -110,6 +112,7 @@ class ProcessSandbox:
         self.healthy = True
         self._proc: subprocess.Popen[bytes] | None = None
         self._sock: socket.socket | None = None
+        self._runs = 0
 
     # ------------------------------------------------------------ lifecycle
 
@@ -253,6 +256,8 @@ class ProcessSandbox:
         in_r, in_w = os.pipe() if stdin is not None else (None, None)
         passed = [out_w, err_w] + ([in_r] if in_r is not None else [])
         request["stdin"] = in_r is not None  # without one, the zygote gives the run /dev/null
+        self._runs += 1
+        request["id"] = self._runs  # a kill names its run: one that arrives after its run ended is ignored
         start = time.perf_counter()
         try:
             await self._send(request, passed)
@@ -269,23 +274,32 @@ class ProcessSandbox:
             reply = await asyncio.wait_for(self._recv(), timeout=limits.wall_s)
         except TimeoutError:
             killed = True
-            await self._send({"kill": True})
+            await self._send({"kill": request["id"]})  # if the run ends meanwhile, the zygote ignores this
             try:
                 reply = await asyncio.wait_for(self._recv(), timeout=5)
             except TimeoutError:
                 raise SandboxError("the zygote did not stop a run that outlived its wall clock") from None
-        try:
-            await asyncio.wait_for(io_task, timeout=5)
-        except TimeoutError:
-            loop = asyncio.get_running_loop()
-            for fd in (out_r, err_r):
-                if loop.remove_reader(fd):
-                    os.close(fd)
-            raise SandboxError("a run's output pipes stayed open after it was killed") from None
+        if reply.get("id") != request["id"]:
+            self._abandon(io_task, out_r, err_r)
+            raise SandboxError(f"the sandbox's zygote answered run {reply.get('id')} for run {request['id']}")
+        if reply.get("leftovers"):
+            self.healthy = False  # processes the zygote could not kill: the pool retires this sandbox
         if "error" in reply:
+            self._abandon(io_task, out_r, err_r)
             raise SandboxError(f"the sandbox could not prepare the run: {reply['error']}")
+        held_open = False
+        try:
+            await asyncio.wait_for(io_task, timeout=self.OUTPUT_GRACE_S)
+        except TimeoutError:
+            # The run is over and its exit is known; only its output is cut short. Keep the verdict on the run,
+            # and retire the sandbox: destroying it kills its whole namespace, whatever was left in it.
+            self._abandon(io_task, out_r, err_r)
+            self.healthy = False
+            held_open = True
         code = int(reply["exit"])
         stderr = decode(err.value())
+        if held_open:
+            stderr += "\n[judgegraph: processes the run left behind kept its output open; output cut; sandbox retired]"
         # Nothing but the CPU rlimit sends SIGKILL or SIGXCPU in here (memory is an rlimit, not an OOM killer).
         cpu_killed = not killed and code in (-_SIGKILL, -_SIGXCPU)
         return ExecResult(
@@ -299,6 +313,15 @@ class ProcessSandbox:
             duration_s=time.perf_counter() - start,
             backend="process",
         )
+
+    @staticmethod
+    def _abandon(io_task: asyncio.Future[Any], *fds: int) -> None:
+        """Stop reading a run's output: its readers leave the loop and its pipes close."""
+        loop = asyncio.get_running_loop()
+        for fd in fds:
+            if loop.remove_reader(fd):
+                os.close(fd)
+        io_task.cancel()
 
 
 class ProcessBackend:

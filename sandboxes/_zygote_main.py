@@ -72,28 +72,25 @@ def _reap_all():
             return
 
 
-def _signal_all(sig):
-    """`kill(-1, sig)` from a helper: it reaches every process but PID 1 (this one) and the helper."""
-    helper = os.fork()
-    if helper == 0:
-        try:
-            os.kill(-1, sig)
-        finally:
-            os._exit(0)
-    os.waitpid(helper, 0)
+def _others():
+    return [name for name in os.listdir("/proc") if name.isdigit() and name != "1"]
 
 
 def _kill_leftovers():
-    """Kill every process in the namespace but this one. A fork bomb forks while a signal goes round, so
-    children born during one `kill(-1)` escape it (and would keep the run's output pipes open): stop them all,
-    again until none is left running to fork, then kill them, until none is left."""
+    """Kill every process in the namespace but this one; returns how many are still there (0 when clean).
+
+    As PID 1, `kill(-1)` reaches every other process and spares this one, with no helper to fork (a fork can
+    fail when a bomb has used up the uid's processes). A fork bomb forks while a signal goes round, so children
+    born during one `kill(-1)` escape it (and would keep the run's output pipes open): stop them all, again
+    until none is left running to fork, then kill them, until none is left."""
     for _ in range(100):
-        if not any(name.isdigit() and name != "1" for name in os.listdir("/proc")):
-            return
+        if not _others():
+            return 0
         for _ in range(3):
-            _signal_all(signal.SIGSTOP)  # a stopped process cannot fork
-        _signal_all(signal.SIGKILL)
+            os.kill(-1, signal.SIGSTOP)  # a stopped process cannot fork
+        os.kill(-1, signal.SIGKILL)
         _reap_all()
+    return len(_others())
 
 
 def _child(req, fds):
@@ -154,21 +151,23 @@ def _run(sock, req, fds, wake_r):
         _child(req, fds)
     for fd in fds:
         os.close(fd)
+    fds.clear()  # closed: the error path must not close these numbers again
     status = None
     while status is None:
         ready, _, _ = select.select([sock, wake_r], [], [])
         if wake_r in ready:
             os.read(wake_r, 512)
         if sock in ready:  # the only message during a run is "kill" (or the host going away)
-            _recv(sock)
-            os.kill(pid, signal.SIGKILL)
+            msg, _ = _recv(sock)
+            if msg.get("kill") == req["id"]:
+                os.kill(pid, signal.SIGKILL)
         done, st = os.waitpid(pid, os.WNOHANG)
         if done:
             status = st
     # Report first, clean up after: the host has its answer sooner, and the next request (queued on the
     # socket) is read only once the namespace is clean again.
-    _kill_leftovers()  # before the report, so no leftover keeps the run's output pipes open
-    _send(sock, {"exit": os.waitstatus_to_exitcode(status)})
+    left = _kill_leftovers()  # before the report, so no leftover keeps the run's output pipes open
+    _send(sock, {"id": req["id"], "exit": os.waitstatus_to_exitcode(status), "leftovers": left})
     _wipe()
 
 
@@ -183,12 +182,17 @@ def main():
     _send(sock, {"ready": True})
     while True:
         req, fds = _recv(sock)
+        if "kill" in req:  # for a run that ended while the host was sending it: nothing to do
+            continue
         try:
             _run(sock, req, fds, wake_r)
-        except Exception as e:  # report and stay alive only if the namespace is clean again
-            _kill_leftovers()
+        except Exception as e:  # report; the host retires a sandbox whose namespace is not clean again
+            for fd in fds:  # still ours if the run never forked
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+            left = _kill_leftovers()
             _wipe()
-            _send(sock, {"error": f"{type(e).__name__}: {e}"})
+            _send(sock, {"id": req.get("id"), "error": f"{type(e).__name__}: {e}", "leftovers": left})
 
 
 main()

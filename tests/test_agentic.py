@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -118,3 +119,23 @@ async def test_a_model_that_never_rules_ends_invalid_within_its_budget(tmp_path:
     assert v is not None and not v.valid and v.scores == [] and "no usable verdict" in (v.error or "")
     assert t.path.count("agent") == 2 * steps and t.path.count("force_verdict") == 2 and t.path[-1] == "finalize"
     assert len([e for e in t.events if isinstance(e, ModelTurn)]) == 2 * (steps + 2)
+
+
+async def test_a_judgment_past_its_budget_stops_with_an_invalid_verdict_that_says_so(tmp_path: Path) -> None:
+    from judgegraph.store import TrajectoryStore
+    from judgegraph.types import ErrorEvent
+
+    server = _server("vllm")
+    server.default = Reply(content="late", delay_s=2.0)
+    try:
+        start = time.perf_counter()
+        t = await _run(server, MATH, tmp_path, budget_s=0.5, timeout_s=30)
+        took = time.perf_counter() - start
+    finally:
+        server.stop()
+    assert took < 1.5  # cut at the budget, not after the model's 30 s timeout
+    v = t.verdict
+    assert v is not None and not v.valid and v.error and "budget of 0.5 s" in v.error and v.scores == []
+    assert t.status == "incomplete" and isinstance(t.events[-1], ErrorEvent) and t.events[-1].kind == "budget"
+    stored = TrajectoryStore(tmp_path / "r.db").get(t.id)
+    assert stored.status == "incomplete" and stored.verdict == v

@@ -268,3 +268,66 @@ async def test_auto_falls_back_to_bubblewrap_when_docker_is_missing(
         await healthy(pool)
     finally:
         await pool.close()
+
+
+async def test_a_fork_bomb_is_stopped_and_the_pool_recovers(pool: SandboxPool) -> None:
+    bomb = "import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass"
+    r = await py(pool, bomb)
+    assert not r.ok and r.duration_s < LIMITS.wall_s + 6
+    await healthy(pool)
+
+
+async def test_output_held_open_by_a_leftover_is_cut_and_the_sandbox_retired() -> None:
+    """The host's side of the process backend against a scripted zygote that reports the run's exit but keeps
+    its stdout open (what a leftover the zygote could not kill would do): the result keeps the exit, says the
+    output was cut, and the sandbox is retired rather than reused."""
+    import json
+    import struct
+
+    from judgegraph.sandboxes._process import ProcessBackend, ProcessSandbox
+
+    ours, zygote = socket.socketpair()
+    sandbox = ProcessSandbox(ProcessBackend(LIMITS), uid=None)
+    sandbox.OUTPUT_GRACE_S = 0.3
+    sandbox._sock = ours
+    ours.setblocking(False)
+
+    def script() -> None:
+        head, fds, _, _ = socket.recv_fds(zygote, 4, 8)
+        size = struct.unpack(">I", head)[0]
+        request = json.loads(zygote.recv(size))
+        os.write(fds[0], b"partial output")
+        reply = json.dumps({"id": request["id"], "exit": 1, "leftovers": 1}).encode()
+        zygote.sendall(struct.pack(">I", len(reply)) + reply)
+        threading.Event().wait(1.0)  # stdout stays open past the grace period
+        for fd in fds:
+            os.close(fd)
+
+    peer = threading.Thread(target=script)
+    peer.start()
+    try:
+        r = await sandbox.run(["python3", "main.py"], files={"main.py": "pass"})
+    finally:
+        peer.join()
+        ours.close()
+        zygote.close()
+    assert r.exit_code == 1 and not r.ok and r.stdout == "partial output"
+    assert "kept its output open" in r.stderr and not sandbox.healthy
+
+
+async def test_a_kill_that_arrives_after_its_run_ended_does_not_touch_the_next_run() -> None:
+    """The race behind a fork bomb's tie: the wall clock fires as the run ends, the host's kill reaches the
+    zygote after the run's report. The zygote must ignore it, not answer it as the next run."""
+    from judgegraph.sandboxes._process import ProcessBackend
+
+    backend = ProcessBackend(LIMITS)
+    sandbox = await backend.create(0)
+    try:
+        first = await sandbox.run(["python3", "-c", "print('one')"])
+        await sandbox._send({"kill": sandbox._runs})  # a late kill for the run that just ended
+        second = await sandbox.run(["python3", "-c", "import time; time.sleep(0.2); print('two')"])
+        third = await sandbox.run(["python3", "-c", "print('three')"])
+    finally:
+        await sandbox.destroy()
+    assert (first.stdout, second.stdout, third.stdout) == ("one\n", "two\n", "three\n")
+    assert second.ok and not second.timed_out and sandbox.uses == 3

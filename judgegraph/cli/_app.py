@@ -40,6 +40,10 @@ out = Console()
 err = Console(stderr=True)
 
 StoreOpt = Annotated[Path | None, typer.Option("--store", help="Trajectory store (SQLite file).")]
+BudgetOpt = Annotated[
+    float | None,
+    typer.Option("--budget", min=0.001, help="Seconds per judgment; past it the verdict is invalid, saying so."),
+]
 
 
 def _settings(**overrides: Any) -> Settings:
@@ -84,6 +88,7 @@ def judge(
     concurrency: Annotated[int, typer.Option(min=1, help="Requests judged at once.")] = 4,
     sandbox: Annotated[str | None, typer.Option(help="Code sandbox: auto | docker | process.")] = None,
     checkpoints: Annotated[str | None, typer.Option(help="LangGraph checkpoints: off | incomplete | all.")] = None,
+    budget: BudgetOpt = None,
     resume: Annotated[bool, typer.Option("--resume", help="Skip ids OUTPUT already has results for; append.")] = False,
     ray: Annotated[
         bool, typer.Option("--ray", help="Spread the batch over Ray actors (RAY_ADDRESS, else a local Ray).")
@@ -102,7 +107,12 @@ def judge(
     """
     try:
         settings = _settings(
-            model_url=model, backend=backend, store_path=store, sandbox=sandbox, checkpoints=checkpoints
+            model_url=model,
+            backend=backend,
+            store_path=store,
+            sandbox=sandbox,
+            checkpoints=checkpoints,
+            budget_s=budget,
         )
     except ValueError as e:
         raise _fail(str(e)) from None
@@ -346,6 +356,7 @@ def serve(
         bool, typer.Option(help="Let requests name image and document files on this machine.")
     ] = False,
     timeout: Annotated[float, typer.Option(help="Seconds per request before 504.")] = 300.0,
+    budget: BudgetOpt = None,
 ) -> None:
     """Serve rewards over HTTP: OpenRLHF's /reward, /v1/judge, /v1/judge/batch, /health, /metrics."""
     import uvicorn
@@ -359,7 +370,7 @@ def serve(
         timeout_s=timeout,
         allow_local_files=allow_local_files,
     )
-    settings = {k: v for k, v in {"model_url": model, "store": store}.items() if v is not None}
+    settings = {k: v for k, v in {"model_url": model, "store": store, "budget_s": budget}.items() if v is not None}
     app_ = create_app(config, **settings)
     tune_gc()
     uvicorn.run(app_, host=host, port=port, log_level="warning")
@@ -385,6 +396,7 @@ def eval_(
     report: Annotated[Path, typer.Option("--report", help="eval all: the comparison file to write.")] = Path(
         "EVALS.md"
     ),
+    budget: BudgetOpt = None,
 ) -> None:
     """Run a judge over an eval set, record every run, and write a report (JSON, Markdown, plots)."""
     from judgegraph.evals._compare import run_all
@@ -392,7 +404,7 @@ def eval_(
 
     if suite != "all" and suite not in suites():
         raise _fail(f"unknown suite {suite!r}; known: all, {', '.join(suites())}")
-    settings = _settings(model_url=model, store_path=store)
+    settings = _settings(model_url=model, store_path=store, budget_s=budget)
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
     root = output or settings.store_path.parent / "evals"
     tune_gc()
