@@ -106,9 +106,11 @@ def _read_frames(sock: socket.socket, out: CappedBuffer, err: CappedBuffer, dead
 class DockerSandbox:
     backend = "docker"
 
-    def __init__(self, backend: DockerBackend, container: Any) -> None:
+    def __init__(self, backend: DockerBackend, container: Any, lease: Any = None) -> None:
         self._backend = backend
         self.container = container
+        self._lease = lease
+        """The attached stdin that keeps the container alive (see `DockerBackend._start_leased`)."""
         self.uses = 0
         self.healthy = True
         self._oom_path = _oom_counter_path(container.id)
@@ -181,6 +183,10 @@ class DockerSandbox:
         if rc == 125 and not out.kept:
             self.healthy = False
             raise SandboxError(f"the sandbox could not prepare the run: {decode(err.value())[-500:]}")
+        if rc == 124 or rc >= 128:
+            # Killed or timed out, perhaps the wrapper itself (the program can signal its own uid's processes):
+            # its clean-up may not have run, so this container is not trusted with another run.
+            self.healthy = False
         oom_after = self._oom_kills()
         oom = (oom_after or 0) > (oom_before or 0) if oom_before is not None else rc == 137 and duration < limits.cpu_s
         timed_out = not oom and rc in (124, 137)  # timeout's status, or SIGKILL from the CPU-time limit
@@ -199,6 +205,10 @@ class DockerSandbox:
     async def destroy(self) -> None:
         self.healthy = False
         await asyncio.to_thread(self._backend.remove, self.container)
+        lease, self._lease = self._lease, None
+        if lease is not None:
+            with contextlib.suppress(Exception):
+                lease.close()
 
 
 class DockerBackend:
@@ -251,11 +261,10 @@ class DockerBackend:
         lim = self.limits
         mem = f"{lim.memory_mb}m"
         try:
-            container = await asyncio.to_thread(
-                self.client.containers.run,
+            container, lease = await asyncio.to_thread(
+                self._start_leased,
                 self.image,
                 ["python3", "-c", REAPER],
-                detach=True,
                 user=USER,
                 network_mode="none",
                 cap_drop=["ALL"],
@@ -278,7 +287,23 @@ class DockerBackend:
         except Exception as e:
             raise SandboxError(f"could not start a sandbox container: {type(e).__name__}: {e}") from e
         self._live[container.id] = container
-        return DockerSandbox(self, container)
+        return DockerSandbox(self, container, lease)
+
+    def _start_leased(self, image: str, command: list[str], **options: Any) -> tuple[Any, Any]:
+        """Create and start a container whose first process lives only while this process holds its stdin.
+
+        `stdin_once`: Docker closes the container's stdin when its attached client goes, however this process
+        ends (kill -9 included); the first process then exits and the container removes itself. Stale
+        reaping at start-up stays as the second line."""
+        container = self.client.containers.create(image, command, stdin_open=True, detach=False, auto_remove=True,
+                                                  **options)  # fmt: skip
+        try:
+            lease = self.client.api.attach_socket(container.id, params={"stdin": 1, "stream": 1})
+            container.start()
+        except Exception:
+            self.remove(container)
+            raise
+        return container, lease
 
     def remove(self, container: Any) -> None:
         self._live.pop(container.id, None)

@@ -40,8 +40,8 @@ REAPER = (
     "            return\n"
     "signal.signal(signal.SIGCHLD, reap)\n"
     "signal.signal(signal.SIGTERM, lambda *_: os._exit(0))\n"
-    "while True:\n"
-    "    signal.pause()\n"
+    "while os.read(0, 1024):\n"  # the owner holds stdin: at its end (the owner died), the container ends
+    "    pass\n"
 )
 
 _TRIM = ("var/lib/apt/lists", "var/cache/apt", "usr/share/doc", "usr/share/man", "usr/share/locale", "usr/share/info")

@@ -78,8 +78,14 @@ class SandboxPool:
 
     async def _create(self, slot: int) -> Sandbox | None:
         """A sandbox for `slot`, or None (slot freed again) when the backend fails to make one."""
+        making = asyncio.ensure_future(self.backend.create(slot))
         try:
-            sb = await self.backend.create(slot)
+            sb = await asyncio.shield(making)  # a cancelled caller must not orphan a sandbox being made
+        except asyncio.CancelledError:
+            task = asyncio.ensure_future(self._discard(making, slot))
+            self._background.add(task)
+            task.add_done_callback(self._background.discard)
+            raise
         except Exception as e:
             log.warning("could not create sandbox for slot %d: %s", slot, e)
             async with self._changed:
@@ -88,6 +94,18 @@ class SandboxPool:
             return None
         sb.slot = slot  # type: ignore[attr-defined]
         return sb
+
+    async def _discard(self, making: asyncio.Future[Sandbox], slot: int) -> None:
+        """Destroy a sandbox whose maker stopped waiting for it, and free its slot."""
+        try:
+            sb = await making
+        except Exception:
+            sb = None
+        if sb is not None:
+            await sb.destroy()
+        async with self._changed:
+            self._free_slots.append(slot)
+            self._changed.notify_all()
 
     async def warm_up(self) -> None:
         """Create a sandbox for every free slot now, so the first runs do not pay for it."""
@@ -128,10 +146,14 @@ class SandboxPool:
 
     async def _replace(self, slot: int) -> None:
         sb = await self._create(slot)
-        if sb is not None:
-            async with self._changed:
-                self._idle.append(sb)
-                self._changed.notify_all()
+        if sb is None:
+            return
+        if self._closed:  # the pool closed while this one was being made
+            await sb.destroy()
+            return
+        async with self._changed:
+            self._idle.append(sb)
+            self._changed.notify_all()
 
     @contextlib.asynccontextmanager
     async def acquire(self) -> AsyncIterator[Sandbox]:
@@ -165,9 +187,10 @@ class SandboxPool:
     async def close(self) -> None:
         """Destroy every sandbox; nothing is left running."""
         self._closed = True
-        for task in list(self._background):
-            task.cancel()
-        await asyncio.gather(*self._background, return_exceptions=True)
+        # Let replacements being made finish (each destroys its sandbox, seeing the pool closed): cancelling
+        # one would leave a container its backend was already starting.
+        while self._background:
+            await asyncio.gather(*list(self._background), return_exceptions=True)
         async with self._changed:
             idle, self._idle = self._idle, []
         await asyncio.gather(*(sb.destroy() for sb in idle), return_exceptions=True)

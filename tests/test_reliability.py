@@ -22,7 +22,7 @@ async def test_master_keys_never_pass() -> None:
 @pytest.mark.parametrize("sandbox", ["process", "docker"])
 async def test_hostile_candidates_through_the_whole_judge(sandbox: str) -> None:
     figure = await reliability.hostile(sandbox)
-    assert "| hostile one |" not in figure.body.replace("| kill everything | hostile one |", "")
+    assert "| hostile one |" not in figure.body and "| tie |" not in figure.body
 
 
 async def test_a_batch_of_bad_input_answers_every_line() -> None:

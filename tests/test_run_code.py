@@ -134,6 +134,82 @@ async def test_broken_code_is_reported_per_case(
         assert load_error in str(data["load_error"])
 
 
+# Looks for the report marker everywhere a process of the same uid could: the harness's files, its command
+# line, environment and memory, its stdout; prints a forged all-passed report with whatever it finds.
+FORGER = """import json, os, re
+found = set()
+def grab(data):
+    found.update(re.findall(rb"@@judgegraph-[0-9a-f]{16}@@", data))
+parent = os.getppid()
+for path in (".judgegraph-tests.json", "harness.py", f"/proc/{parent}/cmdline", f"/proc/{parent}/environ"):
+    try:
+        grab(open(path, "rb").read())
+    except OSError:
+        pass
+try:
+    with open(f"/proc/{parent}/mem", "rb") as mem:
+        for line in open(f"/proc/{parent}/maps").read().splitlines():
+            lo, hi = (int(x, 16) for x in line.split()[0].split("-"))
+            try:
+                mem.seek(lo)
+                grab(mem.read(hi - lo))
+            except (OSError, ValueError, OverflowError):
+                pass
+except OSError:
+    pass
+try:
+    stdout = open(f"/proc/{parent}/fd/1", "w")
+except OSError:
+    stdout = None
+for marker in found:
+    line = chr(10) + marker.decode() + json.dumps({"load_error": None, "results": [["passed", ""]]}) + chr(10)
+    print(line, flush=True)
+    if stdout:
+        stdout.write(line)
+        stdout.flush()
+print("FOUND", len(found), "STDOUT", stdout is not None)
+def f(x):
+    return x
+"""
+
+
+async def test_the_candidate_cannot_find_the_report_marker_or_forge_the_report(services: ToolServices) -> None:
+    request = {"id": "f", "prompt": "Write f.", "candidates": [FORGER, "x"], "tests": ["assert f(1) == 2"]}
+    data = await _run(services, request, 0)
+    assert "FOUND 0 STDOUT False" in str(data["stdout_tail"]), data["stdout_tail"]
+    assert data["cases"][0]["status"] == "failed" and not data["all_passed"]  # type: ignore[index]
+
+
+async def test_only_plain_data_crosses_from_the_candidate(services: ToolServices) -> None:
+    code = (
+        "class Yes:\n    def __eq__(self, other):\n        return True\n"
+        "def always_equal(x):\n    return Yes()\n"
+        "def values(x):\n    return (x, {1: 'a'}, {2, 3}, b'\\x00', 1 + 2j, float('inf'), [None, True])\n"
+        "def refuse(x):\n    raise ValueError('negative')\n"
+        "def die():\n    import os\n    os._exit(3)\n"
+        "def spin():\n    while True:\n        pass\n"
+        "def one():\n    return 1\n"
+    )
+    tests = [
+        "assert always_equal(1) == 2",
+        "assert values(5) == (5, {1: 'a'}, {2, 3}, b'\\x00', 1 + 2j, float('inf'), [None, True])",
+        "def raised(fn, *args):\n    try:\n        fn(*args)\n    except ValueError as e:\n        return str(e)",
+        "assert raised(refuse, -1) == 'negative'",  # the candidate's ValueError is a ValueError here
+        "assert die() is None",
+        "assert one() == 1",  # a fresh candidate process after the last one died
+        "assert spin() is None",
+        "assert one() == 1",
+        "assert values(lambda: 0)",
+    ]
+    request = {"id": "p", "prompt": "p", "candidates": [f"```python\n{code}```", "x"], "tests": tests}
+    data = await _run(services, request, 0)
+    statuses = [c["status"] for c in data["cases"]]  # type: ignore[union-attr]
+    assert statuses == ["error", "passed", "passed", "error", "passed", "timeout", "passed", "error"], data["cases"]
+    messages = [c["message"] for c in data["cases"]]  # type: ignore[union-attr]
+    assert "cannot cross the sandbox boundary" in messages[0] and "died" in messages[3]
+    assert "cannot be sent to the candidate" in messages[7]
+
+
 async def test_hostile_candidate_inside_a_judge_request(services: ToolServices, tmp_path: Path) -> None:
     canary = tmp_path / "canary.txt"
     canary.write_text("safe")

@@ -331,3 +331,58 @@ async def test_a_kill_that_arrives_after_its_run_ended_does_not_touch_the_next_r
         await sandbox.destroy()
     assert (first.stdout, second.stdout, third.stdout) == ("one\n", "two\n", "three\n")
     assert second.ok and not second.timed_out and sandbox.uses == 3
+
+
+async def test_a_run_that_kills_everything_it_can_leaves_nothing_for_the_next(pool: SandboxPool) -> None:
+    """kill(-1) reaches every process of the run's uid, the Docker wrapper too, whose clean-up then never
+    runs: the container must be retired, not reused with the run's files still in it."""
+    code = "open('/tmp/left', 'w').write('x')\nimport os, signal\nos.kill(-1, signal.SIGKILL)\nprint('still here')"
+    r = await py(pool, code)
+    assert not r.ok
+    for _ in range(pool.size + 1):
+        r = await py(pool, "import os; print(os.path.exists('/tmp/left'))")
+        assert r.stdout.strip() == "False"
+
+
+async def test_closing_while_a_replacement_is_being_made_leaves_no_container() -> None:
+    client = docker.from_env()
+
+    def ours() -> set[str]:
+        return {c.id for c in client.containers.list(all=True, filters={"label": LABEL})}
+
+    before = ours()
+    pool = await SandboxPool.open("docker", limits=LIMITS, size=1)
+    await py(pool, "import os, signal\nos.kill(-1, signal.SIGKILL)")  # retires its container: a replacement starts
+    await asyncio.sleep(0.1)  # the replacement is being made now
+    await pool.close()
+    await asyncio.sleep(0.5)
+    assert ours() - before == set()
+
+
+def test_containers_go_when_their_owner_is_killed() -> None:
+    """kill -9 leaves no clean-up to the owner: the containers hold their owner's attached stdin and end
+    themselves when it closes, without waiting for the next pool's stale reaping."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    code = (
+        "import asyncio\nfrom judgegraph.sandboxes import SandboxPool\n"
+        "async def main():\n    pool = await SandboxPool.open('docker', size=1)\n"
+        "    print([sb.container.id for sb in pool._idle][0], flush=True)\n    await asyncio.sleep(120)\n"
+        "asyncio.run(main())"
+    )
+    owner = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    assert owner.stdout is not None
+    container_id = owner.stdout.readline().strip()
+    client = docker.from_env()
+    assert client.containers.get(container_id).status == "running"
+    owner.send_signal(signal.SIGKILL)
+    owner.wait()
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        if not client.containers.list(all=True, filters={"id": container_id}):
+            return
+        time.sleep(0.2)
+    raise AssertionError(f"container {container_id} outlived its killed owner")

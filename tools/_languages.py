@@ -8,6 +8,7 @@ import json
 import re
 import secrets
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Literal, Protocol
 
 from pydantic import BaseModel
@@ -67,59 +68,12 @@ def fenced_blocks(text: str, tags: tuple[str, ...]) -> list[str]:
 
 # ---------------------------------------------------------------- Python
 
-_HARNESS = """
-import json, signal, sys, io
-
-NONCE = {nonce!r}
-CASES = {cases}
-SETUP = {setup!r}
-ENTRY = {entry!r}
-CASE_TIMEOUT = {case_timeout!r}
-
-
-class _CaseTimeout(BaseException):
-    pass
-
-
-def _alarm(signum, frame):
-    raise _CaseTimeout()
-
-
-def _main():
-    out = sys.stdout
-    results, load_error = [], None
-    ns = {{"__name__": "__main__"}}
-    sys.stdout = io.StringIO()
-    try:
-        with open("solution.py") as f:
-            exec(compile(f.read(), "solution.py", "exec"), ns)
-        exec(compile(SETUP, "tests (setup)", "exec"), ns)
-        if ENTRY and ENTRY in ns:
-            ns["candidate"] = ns[ENTRY]
-    except BaseException as e:
-        load_error = type(e).__name__ + ": " + str(e)
-    if load_error is None:
-        signal.signal(signal.SIGALRM, _alarm)
-        for i, case in enumerate(CASES):
-            signal.setitimer(signal.ITIMER_REAL, CASE_TIMEOUT)
-            try:
-                exec(compile(case, "test %d" % i, "exec"), ns)
-                results.append(["passed", ""])
-            except _CaseTimeout:
-                results.append(["timeout", "took longer than %gs" % CASE_TIMEOUT])
-            except AssertionError as e:
-                results.append(["failed", str(e)])
-            except BaseException as e:
-                results.append(["error", type(e).__name__ + ": " + str(e)])
-            finally:
-                signal.setitimer(signal.ITIMER_REAL, 0)
-    sys.stdout = out
-    out.write("\\n" + NONCE + json.dumps({{"load_error": load_error, "results": results}}) + "\\n")
-    out.flush()
-
-
-_main()
-"""
+_HERE = Path(__file__).parent
+_CODEC = (_HERE / "_python_codec.py").read_text()
+_HARNESS = _CODEC + (_HERE / "_python_harness.py").read_text()
+"""The tests' side (`harness.py`): it reads the tests and the report marker from a file it deletes."""
+_CANDIDATE = _CODEC + (_HERE / "_python_candidate.py").read_text()
+"""The candidate's side (`candidate_server.py`): a separate process that loads the code and answers calls."""
 
 
 def _split_tests(tests: list[str]) -> tuple[str, list[str]]:
@@ -194,11 +148,14 @@ class Python:
     def program(self, code: str, tests: list[str], entry_point: str | None, case_timeout_s: float) -> Program:
         setup, cases = _split_tests(tests)
         nonce = "@@judgegraph-" + secrets.token_hex(8) + "@@"
-        harness = _HARNESS.format(
-            nonce=nonce, cases=json.dumps(cases), setup=setup, entry=entry_point, case_timeout=case_timeout_s
-        )
+        spec = {"nonce": nonce, "cases": cases, "setup": setup, "entry": entry_point, "case_timeout": case_timeout_s}
         return Program(
-            files={"solution.py": code, "harness.py": harness},
+            files={
+                "solution.py": code,
+                "harness.py": _HARNESS,
+                "candidate_server.py": _CANDIDATE,
+                ".judgegraph-tests.json": json.dumps(spec),
+            },
             command=["python3", "-I", "harness.py"],
             cases=cases,
             nonce=nonce,

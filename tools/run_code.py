@@ -140,7 +140,12 @@ async def run_code(args: RunCodeArgs, ctx: ToolContext) -> ToolOutput:
         cases=cases,
         passed=passed,
         total=len(cases),
-        all_passed=bool(cases) and passed == len(cases) and load_error is None,
+        # A run that was killed has not passed as a whole, whatever its report said before.
+        all_passed=bool(cases)
+        and passed == len(cases)
+        and load_error is None
+        and not run.timed_out
+        and not run.oom_killed,
         load_error=load_error,
         exit_code=run.exit_code,
         timed_out=run.timed_out,

@@ -1,0 +1,50 @@
+"""The candidate's side of a Python test run: load solution.py, then answer the harness's calls.
+
+Not imported by judgegraph: the codec's source (`_python_codec.py`: encode, decode, send, recv) followed by
+this one runs in the sandbox as `python3 -I candidate_server.py CALLS_FD REPLIES_FD`, a fresh process the
+harness started, holding nothing of the harness's memory (no report marker, no tests). Whatever the
+candidate's code does here, it can only answer calls: the assertions run in the harness, on plain data.
+"""
+
+import contextlib
+import sys
+
+
+def describe(error):
+    try:
+        return [type(error).__name__, str(error)[:2000]]
+    except BaseException:  # an exception whose str() raises
+        return [type(error).__name__, ""]
+
+
+calls_in, replies_out = int(sys.argv[1]), int(sys.argv[2])
+namespace = {"__name__": "__main__"}
+try:
+    with open("solution.py") as f:
+        source = f.read()
+    exec(compile(source, "solution.py", "exec"), namespace)
+except BaseException as e:  # whatever the code raised is its load error
+    send(replies_out, {"load_error": ": ".join(describe(e))})
+    sys.exit(0)
+
+functions, values = [], {}
+for name, value in list(namespace.items()):
+    if name.startswith("__"):
+        continue
+    if callable(value):
+        functions.append(name)
+        continue
+    with contextlib.suppress(TypeError, ValueError):  # modules and objects stay here: tests cannot use them
+        values[name] = encode(value)
+send(replies_out, {"functions": functions, "values": values})
+
+while True:
+    call = recv(calls_in)
+    if call is None:
+        sys.exit(0)
+    try:
+        args, kwargs = decode(call["args"]), decode(call["kwargs"])
+        reply = {"ok": encode(namespace[call["function"]](*args, **kwargs))}
+    except BaseException as e:  # the call's exception goes back to the test
+        reply = {"error": describe(e)}
+    send(replies_out, reply)
