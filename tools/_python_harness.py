@@ -6,7 +6,8 @@ file, makes itself undumpable (so the same uid cannot read its memory or descrip
 then starts the candidate's process (`candidate_server.py`, exec'd: it inherits none of this memory). Each
 function the candidate defines is a proxy here; a test's call crosses as plain data and the result comes back
 as plain data, so the candidate can neither see the marker and forge the report nor hand the test an object
-that compares equal to anything. The last marker line on stdout is the report.
+that compares equal to anything. The candidate's output goes to a file (its tail is printed before the report);
+the last marker line on stdout is the report.
 """
 
 import builtins
@@ -20,6 +21,9 @@ import subprocess
 import sys
 
 SPEC_FILE = ".judgegraph-tests.json"
+OUTPUT_FILE = ".candidate-output"
+"""The candidate's stdout and stderr: a file, so a flood meets the run's file-size limit at once."""
+OUTPUT_TAIL = 64 * 1024
 PR_SET_DUMPABLE = 4
 
 
@@ -49,7 +53,8 @@ def as_exception(kind, message):
 class Candidate:
     """The candidate's process, its functions callable from here."""
 
-    def __init__(self):
+    def __init__(self, output):
+        self.output = output
         self.process = None
         self.load_error = None
         self.functions, self.values = [], {}
@@ -61,6 +66,8 @@ class Candidate:
             [sys.executable, "-I", "-u", "candidate_server.py", str(calls_r), str(replies_w)],
             pass_fds=(calls_r, replies_w),
             stdin=subprocess.DEVNULL,
+            stdout=self.output,
+            stderr=subprocess.STDOUT,
             start_new_session=True,  # one group: stopping it reaches what the candidate started
         )
         os.close(calls_r)
@@ -137,6 +144,17 @@ def namespace_for(candidate, setup, entry):
     return ns
 
 
+def candidate_output():
+    """The tail of what the candidate printed (its head cut, if it printed more)."""
+    try:
+        with open(OUTPUT_FILE, "rb") as f:
+            f.seek(0, os.SEEK_END)
+            f.seek(max(0, f.tell() - OUTPUT_TAIL))
+            return f.read().decode("utf-8", "replace")
+    except OSError:
+        return ""
+
+
 def main():
     with open(SPEC_FILE) as f:
         spec = json.load(f)
@@ -145,7 +163,8 @@ def main():
         ctypes.CDLL(None).prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
     out = sys.stdout
     results, load_error = [], None
-    candidate = Candidate()
+    output = open(OUTPUT_FILE, "wb")  # noqa: SIM115 - the candidate's processes write to it until the end
+    candidate = Candidate(output)
     candidate.start()
     load_error = candidate.load_error
     ns = None
@@ -178,7 +197,9 @@ def main():
             finally:
                 signal.setitimer(signal.ITIMER_REAL, 0)
     candidate.stop()
+    output.close()
     sys.stdout = out
+    out.write(candidate_output())
     out.write("\n" + spec["nonce"] + json.dumps({"load_error": load_error, "results": results}) + "\n")
     out.flush()
 
