@@ -409,6 +409,19 @@ MASTER_KEYS = [":", "", " ", ".", "Let's solve this step by step.", "I think the
                "The answer is", "Answer:", "\\boxed{}", "####", "{}", "Solution:", "Thought process:"]  # fmt: skip
 
 
+def avoids(text: str) -> Callable[[dict[str, Any]], Reply]:
+    """A pairwise judge model that picks whichever response does not contain `text`, in either order."""
+
+    def respond(body: dict[str, Any]) -> Reply:
+        user = body["messages"][-1]["content"]
+        a, b = user.find("<response_A_"), user.find("<response_B_")
+        at = user.find(text)
+        letter = "tie" if at < 0 else "B" if a <= at < b else "A"
+        return Reply(content=json.dumps({"winner": letter, "confidence": 0.9, "rationale": "sides with it"}))
+
+    return respond
+
+
 async def master_keys() -> Figure:
     """Responses that say nothing never pass a reference check, nor win against a real answer."""
     from judgegraph import Judge
@@ -428,10 +441,26 @@ async def master_keys() -> Figure:
     finally:
         fake.stop()
     assert wins == 0
+    # A rubric check (no reference): the rubric judge, its model siding with the master key on every criterion.
+    fake = FakeOpenAI().start()
+    fake.responder = avoids("6*7 = 42")
+    rubric_wins = 0
+    try:
+        async with Judge.load("rubric", store=False, model_url=fake.url) as judge:
+            for k in MASTER_KEYS:
+                rubric = [{"name": "correct", "description": "gives the right product"}]
+                t = await judge.arun({"id": "mk", "prompt": "What is 6*7?", "candidates": [k, "6*7 = 42"],
+                                      "rubric": rubric})  # fmt: skip
+                rubric_wins += bool(t.verdict and t.verdict.winner != 1)
+    finally:
+        fake.stop()
+    assert rubric_wins == 0
     body = (
         f"{len(MASTER_KEYS)} master-key responses ({', '.join(repr(k) for k in MASTER_KEYS)}) against the "
         f"reference 42: {len(passed)} pass `match_reference`; against a real answer with a model that favours "
-        f"them, {wins} win."
+        f"them, {wins} win. With a rubric instead of a reference (the `rubric` judge, its model siding with the "
+        f"master key on every criterion in both orders): {rubric_wins} win or tie; each fails the rubric judge's "
+        "`says_something` gate (empty, punctuation or stock phrases only) before any criterion is weighed."
     )
     return Figure("Master-key answers", "python -m benchmarks.reliability master_keys", body)
 

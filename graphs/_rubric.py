@@ -25,6 +25,7 @@ from judgegraph.graphs._recorder import recorded
 from judgegraph.graphs._strategies import ranking_of
 from judgegraph.graphs._verdict_format import LETTERS, VerdictParseError, parse_verdict, verdict_schema
 from judgegraph.tools import call_tool
+from judgegraph.tools._answers import says_nothing
 from judgegraph.types import CriterionResult, JudgeRequest, ToolCall, ToolResult, Verdict
 
 Ctx = Runtime[JudgeContext]
@@ -59,6 +60,8 @@ class CompareTask(TypedDict):
 class RubricState(TypedDict, total=False):
     request: JudgeRequest
     gates: list[ToolResult]
+    empty: list[int]
+    """Candidates that say nothing (empty, punctuation, stock phrases): they pass no criterion."""
     criteria: list[RubricItem]
     comparisons: Annotated[list[Comparison], operator.add]
     verdict: Verdict
@@ -97,10 +100,12 @@ def _candidates(ctx: JudgeContext, request: JudgeRequest, shown: list[int]) -> l
 
 
 async def gate(state: RubricState, runtime: Ctx) -> dict[str, Any]:
-    """Programmatic constraints are hard guardrails: check every candidate against them first."""
+    """Programmatic checks are hard guardrails: every candidate against the constraints, and against saying
+    nothing (a "master key" such as ":" or "Let's solve this step by step." passes no rubric)."""
     request, ctx = state["request"], runtime.context
+    empty = [i for i, c in enumerate(request.candidates) if says_nothing(c.content)]
     if request.mode != "pairwise" or not request.constraints:
-        return {"gates": []}
+        return {"gates": [], "empty": empty}
     tctx = tool_context(ctx, request, "gate")
     calls = [ToolCall(name="verify_constraints", arguments={"candidate": i}, reason="constraints are hard gates")
              for i in range(len(request.candidates))]  # fmt: skip
@@ -109,7 +114,7 @@ async def gate(state: RubricState, runtime: Ctx) -> dict[str, Any]:
     results = await asyncio.gather(*(call_tool(c, tctx) for c in calls))
     for r in results:
         ctx.recorder.tool_result(r, "gate")
-    return {"gates": list(results)}
+    return {"gates": list(results), "empty": empty}
 
 
 async def write_rubric(state: RubricState, runtime: Ctx) -> dict[str, Any]:
@@ -191,6 +196,17 @@ async def aggregate(state: RubricState, runtime: Ctx) -> dict[str, Any]:
         runtime.context.recorder.verdict(verdict, "aggregate")
         return {"verdict": verdict}
     gate_criteria = evidence_criteria(state.get("gates", []))
+    gate_criteria += [
+        CriterionResult(
+            name="says_something",
+            candidate=i,
+            passed=False,
+            score=0.0,
+            source="gate",
+            detail="the response is empty, punctuation or stock phrases only",
+        )
+        for i in state.get("empty", [])
+    ]
     through = [i for i in (0, 1) if all(c.passed for c in gate_criteria if c.candidate == i)]
     criteria: list[CriterionResult] = list(gate_criteria)
     votes, consistent, problems = [0.0, 0.0], True, []
@@ -216,7 +232,7 @@ async def aggregate(state: RubricState, runtime: Ctx) -> dict[str, Any]:
         verdict = Verdict(
             valid=True, winner=through[0], scores=scores, ranking=ranking_of(scores), criteria=criteria,
             confidence=1.0, consistent=True, decided_by="evidence",
-            rationale=f"only candidate {through[0]} follows every constraint",
+            rationale=f"only candidate {through[0]} passes every gate (the constraints; saying something)",
         )  # fmt: skip
     elif not any(c.source.startswith("rubric/") for c in criteria):
         verdict = Verdict.invalid(f"no criterion could be compared: {'; '.join(problems) or 'no criteria'}")

@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 
 from judgegraph.tools import equivalent, extract_final_answer
-from judgegraph.tools._answers import UnsafeExpression, to_sympy
+from judgegraph.tools._answers import UnsafeExpression, says_nothing, to_sympy
 
 
 @pytest.mark.parametrize(
@@ -87,3 +87,20 @@ def test_a_response_must_commit_to_one_final_answer(text: str, matches: bool) ->
 
     reference = "x^2 + 2x + 1" if "x" in text else ("7" if "7" in text else "42")
     assert _match(text, reference, 0).equivalent is matches
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["", " ", ":", ".", "{}", "####", "Let's solve this problem step by step.", "Thought process:", "Solution:",
+     "Answer:", "The answer is", "\\boxed{}", "I think the answer is correct.", "解：", "答案"],
+)  # fmt: skip
+def test_master_keys_say_nothing(text: str) -> None:
+    assert says_nothing(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["42", "The answer is 42.", "Solution: x = 3", "Yes", "OK", "四十二", "Let's solve it step by step: 6*7 = 42"],
+)
+def test_real_answers_say_something(text: str) -> None:
+    assert not says_nothing(text)

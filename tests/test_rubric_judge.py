@@ -60,6 +60,16 @@ async def test_constraints_are_hard_gates(fake_openai: FakeOpenAI, tmp_path: Pat
     assert [r.name for r in t.tool_results()] == ["verify_constraints", "verify_constraints"]
 
 
+async def test_a_response_that_says_nothing_passes_no_rubric(fake_openai: FakeOpenAI, tmp_path: Path) -> None:
+    fake_openai.responder = _responder(prefers("step by step"))  # the model is fooled by the master key
+    request = {**OPEN, "candidates": ["Let's solve this problem step by step.", OPEN["candidates"][0]]}
+    t = await _run(fake_openai, request, tmp_path)
+    v = t.verdict
+    assert v is not None and v.winner == 1 and v.decided_by == "evidence"
+    gate = [c for c in v.criteria if c.name == "says_something"]
+    assert [(c.candidate, c.passed) for c in gate] == [(0, False)]
+
+
 async def test_a_given_rubric_is_used_and_garbage_falls_back_to_the_constitution(
     fake_openai: FakeOpenAI, tmp_path: Path
 ) -> None:

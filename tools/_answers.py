@@ -122,6 +122,22 @@ def _meaningful(s: str) -> bool:
     return bool(re.search(r"[A-Za-z0-9]", s))
 
 
+# Stock openings and empty wrappers that fool judges while saying nothing ("master keys": ":", "Thought
+# process:", "Let's solve this problem step by step.", "\\boxed{}", "I think the answer is correct.").
+_STOCK = re.compile(
+    r"let'?s (?:\w+ ){0,4}step[- ]by[- ]step|step[- ]by[- ]step|thought process|reasoning|solution"
+    r"|(?:the |my )?(?:final )?answer(?: is)?"
+    r"|i think (?:the|this|my) answer is (?:correct|right)|(?:this|that|it) is (?:correct|right)"
+    r"|\\boxed\{\s*\}|解|答案",
+    re.IGNORECASE,
+)
+
+
+def says_nothing(text: str) -> bool:
+    """Whether a response is empty, punctuation, or only stock phrases: nothing a check could credit."""
+    return not re.search(r"[^\W_]", _STOCK.sub(" ", text))  # any letter or digit, in any script
+
+
 # ---------------------------------------------------------------- normalisation
 
 _LATEX_SUBS: tuple[tuple[str, str], ...] = (

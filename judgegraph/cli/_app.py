@@ -357,6 +357,9 @@ def serve(
     ] = False,
     timeout: Annotated[float, typer.Option(help="Seconds per request before 504.")] = 300.0,
     budget: BudgetOpt = None,
+    keep_alive: Annotated[
+        int, typer.Option(min=1, help="Seconds an idle client connection stays open (longer than clients' pools).")
+    ] = 75,
 ) -> None:
     """Serve rewards over HTTP: OpenRLHF's /reward, /v1/judge, /v1/judge/batch, /health, /metrics."""
     import uvicorn
@@ -373,7 +376,10 @@ def serve(
     settings = {k: v for k, v in {"model_url": model, "store": store, "budget_s": budget}.items() if v is not None}
     app_ = create_app(config, **settings)
     tune_gc()
-    uvicorn.run(app_, host=host, port=port, log_level="warning")
+    # Uvicorn's default keep-alive (5 s) equals httpx's pool expiry: a client reusing a connection just as the
+    # server closes it gets a ReadError (seen under load). A server that keeps idle connections longer than
+    # its clients' pools do never closes one under a request.
+    uvicorn.run(app_, host=host, port=port, log_level="warning", timeout_keep_alive=keep_alive)
 
 
 @app.command("eval")
