@@ -376,6 +376,7 @@ async def bench() -> str:
     imp = import_time()
     floor = await graph_floor()
     ours = results[JudgegraphClient.name][(0.0, 32)][0]
+    raw = results[RawAiohttp.name][(0.0, 32)][0]
     budget = 1000 * (os.cpu_count() or 1) / (0.9 * ideal)
     intro = (
         f"One judgment = model -> tool -> model -> verdict against the aiohttp fake server (own process). "
@@ -402,10 +403,12 @@ async def bench() -> str:
         f"{floor:.1f} ms of CPU per invoke (32 in flight), {100 * floor / sdk:.0f}% of the SDK loop's whole judgment "
         f"and {100 * floor / ours:.0f}% of judgegraph's. That is the price of keeping the judge a LangGraph state "
         "machine (named nodes, conditional edges, checkpoints and the graph viewer depend on it): judgegraph "
-        f"spends {ours - sdk:.1f} ms per judgment more than the SDK loop, {floor:.1f} ms of it in that machinery. "
-        "90% of ideal at 256 in flight "
-        f"would need at most {budget:.2f} ms of CPU per judgment on these {os.cpu_count()} cores, below the graph "
-        "machinery alone, so no single-machine change reaches it; more machines do (`judgegraph judge --ray`). "
+        f"spends {ours - sdk:.1f} ms per judgment more than the SDK loop; that machinery alone costs {floor:.1f} ms. "
+        f"90% of ideal at 256 in flight would need at most {budget:.2f} ms of CPU per judgment on these "
+        f"{os.cpu_count()} cores, spread over processes; the graph machinery and the bare HTTP calls (the raw loop) "
+        f"alone take {floor + raw:.1f} ms, leaving {max(0.0, budget - floor - raw):.1f} ms for everything else a "
+        f"judgment does (its nodes, recording, the store), against {ours - floor - raw:.1f} ms now; more machines "
+        "are the way there (`judgegraph judge --ray`). "
         "What would narrow the rest: fewer super-steps per judgment (folding intake and close_order into the "
         "agent loop), recording state updates by reference instead of as JSON per node, and a leaner path "
         "through LangGraph's callbacks, which it offers no switch for."
