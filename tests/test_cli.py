@@ -79,6 +79,19 @@ def test_invalid_verdicts_are_reported_not_failed(tmp_path: Path, fake_openai: F
     assert row["valid"] is False and row["scores"] == [] and "no usable verdict" in str(row["invalid_reason"])
 
 
+def test_a_judgment_past_its_budget_is_an_invalid_line_that_says_so(tmp_path: Path, fake_openai: FakeOpenAI) -> None:
+    fake_openai.default = Reply(content="late", delay_s=2.0)
+    src = _write(tmp_path / "in.jsonl", [json.dumps(OPEN), json.dumps(GOOD)])
+    out = tmp_path / "out.jsonl"
+    args = ["judge", str(src), "-o", str(out), "--model", fake_openai.url, "--store", str(tmp_path / "s.db"),
+            "--budget", "0.5"]  # fmt: skip
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    rows = _outputs(out)
+    assert rows["open"]["valid"] is False and "budget of 0.5 s" in str(rows["open"]["invalid_reason"])
+    assert rows["ok"]["valid"] is True and rows["ok"]["correct"] is True  # decided by evidence, within budget
+
+
 def test_endpoint_down_exits_2_with_a_clear_message(tmp_path: Path) -> None:
     src = _write(tmp_path / "in.jsonl", [json.dumps(GOOD)])
     url = f"http://127.0.0.1:{free_port()}/v1"
