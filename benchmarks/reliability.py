@@ -234,41 +234,38 @@ async def model_faults() -> Figure:
     """A model that fails in every way: bounded attempts, then `valid=false` with the reason; never a
     default score, never a crash."""
     from judgegraph import Judge
+    from judgegraph.types import Trajectory
 
     tmp = Path(tempfile.mkdtemp(prefix="judgegraph-faults-"))
     request = {"id": "q", "prompt": "Greet.", "candidates": ["Hello!", "..."]}
+
+    async def judged(judge_name: str, fault: str, **settings: Any) -> tuple[Trajectory, float, int]:
+        """One judgment against a model failing with `fault` on every call: (trajectory, seconds, calls)."""
+        fake = FakeOpenAI(owned_by="vllm").start()
+        fake.default = FAULTS[fault]()  # type: ignore[assignment]
+        try:
+            async with Judge.load(judge_name, store=tmp / "runs.db", model_url=fake.url, max_retries=1,
+                                  timeout_s=1.0, **settings) as judge:  # fmt: skip
+                start = time.perf_counter()
+                t = await judge.arun(request)
+                return t, time.perf_counter() - start, len(fake.requests)
+        finally:
+            fake.stop()
+
     rows = []
     for judge_name in ("evidence", "agentic"):
-        for fault, reply in FAULTS.items():
-            fake = FakeOpenAI(owned_by="vllm").start()
-            fake.default = reply()  # type: ignore[assignment]
-            try:
-                async with Judge.load(judge_name, store=tmp / "runs.db", model_url=fake.url, max_retries=1,
-                                      timeout_s=1.0) as judge:  # fmt: skip
-                    start = time.perf_counter()
-                    t = await judge.arun(request)
-                    took = time.perf_counter() - start
-            finally:
-                fake.stop()
+        for fault in FAULTS:
+            t, took, calls = await judged(judge_name, fault)
             v = t.verdict
             assert v is not None and t.status == "complete", (judge_name, fault, t.status)
             assert not v.valid and v.error and v.scores == [], (judge_name, fault, v)
-            rows.append([judge_name, fault, len(fake.requests), f"{took:.1f}", v.error[:80].replace("|", "/")])
+            rows.append([judge_name, fault, calls, f"{took:.1f}", v.error[:80].replace("|", "/")])
     # The same stuck model under a wall-clock budget per judgment: cut at the budget, not after every retry.
-    fake = FakeOpenAI(owned_by="vllm").start()
-    fake.default = FAULTS["timeouts"]()  # type: ignore[assignment]
-    try:
-        async with Judge.load("agentic", store=tmp / "runs.db", model_url=fake.url, max_retries=1, timeout_s=1.0,
-                              budget_s=BUDGET_S) as judge:  # fmt: skip
-            start = time.perf_counter()
-            t = await judge.arun(request)
-            took = time.perf_counter() - start
-    finally:
-        fake.stop()
+    t, took, calls = await judged("agentic", "timeouts", budget_s=BUDGET_S)
     v = t.verdict
     assert v is not None and not v.valid and v.error and "budget" in v.error and v.scores == [], v
     assert took < BUDGET_S + 1 and t.status == "incomplete", (took, t.status)
-    rows.append([f"agentic, budget {BUDGET_S:g} s", "timeouts", len(fake.requests), f"{took:.1f}", v.error[:80]])
+    rows.append([f"agentic, budget {BUDGET_S:g} s", "timeouts", calls, f"{took:.1f}", v.error[:80]])
     # Connection refused: nothing listens.
     from judgegraph.backends import free_port
     from judgegraph.errors import BackendUnavailableError

@@ -60,8 +60,6 @@ class CompareTask(TypedDict):
 class RubricState(TypedDict, total=False):
     request: JudgeRequest
     gates: list[ToolResult]
-    empty: list[int]
-    """Candidates that say nothing (empty, punctuation, stock phrases): they pass no criterion."""
     criteria: list[RubricItem]
     comparisons: Annotated[list[Comparison], operator.add]
     verdict: Verdict
@@ -100,12 +98,10 @@ def _candidates(ctx: JudgeContext, request: JudgeRequest, shown: list[int]) -> l
 
 
 async def gate(state: RubricState, runtime: Ctx) -> dict[str, Any]:
-    """Programmatic checks are hard guardrails: every candidate against the constraints, and against saying
-    nothing (a "master key" such as ":" or "Let's solve this step by step." passes no rubric)."""
+    """Programmatic constraints are hard guardrails: check every candidate against them first."""
     request, ctx = state["request"], runtime.context
-    empty = [i for i, c in enumerate(request.candidates) if says_nothing(c.content)]
     if request.mode != "pairwise" or not request.constraints:
-        return {"gates": [], "empty": empty}
+        return {"gates": []}
     tctx = tool_context(ctx, request, "gate")
     calls = [ToolCall(name="verify_constraints", arguments={"candidate": i}, reason="constraints are hard gates")
              for i in range(len(request.candidates))]  # fmt: skip
@@ -114,7 +110,7 @@ async def gate(state: RubricState, runtime: Ctx) -> dict[str, Any]:
     results = await asyncio.gather(*(call_tool(c, tctx) for c in calls))
     for r in results:
         ctx.recorder.tool_result(r, "gate")
-    return {"gates": list(results), "empty": empty}
+    return {"gates": list(results)}
 
 
 async def write_rubric(state: RubricState, runtime: Ctx) -> dict[str, Any]:
@@ -196,6 +192,8 @@ async def aggregate(state: RubricState, runtime: Ctx) -> dict[str, Any]:
         runtime.context.recorder.verdict(verdict, "aggregate")
         return {"verdict": verdict}
     gate_criteria = evidence_criteria(state.get("gates", []))
+    # A response that says nothing (a "master key" such as ":" or "Let's solve this step by step.") passes no
+    # rubric, however the model rules.
     gate_criteria += [
         CriterionResult(
             name="says_something",
@@ -205,7 +203,8 @@ async def aggregate(state: RubricState, runtime: Ctx) -> dict[str, Any]:
             source="gate",
             detail="the response is empty, punctuation or stock phrases only",
         )
-        for i in state.get("empty", [])
+        for i, candidate in enumerate(request.candidates)
+        if says_nothing(candidate.content)
     ]
     through = [i for i in (0, 1) if all(c.passed for c in gate_criteria if c.candidate == i)]
     criteria: list[CriterionResult] = list(gate_criteria)

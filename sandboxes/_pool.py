@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Coroutine, Mapping, Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel
@@ -82,15 +82,11 @@ class SandboxPool:
         try:
             sb = await asyncio.shield(making)  # a cancelled caller must not orphan a sandbox being made
         except asyncio.CancelledError:
-            task = asyncio.ensure_future(self._discard(making, slot))
-            self._background.add(task)
-            task.add_done_callback(self._background.discard)
+            self._in_background(self._discard(making, slot))
             raise
         except Exception as e:
             log.warning("could not create sandbox for slot %d: %s", slot, e)
-            async with self._changed:
-                self._free_slots.append(slot)
-                self._changed.notify_all()
+            await self._free(slot)
             return None
         sb.slot = slot  # type: ignore[attr-defined]
         return sb
@@ -103,9 +99,18 @@ class SandboxPool:
             sb = None
         if sb is not None:
             await sb.destroy()
+        await self._free(slot)
+
+    async def _free(self, slot: int) -> None:
         async with self._changed:
             self._free_slots.append(slot)
             self._changed.notify_all()
+
+    def _in_background(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run `work` off the caller's path; `close` waits for it."""
+        task = asyncio.ensure_future(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     async def warm_up(self) -> None:
         """Create a sandbox for every free slot now, so the first runs do not pay for it."""
@@ -140,9 +145,7 @@ class SandboxPool:
         if self._closed:
             return
         # Keep the pool warm: replace it off the caller's path (the slot stays reserved meanwhile).
-        task = asyncio.create_task(self._replace(slot))
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
+        self._in_background(self._replace(slot))
 
     async def _replace(self, slot: int) -> None:
         sb = await self._create(slot)

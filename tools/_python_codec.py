@@ -23,12 +23,10 @@ def encode(value, depth=0):
         return value
     if t is list:
         return [encode(v, depth + 1) for v in value]
-    if t is tuple:
-        return {"$tuple": [encode(v, depth + 1) for v in value]}
+    if t is tuple or t is set or t is frozenset:
+        return {"$" + t.__name__: [encode(v, depth + 1) for v in value]}
     if t is dict:
         return {"$dict": [[encode(k, depth + 1), encode(v, depth + 1)] for k, v in value.items()]}
-    if t is set or t is frozenset:
-        return {"$" + t.__name__: [encode(v, depth + 1) for v in value]}
     if t is bytes:
         return {"$bytes": value.hex()}
     if t is complex:

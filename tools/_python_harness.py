@@ -76,6 +76,9 @@ class Candidate:
         hello = self.receive()
         if hello is None:
             self.load_error = f"the candidate's process exited while loading (status {self.process.wait()})"
+        elif type(hello) is not dict:
+            self.stop()
+            self.load_error = "the candidate's process broke the protocol while loading"
         elif "load_error" in hello:
             self.load_error = str(hello["load_error"])
         else:
