@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from judgegraph.errors import ConfigError
 from judgegraph.registry import Registry
-from judgegraph.types import JudgeRequest
+from judgegraph.schema import JudgeRequest
 
 EvidenceField = Literal["reference", "tests", "constraints", "documents", "images", "rubric"]
 COST_ORDER = {"low": 0, "medium": 1, "high": 2}

@@ -7,7 +7,7 @@ import hashlib
 import importlib.resources
 import json
 import tomllib
-from typing import Literal
+from typing import Any
 
 import jinja2
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -39,27 +39,12 @@ class JudgeSpec(BaseModel):
     """The graph builder that turns this spec into a LangGraph graph."""
     tools: list[str] = Field(default_factory=list)
     """Tools this judge may use (deterministic plans and model calls alike)."""
-    deliberate: Literal["undecided", "always"] = "undecided"
-    """Ask the model only where no deterministic evidence decides, or always (evidence still wins)."""
-    tournament: Literal["knockout", "round_robin", "none"] = "knockout"
-    """Best-of-N: pairwise knockout, round-robin win rate, or one scoring call over all candidates. Candidates
-    that fail a deterministic check are out before the tournament; one that alone passes them all wins outright."""
     both_orders: bool = True
     """Pairwise: judge both candidate orders (evidence is gathered once) and report their agreement."""
     max_verdict_attempts: int = Field(default=2, ge=1)
-    proposer: Literal["rules", "model"] = "rules"
-    """Proposition judges: how answers are split into claims."""
-    model_checker: bool = False
-    """Proposition judges: ask the model about claims no deterministic check decides."""
-    rubric_writer_sees_reference: bool = True
-    """Rubric judges: whether the rubric writer is shown the reference answer (a projection of its input)."""
-    max_criteria: int = Field(default=4, ge=1)
-    """Rubric judges: criteria in an adaptive rubric."""
-    max_steps: int = Field(default=6, ge=1)
-    """Agentic judges: model turns before the verdict is forced."""
-    max_tool_calls: int = Field(default=8, ge=0)
-    """Agentic judges: tool calls before the verdict is forced."""
     """Model attempts at a parseable verdict before the verdict is `valid=false`."""
+    options: dict[str, Any] = Field(default_factory=dict)
+    """The graph's own knobs (the `[options]` table), validated by the options model its graph registers."""
     sampling: SamplingSpec = Field(default_factory=SamplingSpec)
     prompts: dict[str, str] = Field(default_factory=dict)
     """Prompt role -> template text (loaded from the files the TOML names)."""
@@ -103,6 +88,8 @@ def _read_toml(package: str, name: str) -> tuple[dict[str, object], dict[str, st
     except (OSError, tomllib.TOMLDecodeError) as e:
         raise ConfigError(f"judge {name!r}: cannot read judge.toml: {e}") from e
     base, prompts = _read_toml(package, str(raw.pop("extends"))) if "extends" in raw else ({}, {})
+    if raw.get("graph", base.get("graph")) != base.get("graph"):  # another graph has other options
+        base.pop("options", None)
     for role, filename in raw.pop("prompts", {}).items():
         try:
             prompts[role] = (folder / filename).read_text()

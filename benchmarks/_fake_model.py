@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from multiprocessing.connection import Connection
 from typing import Any
 
-from tests.fake_openai import FakeOpenAI, Reply, prefers
+from benchmarks.fake_openai import FakeOpenAI, Reply, prefers
 
 
 def _respond(latency_s: float, body: dict[str, Any]) -> Reply:

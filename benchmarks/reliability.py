@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks._util import previous_sections, rss_mib, table
-from tests.fake_openai import FakeOpenAI, Reply, prefers
+from benchmarks.fake_openai import FakeOpenAI, Reply, prefers
 
 ROOT = Path(__file__).resolve().parent.parent
 REPORT = ROOT / "RELIABILITY.md"
@@ -175,7 +175,7 @@ def bad_lines(tmp: Path) -> list[tuple[str, str]]:
 async def bad_input() -> Figure:
     """A batch full of bad lines: one output line per input line, a clear error or a verdict for each, and
     the good lines judged."""
-    from judgegraph.cli._batch import judge_file
+    from judgegraph.runtime._batch import judge_file
     from judgegraph.settings import Settings
 
     tmp = Path(tempfile.mkdtemp(prefix="judgegraph-bad-"))
@@ -234,7 +234,7 @@ async def model_faults() -> Figure:
     """A model that fails in every way: bounded attempts, then `valid=false` with the reason; never a
     default score, never a crash."""
     from judgegraph import Judge
-    from judgegraph.types import Trajectory
+    from judgegraph.schema import Trajectory
 
     tmp = Path(tempfile.mkdtemp(prefix="judgegraph-faults-"))
     request = {"id": "q", "prompt": "Greet.", "candidates": ["Hello!", "..."]}

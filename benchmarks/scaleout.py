@@ -15,8 +15,8 @@ from pathlib import Path
 
 from benchmarks._fake_model import fake_model_process
 from benchmarks._util import table
-from judgegraph._ray import RayJudge
-from judgegraph.cli._batch import JudgeRunner, judge_file
+from judgegraph.runtime._batch import JudgeRunner, judge_file
+from judgegraph.serving import RayJudge
 from judgegraph.settings import Settings
 
 LATENCY_S = 0.1

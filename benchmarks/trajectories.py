@@ -12,11 +12,11 @@ import time
 from pathlib import Path
 
 from benchmarks._util import Stats, table
+from benchmarks.fake_openai import FakeOpenAI, prefers
 from judgegraph import Judge
-from judgegraph._export import exporters
-from judgegraph._replay import replay_many
+from judgegraph.output._export import exporters
+from judgegraph.runtime import replay_many
 from judgegraph.store import TrajectoryStore
-from tests.fake_openai import FakeOpenAI, prefers
 
 N = 200
 REQUEST = {"id": "b", "prompt": "Greet a friend.", "candidates": ["Hello there, friend!", "k"], "label": {"winner": 0}}

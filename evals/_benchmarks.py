@@ -18,7 +18,7 @@ from typing import Any
 
 from judgegraph.evals._metrics import Outcome
 from judgegraph.registry import Registry
-from judgegraph.types import JudgeRequest
+from judgegraph.schema import JudgeRequest
 
 Score = dict[str, Any]
 

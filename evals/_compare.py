@@ -55,9 +55,9 @@ async def run_all(
     report: Path,
 ) -> str:
     """Every judge x every bundled set; writes `report` (Markdown) and its plot beside it."""
-    from judgegraph._judge import judge_registry
+    from judgegraph.agents import judges as registry
 
-    names = judges or judge_registry().names()
+    names = judges or registry.names()
     endpoint = None
     if settings.model_url is None:  # one embedded model for the whole comparison, not one per run
         endpoint = ModelEndpoint(settings)

@@ -12,13 +12,13 @@ from typing import Any
 from pydantic import BaseModel
 from rich.progress import Progress
 
-from judgegraph.cli._batch import OutputLine, judge_file
 from judgegraph.evals._benchmarks import benchmarks
 from judgegraph.evals._metrics import CalibrationBin, Metrics, Outcome, calibration, metrics, per_category
 from judgegraph.evals._sets import build_set, eval_sets
+from judgegraph.runtime._batch import OutputLine, judge_file
+from judgegraph.schema import JudgeRequest
 from judgegraph.settings import Settings
 from judgegraph.store import TrajectoryStore
-from judgegraph.types import JudgeRequest
 
 DEFAULT_N = 20
 """Requests per bundled set when no limit is given."""

@@ -7,7 +7,7 @@ from collections import Counter, defaultdict
 
 from pydantic import BaseModel, Field
 
-from judgegraph.types import ModelTurn, Trajectory
+from judgegraph.schema import ModelTurn, Trajectory
 
 
 class Outcome(BaseModel):

@@ -10,11 +10,11 @@ from __future__ import annotations
 import random
 import re
 
-from judgegraph.constraints import Constraint
 from judgegraph.sandboxes import SandboxPool
+from judgegraph.schema import JudgeRequest
+from judgegraph.schema.constraints import Constraint
 from judgegraph.tools import languages
 from judgegraph.tools._answers import equivalent, extract_final_answer
-from judgegraph.types import JudgeRequest
 
 # (pattern, replacement): small, realistic bugs
 MUTATIONS: tuple[tuple[str, str], ...] = (

@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable
 from judgegraph.evals._pairs import code_pairs, constraint_pairs, length_bias_pairs, math_pairs
 from judgegraph.registry import Registry
 from judgegraph.sandboxes import SandboxPool
-from judgegraph.types import JudgeRequest, Label
+from judgegraph.schema import JudgeRequest, Label
 
 SetBuilder = Callable[[int, int], Awaitable[list[JudgeRequest]]]
 eval_sets: Registry[SetBuilder] = Registry("eval set")

@@ -4,13 +4,23 @@ Importing this package registers the built-in graph builders (and, through its i
 tools and judge specs).
 """
 
-from judgegraph.graphs._agentic import AgenticGraph, AgentState
+from judgegraph.graphs._agentic import AgenticGraph, AgenticOptions, AgentState
 from judgegraph.graphs._aggregate import decide_from_evidence, verdict_from_ruling
-from judgegraph.graphs._builder import EvidenceFirstGraph, RecordedGraph
+from judgegraph.graphs._builder import EvidenceFirstGraph, EvidenceOptions, RecordedGraph
 from judgegraph.graphs._context import JudgeContext
-from judgegraph.graphs._propositions import ClaimTask, PropositionGraph
+from judgegraph.graphs._propositions import ClaimTask, PropositionGraph, PropositionOptions
+from judgegraph.graphs._protocol import (
+    GraphKind,
+    JudgeGraph,
+    NoOptions,
+    build_graph,
+    checkpointed_types,
+    graph_kinds,
+    graph_options,
+    register_graph,
+)
 from judgegraph.graphs._recorder import Recorder, recorded
-from judgegraph.graphs._rubric import RubricGraph
+from judgegraph.graphs._rubric import RubricGraph, RubricOptions
 from judgegraph.graphs._state import JudgeState
 from judgegraph.graphs._strategies import CriterionPolicy, aggregations
 from judgegraph.graphs._verdict_format import ModelRuling, VerdictParseError, parse_verdict, verdict_schema
@@ -18,21 +28,33 @@ from judgegraph.graphs._verdict_format import ModelRuling, VerdictParseError, pa
 __all__ = (
     "AgentState",
     "AgenticGraph",
+    "AgenticOptions",
     "ClaimTask",
     "CriterionPolicy",
     "EvidenceFirstGraph",
+    "EvidenceOptions",
+    "GraphKind",
     "JudgeContext",
+    "JudgeGraph",
     "JudgeState",
     "ModelRuling",
+    "NoOptions",
     "PropositionGraph",
+    "PropositionOptions",
     "RecordedGraph",
     "Recorder",
     "RubricGraph",
+    "RubricOptions",
     "VerdictParseError",
     "aggregations",
+    "build_graph",
+    "checkpointed_types",
     "decide_from_evidence",
+    "graph_kinds",
+    "graph_options",
     "parse_verdict",
     "recorded",
+    "register_graph",
     "verdict_from_ruling",
     "verdict_schema",
 )

@@ -16,13 +16,14 @@ from typing import Annotated, Any, Literal, TypedDict
 
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
+from pydantic import BaseModel, ConfigDict, Field
 
-from judgegraph._graph_protocol import graph_builders
 from judgegraph.agents import JudgeSpec
 from judgegraph.graphs._aggregate import decide_from_evidence, verdict_from_ruling
 from judgegraph.graphs._builder import RecordedGraph
 from judgegraph.graphs._context import JudgeContext
 from judgegraph.graphs._nodes import combine_orders, sampling_of, shown_order, tool_context, unshuffle, with_images
+from judgegraph.graphs._protocol import register_graph
 from judgegraph.graphs._recorder import recorded
 from judgegraph.graphs._verdict_format import (
     LETTERS,
@@ -32,8 +33,8 @@ from judgegraph.graphs._verdict_format import (
     verdict_format,
     verdict_schema,
 )
+from judgegraph.schema import JudgeRequest, ToolCall, ToolResult, Verdict
 from judgegraph.tools import call_tool, tools
-from judgegraph.types import JudgeRequest, ToolCall, ToolResult, Verdict
 
 Ctx = Runtime[JudgeContext]
 
@@ -162,7 +163,7 @@ async def agent(state: AgentState, runtime: Ctx) -> dict[str, Any]:
     ctx, request = runtime.context, state["request"]
     steps = state.get("steps", 0) + 1
     if ctx.client is None:
-        return {"steps": ctx.spec.max_steps, "problem": "no model endpoint is configured", "pending": []}
+        return {"steps": ctx.options.max_steps, "problem": "no model endpoint is configured", "pending": []}
     messages = list(state["messages"])
     if state.get("problem"):
         messages.append({"role": "user", "content": ctx.spec.render("retry", problem=state["problem"])})
@@ -220,7 +221,7 @@ async def act(state: AgentState, runtime: Ctx) -> dict[str, Any]:
     order already has, and show the model the results."""
     ctx, request = runtime.context, state["request"]
     shown = shown_order(_order(state), len(request.candidates))
-    room = max(0, ctx.spec.max_tool_calls - state.get("tool_calls", 0))
+    room = max(0, ctx.options.max_tool_calls - state.get("tool_calls", 0))
     calls = [_to_request_indices(c, shown) for c in state.get("pending", [])[:room]]
     cache = dict(state.get("cache", {}))
     keys = [f"{c.name}:{json.dumps(c.arguments, sort_keys=True)}" for c in calls]
@@ -297,24 +298,35 @@ async def finalize(state: AgentState, runtime: Ctx) -> dict[str, Any]:
     return {"verdict": verdict}
 
 
-def route_after_agent(spec: JudgeSpec) -> Any:
+class AgenticOptions(BaseModel):
+    """The agentic graph's own knobs: its budgets."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
+
+    max_steps: int = Field(default=6, ge=1)
+    """Model turns before the verdict is forced."""
+    max_tool_calls: int = Field(default=8, ge=0)
+    """Tool calls before the verdict is forced."""
+
+
+def route_after_agent(options: AgenticOptions) -> Any:
     def after_agent(state: AgentState) -> Literal["act", "agent", "force_verdict", "close_order"]:
         """Rule, run tools, try again after an unusable reply, or force the verdict when the budget is spent."""
         if state.get("ruling") is not None:
             return "close_order"
-        if state.get("steps", 0) >= spec.max_steps:
+        if state.get("steps", 0) >= options.max_steps:
             return "force_verdict"
         if state.get("pending"):
-            return "act" if state.get("tool_calls", 0) < spec.max_tool_calls else "force_verdict"
+            return "act" if state.get("tool_calls", 0) < options.max_tool_calls else "force_verdict"
         return "agent"
 
     return after_agent
 
 
-def route_after_act(spec: JudgeSpec) -> Any:
+def route_after_act(options: AgenticOptions) -> Any:
     def after_act(state: AgentState) -> Literal["agent", "force_verdict"]:
         """Back to the model, unless a budget is spent."""
-        spent = state.get("tool_calls", 0) >= spec.max_tool_calls or state.get("steps", 0) >= spec.max_steps
+        spent = state.get("tool_calls", 0) >= options.max_tool_calls or state.get("steps", 0) >= options.max_steps
         return "force_verdict" if spent else "agent"
 
     return after_act
@@ -329,12 +341,13 @@ class AgenticGraph(RecordedGraph):
             g.add_node(fn.__name__, recorded(fn.__name__, fn))
         g.add_edge(START, "intake")
         g.add_edge("intake", "agent")
-        g.add_conditional_edges("agent", route_after_agent(spec))
-        g.add_conditional_edges("act", route_after_act(spec))
+        assert isinstance(self.options, AgenticOptions)
+        g.add_conditional_edges("agent", route_after_agent(self.options))
+        g.add_conditional_edges("act", route_after_act(self.options))
         g.add_edge("force_verdict", "close_order")
         g.add_conditional_edges("close_order", route_after_close)
         g.add_edge("finalize", END)
         return g
 
 
-graph_builders.register("agentic", AgenticGraph)
+register_graph("agentic", AgenticGraph, options=AgenticOptions, checkpointed=(ModelRuling,))

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from judgegraph.graphs._strategies import Policies, aggregations, ranking_of
 from judgegraph.graphs._verdict_format import ModelRuling
+from judgegraph.schema import CriterionResult, JudgeRequest, ToolResult, Verdict
 from judgegraph.tools import tools
-from judgegraph.types import CriterionResult, JudgeRequest, ToolResult, Verdict
 
 
 def evidence_criteria(evidence: list[ToolResult]) -> list[CriterionResult]:

@@ -11,18 +11,20 @@ from typing import Any, Literal
 
 from langgraph.graph import END, START, StateGraph
 from langgraph.types import Send
+from pydantic import BaseModel, ConfigDict
 
-from judgegraph._graph_protocol import graph_builders
 from judgegraph.agents import JudgeSpec
 from judgegraph.backends import ChatModel
 from judgegraph.errors import ConfigError
 from judgegraph.graphs import _nodes as nodes
 from judgegraph.graphs._context import JudgeContext
+from judgegraph.graphs._protocol import graph_options, register_graph
 from judgegraph.graphs._recorder import Recorder, recorded
 from judgegraph.graphs._state import JudgeState
+from judgegraph.graphs._verdict_format import ModelRuling
+from judgegraph.schema import Trajectory, Verdict
 from judgegraph.settings import Settings
-from judgegraph.tools import ArtifactSink, RunScope, ToolServices, tools
-from judgegraph.types import Trajectory, Verdict
+from judgegraph.tools import ArtifactSink, RecordedTools, RunScope, ToolServices, tools
 
 
 def route_after_plan(state: JudgeState) -> list[Send] | Literal["weigh_evidence"]:
@@ -33,13 +35,29 @@ def route_after_plan(state: JudgeState) -> list[Send] | Literal["weigh_evidence"
     return [Send("run_tool", {"request": state["request"], "call": call}) for call in planned]
 
 
-def route_after_weigh(spec: JudgeSpec) -> Any:
+class EvidenceOptions(BaseModel):
+    """The evidence-first and skill graphs' own knobs."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
+
+    deliberate: Literal["undecided", "always"] = "undecided"
+    """Ask the model only where no deterministic evidence decides, or always (evidence still wins)."""
+    tournament: Literal["knockout", "round_robin", "none"] = "knockout"
+    """Best-of-N: pairwise knockout, round-robin win rate, or one scoring call over all candidates. Candidates
+    that fail a deterministic check are out before the tournament; one that alone passes them all wins outright."""
+
+
+def route_after_weigh(options: EvidenceOptions) -> Any:
     def after_weigh(state: JudgeState) -> Literal["deliberate", "tournament", "finalize"]:
         """Ask the model where evidence does not decide (or always, if the spec says so); best-of-N by tournament."""
         steps = state["request"].mode == "steps"  # steps are scored by the model; checks only cap the score
-        if state.get("evidence_verdict") is not None and spec.deliberate != "always" and not steps:
+        if state.get("evidence_verdict") is not None and options.deliberate != "always" and not steps:
             return "finalize"
-        if state["request"].mode == "best_of_n" and spec.tournament != "none" and len(state["request"].candidates) > 2:
+        if (
+            state["request"].mode == "best_of_n"
+            and options.tournament != "none"
+            and len(state["request"].candidates) > 2
+        ):
             return "tournament"
         return "deliberate"
 
@@ -66,6 +84,7 @@ class RecordedGraph:
     def __init__(
         self,
         spec: JudgeSpec,
+        options: BaseModel | None = None,
         settings: Settings | None = None,
         checkpointer: Any = None,
         artifacts: ArtifactSink | None = None,
@@ -74,6 +93,7 @@ class RecordedGraph:
             if name not in tools:
                 raise ConfigError(f"judge {spec.name!r} names tool {name!r}, which is not registered")
         self.spec = spec
+        self.options = options if options is not None else graph_options(spec)
         self.checkpointer = checkpointer
         settings = settings or Settings()
         self.budget_s = settings.budget_s
@@ -81,7 +101,11 @@ class RecordedGraph:
             sandbox=settings.sandbox, sandbox_pool_size=settings.sandbox_pool_size, artifacts=artifacts
         )
         self._graph = self.build(spec)
-        self.compiled = self._graph.compile(checkpointer=checkpointer, name=spec.name)
+        self._uncheckpointed = self._graph.compile(name=spec.name)
+        """For replays, which leave no checkpoints."""
+        self.compiled = (
+            self._graph.compile(checkpointer=checkpointer, name=spec.name) if checkpointer else self._uncheckpointed
+        )
 
     def attach_checkpointer(self, checkpointer: Any) -> None:
         """Recompile with a checkpointer (opened by the judge, which owns its connection)."""
@@ -91,9 +115,12 @@ class RecordedGraph:
     def build(self, spec: JudgeSpec) -> StateGraph[Any, Any, Any, Any]:
         raise NotImplementedError
 
-    async def arun(self, trajectory: Trajectory, client: ChatModel | None) -> Trajectory:
+    async def arun(
+        self, trajectory: Trajectory, client: ChatModel | None, *, recorded: RecordedTools | None = None
+    ) -> Trajectory:
         """Judge the trajectory's request, recording into it. A crash is recorded, then re-raised; a run cut at
-        the budget (`Settings.budget_s`) returns with an invalid verdict that says so."""
+        the budget (`Settings.budget_s`) returns with an invalid verdict that says so. With `recorded` (replay),
+        the recording answers tool calls, and the run leaves no checkpoints."""
         recorder = Recorder(trajectory, self.services.artifacts)
         if not trajectory.versions.nonce:
             trajectory.versions.nonce = secrets.token_hex(4)
@@ -106,13 +133,17 @@ class RecordedGraph:
             services=self.services,
             scope=RunScope(request),
             nonce=trajectory.versions.nonce,
+            options=self.options,
+            recorded=recorded,
         )
-        config = {"configurable": {"thread_id": trajectory.id}} if self.checkpointer is not None else None
+        checkpointed = self.checkpointer is not None and recorded is None
+        config = {"configurable": {"thread_id": trajectory.id}} if checkpointed else None
+        graph = self.compiled if checkpointed else self._uncheckpointed
         start = time.perf_counter()
         budget = asyncio.timeout(self.budget_s)
         try:
             async with budget:
-                final = await self.compiled.ainvoke({"request": request}, config=config, context=ctx)
+                final = await graph.ainvoke({"request": request}, config=config, context=ctx)
         except BaseException as e:
             trajectory.status = "incomplete"
             if isinstance(e, TimeoutError) and budget.expired():  # our deadline, not a node's own timeout
@@ -161,14 +192,15 @@ class EvidenceFirstGraph(RecordedGraph):
             g.add_edge(a, b)
         g.add_conditional_edges("plan_evidence", route_after_plan, ["run_tool", "weigh_evidence"])
         g.add_edge("run_tool", "weigh_evidence")
-        g.add_conditional_edges("weigh_evidence", route_after_weigh(spec))
+        assert isinstance(self.options, EvidenceOptions)
+        g.add_conditional_edges("weigh_evidence", route_after_weigh(self.options))
         g.add_conditional_edges("deliberate", route_after_deliberate(spec))
         g.add_edge("tournament", "finalize")
         g.add_edge("finalize", END)
         return g
 
 
-graph_builders.register("evidence_first", EvidenceFirstGraph)
+register_graph("evidence_first", EvidenceFirstGraph, options=EvidenceOptions, checkpointed=(ModelRuling,))
 
 
 class SkillGraph(EvidenceFirstGraph):
@@ -178,4 +210,4 @@ class SkillGraph(EvidenceFirstGraph):
     selects_skill = True
 
 
-graph_builders.register("skill", SkillGraph)
+register_graph("skill", SkillGraph, options=EvidenceOptions, checkpointed=(ModelRuling,))

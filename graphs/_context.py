@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from judgegraph.agents import JudgeSpec
 from judgegraph.backends import ChatModel
 from judgegraph.graphs._recorder import Recorder
-from judgegraph.tools import RunScope, ToolServices
+from judgegraph.tools import RecordedTools, RunScope, ToolServices
 
 
 @dataclass(frozen=True)
@@ -24,3 +25,7 @@ class JudgeContext:
     """This run's images and observations."""
     nonce: str
     """Per-run random suffix of the response markers, so a response cannot close its own marker."""
+    options: Any = None
+    """The graph's own options (its registered options model, validated from the spec)."""
+    recorded: RecordedTools | None = None
+    """Replay: recorded tool results answer the run's tool calls (None: tools run)."""

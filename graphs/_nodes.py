@@ -26,8 +26,8 @@ from judgegraph.graphs._verdict_format import (
     verdict_format,
     verdict_schema,
 )
+from judgegraph.schema import JudgeRequest, ToolCall, ToolResult, Verdict
 from judgegraph.tools import ToolContext, ToolFailure, call_tool, tools
-from judgegraph.types import JudgeRequest, ToolCall, ToolResult, Verdict
 
 Ctx = Runtime[JudgeContext]
 
@@ -79,6 +79,7 @@ def tool_context(jc: JudgeContext, request: JudgeRequest, node: str) -> ToolCont
         scope=jc.scope,
         model=jc.client,
         on_model_turn=lambda turn: jc.recorder.model_turn(turn, node),
+        recorded=jc.recorded,
     )
 
 
@@ -277,7 +278,7 @@ async def tournament(state: JudgeState, runtime: Ctx) -> dict[str, Any]:
     contenders = passing if criteria and passing else list(range(n))
     consistent = True
     scores = [0.0] * n
-    if ctx.spec.tournament == "round_robin":
+    if ctx.options.tournament == "round_robin":
         wins = dict.fromkeys(contenders, 0.0)
         pairs = [(a, b) for k, a in enumerate(contenders) for b in contenders[k + 1 :]]
         results = await asyncio.gather(*(_compare_pair(state, ctx, a, b) for a, b in pairs))

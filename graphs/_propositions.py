@@ -12,18 +12,20 @@ from typing import Annotated, Any, Literal, TypedDict
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 from langgraph.types import Send
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 
-from judgegraph._graph_protocol import graph_builders
 from judgegraph.agents import JudgeSpec
 from judgegraph.graphs._aggregate import ranking_of
 from judgegraph.graphs._builder import RecordedGraph
 from judgegraph.graphs._context import JudgeContext
 from judgegraph.graphs._nodes import tool_context
+from judgegraph.graphs._protocol import register_graph
 from judgegraph.graphs._recorder import recorded
+from judgegraph.schema import CriterionResult, JudgeRequest, Verdict
 from judgegraph.tools import ClaimCheckInput, ClaimVerdict, check_claim, split_claims
+from judgegraph.tools._claims import Claim
+from judgegraph.tools._retrieval import Passage
 from judgegraph.tools.check_propositions import gather_evidence, model_claims, model_judge
-from judgegraph.types import CriterionResult, JudgeRequest, Verdict
 
 Ctx = Runtime[JudgeContext]
 
@@ -53,7 +55,7 @@ async def propose(state: PropositionState, runtime: Ctx) -> dict[str, Any]:
     tctx = tool_context(ctx, request, "propose")
     tasks: list[ClaimTask] = []
     for i, candidate in enumerate(request.candidates):
-        claims = await model_claims(tctx, candidate.content) if ctx.spec.proposer == "model" else None
+        claims = await model_claims(tctx, candidate.content) if ctx.options.proposer == "model" else None
         for claim in claims or split_claims(candidate.content):
             tasks.append(
                 {"candidate": i, "check": ClaimCheckInput(claim=claim, evidence=await gather_evidence(tctx, claim))}
@@ -71,7 +73,7 @@ async def check(task: ClaimTask, runtime: Ctx) -> dict[str, Any]:
     """Check one claim against its evidence; this node's input holds nothing else."""
     ctx = runtime.context
     judge = None
-    if ctx.spec.model_checker:
+    if ctx.options.model_checker:
         judge = model_judge(ctx.client, lambda turn: ctx.recorder.model_turn(turn, "check"))
     verdict = await check_claim(task["check"], judge)
     return {"checked": [CheckedClaim(candidate=task["candidate"], verdict=verdict)]}
@@ -134,4 +136,20 @@ class PropositionGraph(RecordedGraph):
         return g
 
 
-graph_builders.register("propositions", PropositionGraph)
+class PropositionOptions(BaseModel):
+    """The proposition graph's own knobs."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
+
+    proposer: Literal["rules", "model"] = "rules"
+    """How answers are split into claims."""
+    model_checker: bool = False
+    """Ask the model about claims no deterministic check decides."""
+
+
+register_graph(
+    "propositions",
+    PropositionGraph,
+    options=PropositionOptions,
+    checkpointed=(CheckedClaim, ClaimVerdict, ClaimCheckInput, Claim, Passage),
+)

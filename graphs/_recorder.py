@@ -9,9 +9,7 @@ from typing import Any, TypeVar
 
 from pydantic_core import to_jsonable_python
 
-from judgegraph._artifacts import images_to_refs
-from judgegraph.tools import ArtifactSink
-from judgegraph.types import (
+from judgegraph.schema import (
     ErrorEvent,
     ModelTurn,
     NodeEvent,
@@ -23,6 +21,8 @@ from judgegraph.types import (
     Verdict,
     VerdictEvent,
 )
+from judgegraph.schema._artifacts import images_to_refs
+from judgegraph.tools import ArtifactSink
 
 E = TypeVar("E", NodeEvent, ModelTurn, ToolCallEvent, ToolResultEvent, VerdictEvent, ErrorEvent)
 

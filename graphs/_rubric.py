@@ -12,21 +12,21 @@ from typing import Annotated, Any, Literal, TypedDict
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 from langgraph.types import Send
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
-from judgegraph._graph_protocol import graph_builders
 from judgegraph.agents import JudgeSpec
 from judgegraph.backends import Sampling
 from judgegraph.graphs._aggregate import evidence_criteria
 from judgegraph.graphs._builder import RecordedGraph
 from judgegraph.graphs._context import JudgeContext
 from judgegraph.graphs._nodes import sampling_of, tool_context
+from judgegraph.graphs._protocol import register_graph
 from judgegraph.graphs._recorder import recorded
 from judgegraph.graphs._strategies import ranking_of
 from judgegraph.graphs._verdict_format import LETTERS, VerdictParseError, parse_verdict, verdict_schema
+from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult, Verdict
 from judgegraph.tools import call_tool
 from judgegraph.tools._answers import says_nothing
-from judgegraph.types import CriterionResult, JudgeRequest, ToolCall, ToolResult, Verdict
 
 Ctx = Runtime[JudgeContext]
 CONSTITUTION_FALLBACK = [
@@ -126,10 +126,10 @@ async def write_rubric(state: RubricState, runtime: Ctx) -> dict[str, Any]:
     if ctx.client is None or request.mode != "pairwise":
         return {"criteria": fallback}
     # Projection: the writer sees the reference only if the judge allows it.
-    reference = (request.reference or "") if ctx.spec.rubric_writer_sees_reference else ""
+    reference = (request.reference or "") if ctx.options.rubric_writer_sees_reference else ""
     prompt = ctx.spec.render(
         "write_rubric", constitution=ctx.spec.render("constitution"), prompt=request.prompt, reference=reference,
-        candidates=_candidates(ctx, request, [0, 1]), max_criteria=ctx.spec.max_criteria,
+        candidates=_candidates(ctx, request, [0, 1]), max_criteria=ctx.options.max_criteria,
     )  # fmt: skip
     s = ctx.spec.sampling
     turn = await ctx.client.chat(
@@ -146,7 +146,7 @@ async def write_rubric(state: RubricState, runtime: Ctx) -> dict[str, Any]:
         criteria = []
     seen: set[str] = set()
     unique = [c for c in criteria if not (c.name.lower() in seen or seen.add(c.name.lower()))]  # type: ignore[func-returns-value]
-    return {"criteria": unique[: ctx.spec.max_criteria] or fallback}
+    return {"criteria": unique[: ctx.options.max_criteria] or fallback}
 
 
 def route_comparisons(state: RubricState) -> list[Send] | Literal["aggregate"]:
@@ -262,4 +262,15 @@ class RubricGraph(RecordedGraph):
         return g
 
 
-graph_builders.register("rubric", RubricGraph)
+class RubricOptions(BaseModel):
+    """The rubric graph's own knobs."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
+
+    rubric_writer_sees_reference: bool = True
+    """Whether the rubric writer is shown the reference answer (a projection of its input)."""
+    max_criteria: int = Field(default=4, ge=1)
+    """Criteria in an adaptive rubric."""
+
+
+register_graph("rubric", RubricGraph, options=RubricOptions, checkpointed=(RubricItem, Comparison))

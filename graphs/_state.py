@@ -6,7 +6,7 @@ import operator
 from typing import Annotated, TypedDict
 
 from judgegraph.graphs._verdict_format import ModelRuling
-from judgegraph.types import JudgeRequest, ToolCall, ToolResult, Verdict
+from judgegraph.schema import JudgeRequest, ToolCall, ToolResult, Verdict
 
 
 class JudgeState(TypedDict, total=False):

@@ -9,7 +9,7 @@ from statistics import fmean
 from judgegraph.graphs._aggregate import evidence_criteria
 from judgegraph.graphs._strategies import ranking_of
 from judgegraph.graphs._verdict_format import ModelRuling
-from judgegraph.types import CriterionResult, JudgeRequest, ToolResult, Verdict
+from judgegraph.schema import CriterionResult, JudgeRequest, ToolResult, Verdict
 
 MAX_STEPS = 20
 _VISUAL = re.compile(

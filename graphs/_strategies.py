@@ -9,7 +9,7 @@ from statistics import fmean
 from pydantic import BaseModel, ConfigDict
 
 from judgegraph.registry import Registry
-from judgegraph.types import CriterionResult, JudgeRequest, Verdict
+from judgegraph.schema import CriterionResult, JudgeRequest, Verdict
 
 
 class CriterionPolicy(BaseModel):

@@ -8,6 +8,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from judgegraph.errors import VerdictParseError
+
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 RATIONALE_CHARS = 400
 
@@ -66,10 +68,6 @@ def verdict_schema(fmt: VerdictFormat, n_candidates: int) -> dict[str, Any]:
         }
         required = ["scores", "confidence", "rationale"]
     return {"type": "object", "properties": {**first, **common}, "required": required, "additionalProperties": False}
-
-
-class VerdictParseError(ValueError):
-    """The model's reply is not a usable verdict; the message is fed back to it on retry."""
 
 
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:

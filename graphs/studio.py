@@ -8,16 +8,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from judgegraph._graph_protocol import graph_builders
-from judgegraph._judge import judge_registry
+from judgegraph.agents import judges
+from judgegraph.graphs import build_graph
 
 BUILTIN = ("evidence", "skill", "agentic", "rubric", "propositions", "llm")
 
 
 def compiled(name: str) -> Any:
     """The compiled LangGraph graph of the judge `name`."""
-    spec = judge_registry().get(name)
-    return graph_builders.get(spec.graph)(spec).compiled
+    return build_graph(judges.get(name)).compiled
 
 
 evidence = compiled("evidence")

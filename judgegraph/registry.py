@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Generic, TypeVar
 
-from judgegraph.errors import UnknownComponentError
+from judgegraph.errors import ConfigError, UnknownComponentError
 
 T = TypeVar("T")
 
@@ -24,7 +24,7 @@ class Registry(Generic[T]):
     def register(self, name: str, item: T, *, replace: bool = False) -> T:
         """Register `item` under `name`; a second registration of a name is an error unless `replace`."""
         if not replace and name in self._items and self._items[name] is not item:
-            raise ValueError(f"{self.kind} {name!r} is already registered")
+            raise ConfigError(f"{self.kind} {name!r} is already registered")
         self._items[name] = item
         return item
 

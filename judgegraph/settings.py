@@ -39,8 +39,9 @@ class Settings(BaseModel):
     """Threads for the embedded model (default: the machine's cores, at most 4)."""
     store_path: Path = Field(default_factory=default_store_path)
     """The trajectory store (SQLite)."""
-    sandbox: Literal["auto", "docker", "process"] = "auto"
-    """Code sandbox backend: Docker when an engine answers and the image exists, else bubblewrap (`auto`)."""
+    sandbox: str = "auto"
+    """Code sandbox backend: a registered one by name (`judgegraph sandbox doctor` lists them), or `auto`: the
+    first that runs here (Docker when an engine answers and the image exists, else bubblewrap)."""
     sandbox_pool_size: int = Field(default=2, ge=1)
     """Sandboxes kept warm for concurrent code runs."""
     checkpoints: Literal["off", "incomplete", "all"] = "off"

@@ -5,12 +5,13 @@
 `SandboxPool.open("auto")` picks Docker when it can and says why it did not when it falls back.
 """
 
+from judgegraph.errors import SandboxError, SandboxUnavailableError
 from judgegraph.sandboxes._docker import DockerBackend, DockerSandbox
 from judgegraph.sandboxes._image import ImageRecipe, build_image
 from judgegraph.sandboxes._pool import BackendChoice, DoctorReport, SandboxPool, doctor
 from judgegraph.sandboxes._process import ProcessBackend, ProcessSandbox
-from judgegraph.sandboxes._protocol import Sandbox, SandboxBackend, sandbox_backends
-from judgegraph.sandboxes._types import ExecResult, Limits, SandboxError, SandboxUnavailableError
+from judgegraph.sandboxes._protocol import Sandbox, SandboxBackend, auto_order, sandbox_backends
+from judgegraph.sandboxes._types import ExecResult, Limits
 
 __all__ = (
     "BackendChoice",
@@ -27,6 +28,7 @@ __all__ = (
     "SandboxError",
     "SandboxPool",
     "SandboxUnavailableError",
+    "auto_order",
     "build_image",
     "doctor",
     "sandbox_backends",

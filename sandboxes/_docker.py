@@ -21,12 +21,12 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from judgegraph.errors import PrerequisiteError
+from judgegraph.errors import PrerequisiteError, SandboxError, SandboxUnavailableError
 from judgegraph.sandboxes._capture import CappedBuffer
 from judgegraph.sandboxes._image import REAPER, ImageRecipe, image_exists
 from judgegraph.sandboxes._protocol import sandbox_backends
 from judgegraph.sandboxes._scratch import tar_of
-from judgegraph.sandboxes._types import ExecResult, Limits, SandboxError, SandboxUnavailableError, decode
+from judgegraph.sandboxes._types import ExecResult, Limits, decode
 
 log = logging.getLogger(__name__)
 
@@ -215,6 +215,8 @@ class DockerBackend:
     """Hardened containers from the locally built image (see `judgegraph sandbox build`)."""
 
     name = "docker"
+    auto_rank = 0
+    """`auto` tries backends by rank, lowest first: Docker, where it runs, isolates best."""
 
     def __init__(
         self, limits: Limits | None = None, *, image: str | None = None, pool_size: int = 4, **_: object

@@ -18,7 +18,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from judgegraph.sandboxes._types import SandboxError, SandboxUnavailableError
+from judgegraph.errors import SandboxError, SandboxUnavailableError
 
 log = logging.getLogger(__name__)
 

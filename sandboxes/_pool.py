@@ -6,18 +6,30 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Coroutine, Mapping, Sequence
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel
 
+from judgegraph.errors import SandboxError, SandboxUnavailableError, UsageError
 from judgegraph.sandboxes import _docker, _process  # noqa: F401  (register the backends)
-from judgegraph.sandboxes._protocol import Sandbox, SandboxBackend, sandbox_backends
+from judgegraph.sandboxes._protocol import Sandbox, SandboxBackend, auto_order, sandbox_backends
 from judgegraph.sandboxes._scratch import check_path
-from judgegraph.sandboxes._types import ExecResult, Limits, SandboxError, SandboxUnavailableError
+from judgegraph.sandboxes._types import ExecResult, Limits
 
 log = logging.getLogger(__name__)
 
-BackendChoice = Literal["auto", "docker", "process"]
+BackendChoice = str
+"""`auto` (the first registered backend that can run here, in `auto_order()`) or a registered backend's name."""
+
+
+async def _start(name: str, limits: Limits, image: str | None, size: int) -> SandboxBackend:
+    backend = sandbox_backends.get(name)(limits, image=image, pool_size=size)
+    try:
+        await backend.start()
+    except BaseException:
+        await backend.close()
+        raise
+    return backend
 
 
 class SandboxPool:
@@ -47,26 +59,30 @@ class SandboxPool:
         warm: bool = True,
         image: str | None = None,
     ) -> SandboxPool:
-        """Start a pool. `auto` uses Docker when an engine answers and the image exists, else bubblewrap.
+        """Start a pool. `auto` takes the first registered backend that starts here (Docker when an engine
+        answers and the image exists, else bubblewrap), and warns about each one it passed over.
 
         Raises:
-            SandboxUnavailableError: the chosen backend (or, for `auto`, both) cannot run here.
+            SandboxUnavailableError: the chosen backend (or, for `auto`, every one) cannot run here.
+            UnknownComponentError: no backend of that name is registered.
         """
         limits = limits or Limits()
-        if backend == "auto":
-            docker = sandbox_backends.get("docker")(limits, image=image, pool_size=size)
-            try:
-                await docker.start()
-                chosen, reason = docker, "a Docker engine answers and the sandbox image is present"
-            except (SandboxUnavailableError, ImportError) as e:
-                log.warning("Docker sandbox unavailable (%s); falling back to the bubblewrap process sandbox", e)
-                process = sandbox_backends.get("process")(limits)
-                await process.start()
-                chosen, reason = process, f"Docker is unavailable: {e}"
-        else:
-            chosen = sandbox_backends.get(backend)(limits, image=image, pool_size=size)
-            await chosen.start()
+        if backend != "auto":
+            chosen = await _start(backend, limits, image, size)
             reason = f"{backend} was asked for"
+        else:
+            passed: list[str] = []
+            for name in auto_order():
+                try:
+                    chosen = await _start(name, limits, image, size)
+                except (SandboxUnavailableError, ImportError) as e:
+                    log.warning("%s sandbox unavailable (%s); falling back to the next backend", name, e)
+                    passed.append(f"{name} is unavailable: {e}")
+                    continue
+                reason = "; ".join(passed) or f"{name} runs here ({chosen.describe()})"
+                break
+            else:
+                raise SandboxUnavailableError("no sandbox backend can run here: " + "; ".join(passed))
         pool = cls(chosen, size=size, max_uses=max_uses, reason=reason)
         if warm:
             await pool.warm_up()
@@ -162,7 +178,7 @@ class SandboxPool:
     async def acquire(self) -> AsyncIterator[Sandbox]:
         """A sandbox for the caller alone until the block ends."""
         if self._closed:
-            raise RuntimeError("the sandbox pool is closed")
+            raise UsageError("the sandbox pool is closed")
         async with self._sem:
             sb = await self._take()
             try:
@@ -221,9 +237,9 @@ class DoctorReport(BaseModel):
 
 
 async def doctor(limits: Limits | None = None) -> DoctorReport:
-    """Check every backend and say which one `auto` would use."""
+    """Check every registered backend and say which one `auto` would use."""
     statuses = []
-    for name in ("docker", "process"):
+    for name in auto_order():
         backend = sandbox_backends.get(name)(limits or Limits(), pool_size=1)
         try:
             await backend.start()
@@ -232,11 +248,8 @@ async def doctor(limits: Limits | None = None) -> DoctorReport:
             statuses.append(BackendStatus(name=name, available=False, detail=str(e)))
         finally:
             await backend.close()
-    docker, process = statuses
-    if docker.available:
-        return DoctorReport(
-            active="docker", reason="a Docker engine answers and the sandbox image is present", backends=statuses
-        )
-    if process.available:
-        return DoctorReport(active="process", reason=f"Docker is unavailable: {docker.detail}", backends=statuses)
-    return DoctorReport(active=None, reason="no sandbox backend can run here", backends=statuses)
+    active = next((s for s in statuses if s.available), None)
+    if active is None:
+        return DoctorReport(active=None, reason="no sandbox backend can run here", backends=statuses)
+    passed = [f"{s.name} is unavailable: {s.detail}" for s in statuses[: statuses.index(active)]]
+    return DoctorReport(active=active.name, reason="; ".join(passed) or f"{active.name} runs here", backends=statuses)

@@ -28,10 +28,11 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from judgegraph.errors import SandboxError, SandboxUnavailableError
 from judgegraph.sandboxes._capture import CappedBuffer
 from judgegraph.sandboxes._protocol import sandbox_backends
 from judgegraph.sandboxes._scratch import as_bytes, check_path
-from judgegraph.sandboxes._types import ExecResult, Limits, SandboxError, SandboxUnavailableError, decode
+from judgegraph.sandboxes._types import ExecResult, Limits, decode
 
 log = logging.getLogger(__name__)
 
@@ -328,6 +329,8 @@ class ProcessBackend:
     """Warm bubblewrap sandboxes, one per pool slot; no daemon."""
 
     name = "process"
+    auto_rank = 10
+    """`auto` falls back to bubblewrap where Docker cannot run."""
 
     def __init__(self, limits: Limits | None = None, **_: object) -> None:
         self.limits = limits or Limits()

@@ -42,6 +42,8 @@ class SandboxBackend(Protocol):
     """Makes sandboxes of one kind."""
 
     name: str
+    auto_rank: int
+    """`auto` tries the registered backends in this order, lowest first, and takes the first that starts."""
 
     async def start(self) -> None:
         """Check the backend can run here (engine answers, image present, binaries found); reap leftovers.
@@ -64,5 +66,10 @@ class SandboxBackend(Protocol):
         ...
 
 
-BackendFactory = type[SandboxBackend]
-sandbox_backends: Registry[type] = Registry("sandbox backend")
+sandbox_backends: Registry[type[SandboxBackend]] = Registry("sandbox backend")
+"""Backend name -> class; each is built as `cls(limits, image=..., pool_size=...)`."""
+
+
+def auto_order() -> list[str]:
+    """Registered backends in the order `auto` tries them."""
+    return sorted(sandbox_backends, key=lambda name: (sandbox_backends.get(name).auto_rank, name))

@@ -7,7 +7,7 @@ import posixpath
 import tarfile
 from collections.abc import Mapping
 
-from judgegraph.sandboxes._types import SandboxError
+from judgegraph.errors import SandboxError
 
 
 def check_path(name: str) -> str:

@@ -6,8 +6,6 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from judgegraph.errors import JudgegraphError
-
 BackendName = Literal["docker", "process"]
 
 
@@ -56,14 +54,6 @@ class ExecResult(BaseModel):
     @property
     def ok(self) -> bool:
         return self.exit_code == 0 and not self.timed_out and not self.oom_killed
-
-
-class SandboxError(JudgegraphError, RuntimeError):
-    """The sandbox itself failed (not the program in it)."""
-
-
-class SandboxUnavailableError(SandboxError):
-    """No sandbox backend can run here; the message says what to install or start."""
 
 
 def decode(data: bytes) -> str:

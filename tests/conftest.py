@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.fake_openai import FakeOpenAI
+from benchmarks.fake_openai import FakeOpenAI
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.fake_openai import FakeOpenAI, Reply
 from judgegraph.adapters import AsyncJudgeReward, JudgeReward, compute_score, compute_score_async
 from judgegraph.adapters import verl as verl_adapter
 from judgegraph.backends import EmbeddedServer
-from tests.fake_openai import FakeOpenAI, Reply
 
 
 def test_trl_reward_function_with_dataset_columns(fake_openai: FakeOpenAI, tmp_path: Path) -> None:

@@ -7,10 +7,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+from benchmarks.fake_openai import FakeOpenAI, Reply, prefers
 from judgegraph import Judge
 from judgegraph.agents import judges
-from judgegraph.types import ModelTurn, ToolCallEvent
-from tests.fake_openai import FakeOpenAI, Reply, prefers
+from judgegraph.schema import ModelTurn, ToolCallEvent
 
 MATH = {"id": "m", "prompt": "What is 6*7?", "candidates": ["The answer is 41.", "6*7 = 42"], "reference": "42",
         "label": {"winner": 1}}  # fmt: skip
@@ -88,7 +88,7 @@ async def test_json_actions_where_the_backend_has_no_tool_parser(tmp_path: Path,
 async def test_tool_budget_forces_the_verdict(tmp_path: Path) -> None:
     base = judges.get("agentic")
     judges.register(
-        "agentic_tight", base.model_copy(update={"name": "agentic_tight", "max_tool_calls": 2}), replace=True
+        "agentic_tight", base.model_copy(update={"name": "agentic_tight", "options": {**base.options, "max_tool_calls": 2}}), replace=True
     )
     server = _server("vllm")
     verdict = prefers("6*7 = 42")
@@ -115,15 +115,15 @@ async def test_a_model_that_never_rules_ends_invalid_within_its_budget(tmp_path:
     fake_openai.default = Reply(content="Let me think about it some more.")
     t = await _run(fake_openai, {**MATH, "reference": None}, tmp_path)
     v = t.verdict
-    steps = judges.get("agentic").max_steps
+    steps = judges.get("agentic").options["max_steps"]
     assert v is not None and not v.valid and v.scores == [] and "no usable verdict" in (v.error or "")
     assert t.path.count("agent") == 2 * steps and t.path.count("force_verdict") == 2 and t.path[-1] == "finalize"
     assert len([e for e in t.events if isinstance(e, ModelTurn)]) == 2 * (steps + 2)
 
 
 async def test_a_judgment_past_its_budget_stops_with_an_invalid_verdict_that_says_so(tmp_path: Path) -> None:
+    from judgegraph.schema import ErrorEvent
     from judgegraph.store import TrajectoryStore
-    from judgegraph.types import ErrorEvent
 
     server = _server("vllm")
     server.default = Reply(content="late", delay_s=2.0)

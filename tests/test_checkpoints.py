@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.fake_openai import FakeOpenAI
 from judgegraph import Judge
-from tests.fake_openai import FakeOpenAI
 
 MATH = {"id": "m", "prompt": "6*7?", "candidates": ["41", "42"], "reference": "42"}
 

@@ -5,9 +5,9 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
+from benchmarks.fake_openai import FakeOpenAI, Reply
 from judgegraph.backends import free_port
 from judgegraph.cli import app
-from tests.fake_openai import FakeOpenAI, Reply
 
 runner = CliRunner()
 

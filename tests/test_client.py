@@ -2,9 +2,9 @@ from __future__ import annotations
 
 import pytest
 
+from benchmarks.fake_openai import FakeOpenAI, Reply
 from judgegraph.backends import ModelClient, Sampling, backend_profiles, free_port
 from judgegraph.errors import BackendUnavailableError
-from tests.fake_openai import FakeOpenAI, Reply
 
 SCHEMA = {"type": "object", "properties": {"winner": {"type": "string"}}, "required": ["winner"]}
 

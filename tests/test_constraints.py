@@ -3,9 +3,9 @@ from __future__ import annotations
 import pytest
 from pydantic import TypeAdapter, ValidationError
 
-from judgegraph.constraints import CONSTRAINT_KINDS, Constraint
+from judgegraph.schema import JudgeRequest, ToolCall
+from judgegraph.schema.constraints import CONSTRAINT_KINDS, Constraint
 from judgegraph.tools import ToolContext, call_tool
-from judgegraph.types import JudgeRequest, ToolCall
 
 C = TypeAdapter(Constraint)
 

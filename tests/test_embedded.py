@@ -19,8 +19,8 @@ from typer.testing import CliRunner
 from judgegraph import Judge, JudgeRequest
 from judgegraph.backends import EmbeddedServer, ModelClient, Sampling
 from judgegraph.cli import app
-from judgegraph.cli._batch import resolve_paths
 from judgegraph.graphs import verdict_schema
+from judgegraph.runtime._batch import resolve_paths
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.llm

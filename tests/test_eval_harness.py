@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from benchmarks.fake_openai import FakeOpenAI, prefers
 from judgegraph.cli import app
 from judgegraph.evals._benchmarks import benchmarks
 from judgegraph.evals._metrics import Outcome, calibration, metrics, per_category
 from judgegraph.evals._sets import build_set
 from judgegraph.tools.zoom_image import ocr
 from tests.conftest import ROOT
-from tests.fake_openai import FakeOpenAI, prefers
 
 DATA = ROOT / "tests" / "data" / "benchmarks"
 

@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.fake_openai import FakeOpenAI
 from judgegraph.evals import code_pairs, constraint_pairs, length_bias_pairs, math_pairs, run_eval
 from judgegraph.sandboxes import SandboxPool
 from judgegraph.settings import Settings
 from judgegraph.tools import equivalent, extract_final_answer
-from tests.fake_openai import FakeOpenAI
 
 
 async def test_pairs_are_verified_when_built() -> None:

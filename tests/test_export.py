@@ -10,11 +10,11 @@ import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
+from benchmarks.fake_openai import FakeOpenAI, Reply, prefers
 from judgegraph import Judge
-from judgegraph._export import exporters
 from judgegraph.backends import EmbeddedServer
 from judgegraph.cli import app
-from tests.fake_openai import FakeOpenAI, Reply, prefers
+from judgegraph.output._export import exporters
 
 OPEN = {"id": "o", "prompt": "Greet someone.", "candidates": ["Hello there, friend!", "k"], "label": {"winner": 0}}
 

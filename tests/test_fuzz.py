@@ -9,12 +9,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import TypeAdapter, ValidationError
 
-from judgegraph.constraints import Constraint
 from judgegraph.graphs._verdict_format import VerdictParseError, parse_verdict
+from judgegraph.schema import JudgeRequest
+from judgegraph.schema.constraints import Constraint
 from judgegraph.tools import equivalent, extract_final_answer
 from judgegraph.tools._answers import stated_answers
 from judgegraph.tools.match_reference import _match
-from judgegraph.types import JudgeRequest
 
 FUZZ = settings(max_examples=300, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 answerish = st.one_of(

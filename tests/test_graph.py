@@ -6,13 +6,13 @@ from typing import Any
 
 import pytest
 
+from benchmarks.fake_openai import FakeOpenAI, Reply, prefers
 from judgegraph import Judge, JudgeRequest
 from judgegraph.agents import JudgeSpec, judges
 from judgegraph.graphs import decide_from_evidence, parse_verdict, verdict_schema
 from judgegraph.graphs._verdict_format import VerdictParseError
+from judgegraph.schema import ModelTurn, NodeEvent, ToolResult, ToolResultEvent, VerdictEvent
 from judgegraph.store import TrajectoryStore
-from judgegraph.types import ModelTurn, NodeEvent, ToolResult, ToolResultEvent, VerdictEvent
-from tests.fake_openai import FakeOpenAI, Reply, prefers
 
 MATH = {"id": "m", "prompt": "What is 6*7?", "candidates": ["The answer is 41.", "6*7 = 42"], "reference": "42"}
 OPEN = {"id": "o", "prompt": "Say hi nicely.", "candidates": ["Hello there, friend!", "hi"], "label": {"winner": 0}}
@@ -130,7 +130,7 @@ async def test_pointwise_scores_from_the_model(fake_openai: FakeOpenAI, store_pa
 
 async def test_deliberate_always_keeps_evidence_in_charge(fake_openai: FakeOpenAI, store_path: Path) -> None:
     base = judges.get("evidence")
-    judges.register("evidence_always", base.model_copy(update={"name": "evidence_always", "deliberate": "always"}))
+    judges.register("evidence_always", base.model_copy(update={"name": "evidence_always", "options": {**base.options, "deliberate": "always"}}))
     fake_openai.responder = prefers("41")  # the wrong answer, consistently
     t = await _run(fake_openai, MATH, store_path, judge="evidence_always")
     v = t.verdict
@@ -200,12 +200,15 @@ def test_verdict_parser_is_lenient_where_meaning_is_clear() -> None:
 
 
 def test_bad_specs_fail_at_load() -> None:
-    from judgegraph._graph_protocol import graph_builders
     from judgegraph.errors import ConfigError, UnknownComponentError
+    from judgegraph.graphs import build_graph
 
     spec = JudgeSpec(name="bad", description="", graph="evidence_first", tools=["no_such_tool"])
     with pytest.raises(ConfigError, match="no_such_tool"):
-        graph_builders.get("evidence_first")(spec)
+        build_graph(spec)
+    unknown = JudgeSpec(name="bad", description="", graph="agentic", options={"max_turns": 3})
+    with pytest.raises(ConfigError, match="max_turns"):
+        build_graph(unknown)
     with pytest.raises(UnknownComponentError, match=r"known: .*evidence"):
         Judge.load("no-such-judge", store=False)
 

@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
+from benchmarks.fake_openai import FakeOpenAI, Reply, prefers
 from judgegraph import Judge
 from judgegraph.agents import judges
-from tests.fake_openai import FakeOpenAI, Reply, prefers
 
 ESSAYS = ["plain answer one", "the BEST answer here", "plain answer three", "plain answer four", "plain answer five"]
 
@@ -25,7 +25,7 @@ async def test_best_of_n_tournaments_find_the_preferred_candidate(
 ) -> None:
     name = f"evidence_{tournament}"
     judges.register(
-        name, judges.get("evidence").model_copy(update={"name": name, "tournament": tournament}), replace=True
+        name, judges.get("evidence").model_copy(update={"name": name, "options": {"tournament": tournament}}), replace=True
     )
     fake_openai.responder = prefers("BEST")
     t = await _run(

@@ -14,7 +14,7 @@ from tests.conftest import ROOT
 
 FACES = {
     "judgegraph": {"Judge", "JudgeRequest", "Verdict", "Trajectory"},
-    "judgegraph.types": {
+    "judgegraph.schema": {
         "JudgeRequest",
         "Candidate",
         "Verdict",
@@ -28,8 +28,11 @@ FACES = {
     "judgegraph.store": {"TrajectoryStore"},
     "judgegraph.tools": {"tool", "tools", "call_tool", "ToolContext"},
     "judgegraph.agents": {"JudgeSpec", "judges"},
-    "judgegraph.graphs": {"EvidenceFirstGraph", "Recorder", "JudgeState"},
-    "judgegraph.sandboxes": set(),
+    "judgegraph.graphs": {"EvidenceFirstGraph", "Recorder", "JudgeState", "register_graph", "build_graph"},
+    "judgegraph.sandboxes": {"Sandbox", "SandboxBackend", "SandboxPool", "sandbox_backends", "Limits", "doctor"},
+    "judgegraph.runtime": {"Judge", "BatchItem", "ReplayReport", "replay", "replay_many", "judge_file"},
+    "judgegraph.serving": {"ServerConfig", "create_app", "RayJudge"},
+    "judgegraph.output": {"exporters", "export", "draw", "DRAW_FORMATS"},
     "judgegraph.evals": {"run_eval", "build_set", "benchmarks", "suites"},
     "judgegraph.adapters": {"JudgeReward", "AsyncJudgeReward", "compute_score", "compute_score_async"},
 }
@@ -76,6 +79,10 @@ def test_the_wheel_installs_everything_under_judgegraph(tmp_path: Path) -> None:
     tops = {n.split("/")[0] for n in names}
     assert tops == {"judgegraph", f"{wheel.name.split('-')[0]}-{wheel.name.split('-')[1]}.dist-info"}
     for path in (
+        "judgegraph/schema/_request.py",
+        "judgegraph/runtime/_judge.py",
+        "judgegraph/serving/_server.py",
+        "judgegraph/output/_export.py",
         "judgegraph/tools/match_reference.py",
         "judgegraph/agents/evidence/judge.toml",
         "judgegraph/agents/evidence/pairwise.md",

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.fake_openai import FakeOpenAI, Reply
 from judgegraph import Judge
 from judgegraph.backends import ModelClient, ModelPool, free_port
 from judgegraph.errors import BackendUnavailableError
-from tests.fake_openai import FakeOpenAI, Reply
 
 HI = [{"role": "user", "content": "hi"}]
 

@@ -6,12 +6,12 @@ import json
 from pathlib import Path
 from typing import Any
 
+from benchmarks.fake_openai import FakeOpenAI, Reply
 from judgegraph import Judge
 from judgegraph.agents import judges
 from judgegraph.graphs import ClaimTask
 from judgegraph.tools import ClaimCheckInput
 from tests.conftest import ROOT
-from tests.fake_openai import FakeOpenAI, Reply
 
 DOC = {"id": "eiffel", "text": "The Eiffel Tower was completed in 1889. It is 330 metres tall."}
 PAIR = {"id": "p", "prompt": "Tell me about the Eiffel Tower.", "documents": [DOC], "label": {"winner": 1},
@@ -41,7 +41,7 @@ def test_the_checker_task_holds_a_claim_and_its_evidence_only() -> None:
 
 async def test_the_model_checker_sees_one_claim_never_the_answer(fake_openai: FakeOpenAI, tmp_path: Path) -> None:
     base = judges.get("propositions")
-    judges.register("propositions_model", base.model_copy(update={"name": "propositions_model", "model_checker": True}))
+    judges.register("propositions_model", base.model_copy(update={"name": "propositions_model", "options": {**base.options, "model_checker": True}}))
     fake_openai.default = Reply(content='{"verdict": "not_found", "span": ""}')
     answer = "The tower has a lovely restaurant upstairs. Visitors often queue for hours at its base."
     request = {**PAIR, "candidates": [answer, PAIR["candidates"][1]]}
@@ -58,8 +58,8 @@ async def test_without_evidence_the_verdict_is_invalid(fake_openai: FakeOpenAI, 
 
 
 async def test_bundled_document_and_image_examples(fake_openai: FakeOpenAI, tmp_path: Path) -> None:
-    from judgegraph.cli._batch import resolve_paths
-    from judgegraph.types import JudgeRequest
+    from judgegraph.runtime._batch import resolve_paths
+    from judgegraph.schema import JudgeRequest
 
     examples = [json.loads(line) for line in (ROOT / "examples" / "demo.jsonl").read_text().splitlines()]
     for ex in [e for e in examples if e.get("documents") or e.get("images")]:

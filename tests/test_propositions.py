@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from benchmarks.fake_openai import FakeOpenAI, Reply
 from judgegraph.backends import ModelClient
+from judgegraph.schema import Document, JudgeRequest, ModelTurn, ToolCall
 from judgegraph.tools import (
     Claim,
     ClaimCheckInput,
@@ -16,8 +18,6 @@ from judgegraph.tools import (
     check_claim,
     split_claims,
 )
-from judgegraph.types import Document, JudgeRequest, ModelTurn, ToolCall
-from tests.fake_openai import FakeOpenAI, Reply
 
 EVIDENCE = [
     Passage(document="facts", page=0, text=(

@@ -14,13 +14,13 @@ import pytest
 import ray
 from typer.testing import CliRunner
 
+from benchmarks.fake_openai import FakeOpenAI, Reply, prefers
 from judgegraph import JudgeRequest
-from judgegraph._ray import RayJudge, RemoteRunError, ShippingArtifacts
 from judgegraph.cli import app
 from judgegraph.errors import JudgegraphError
+from judgegraph.serving._ray import RayJudge, RemoteRunError, ShippingArtifacts
 from judgegraph.settings import Settings
 from judgegraph.store import TrajectoryStore
-from tests.fake_openai import FakeOpenAI, Reply, prefers
 
 pytestmark = pytest.mark.ray
 

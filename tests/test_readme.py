@@ -6,8 +6,8 @@ import re
 
 import pytest
 
+from benchmarks.fake_openai import FakeOpenAI
 from tests.conftest import ROOT
-from tests.fake_openai import FakeOpenAI
 
 README = (ROOT / "README.md").read_text()
 

@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from benchmarks.fake_openai import FakeOpenAI, Reply, prefers
 from judgegraph import Judge
 from judgegraph.cli import app
-from judgegraph.cli._batch import resolve_paths
-from judgegraph.types import JudgeRequest, ModelTurn, ToolResultEvent
+from judgegraph.runtime._batch import resolve_paths
+from judgegraph.schema import JudgeRequest, ModelTurn, ToolResultEvent
 from tests.conftest import ROOT
-from tests.fake_openai import FakeOpenAI, Reply, prefers
 
 EXAMPLES = [json.loads(line) for line in (ROOT / "examples" / "demo.jsonl").read_text().splitlines()]
 
@@ -192,7 +192,7 @@ async def test_a_hundred_recorded_runs_replay_exactly(tmp_path: Path) -> None:
 async def test_replay_many_across_processes(fake_openai: FakeOpenAI, tmp_path: Path) -> None:
     import asyncio
 
-    from judgegraph._replay import replay_many
+    from judgegraph.runtime import replay_many
 
     fake_openai.responder = prefers("descriptive")
     async with Judge.load("evidence", store=tmp_path / "r.db", model_url=fake_openai.url) as judge:
@@ -204,8 +204,8 @@ async def test_replay_many_across_processes(fake_openai: FakeOpenAI, tmp_path: P
 @pytest.mark.llm
 async def test_a_batch_on_the_embedded_model_exports_replays_and_answers_counterfactuals(tmp_path: Path) -> None:
     """#6 done-when: judge with the embedded model, export every format, replay exactly, swap a decisive result."""
-    from judgegraph._export import export, exporters
     from judgegraph.backends import EmbeddedServer
+    from judgegraph.output._export import export, exporters
     from judgegraph.store import TrajectoryStore
 
     async with (

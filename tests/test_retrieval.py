@@ -8,8 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from judgegraph.schema import Document, JudgeRequest, ToolCall
 from judgegraph.tools import MiniLMEmbedder, Retriever, ToolContext, ToolServices, _retrieval, call_tool, passages_of
-from judgegraph.types import Document, JudgeRequest, ToolCall
 
 CITIES = [f"{a}{b}" for a in ("Bal", "Cor", "Dun", "Esk", "Fal", "Gor", "Har", "Ilm", "Jor", "Kes")
           for b in ("ton", "mere", "wick", "ford", "haven", "stead", "bury", "moor", "gate", "dale")]  # fmt: skip

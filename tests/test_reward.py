@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from benchmarks.fake_openai import FakeOpenAI, Reply
 from judgegraph import Judge
-from judgegraph._reward import RewardConfig, judge_reward
+from judgegraph.runtime._reward import RewardConfig, judge_reward
+from judgegraph.schema import JudgeRequest, ToolCall, ToolCallEvent, ToolResult, ToolResultEvent, Trajectory, Verdict
 from judgegraph.store import TrajectoryStore
-from judgegraph.types import JudgeRequest, ToolCall, ToolCallEvent, ToolResult, ToolResultEvent, Trajectory, Verdict
-from tests.fake_openai import FakeOpenAI, Reply
 
 MATH = {"id": "m", "prompt": "6*7?", "candidates": ["41", "42"], "reference": "42", "label": {"winner": 1}}
 

@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from benchmarks.fake_openai import FakeOpenAI, Reply, prefers
 from judgegraph import Judge
-from tests.fake_openai import FakeOpenAI, Reply, prefers
 
 OPEN = {"id": "o", "prompt": "Explain recursion to a child.", "reference": "SECRET-REFERENCE",
         "candidates": ["A function that calls itself, like nesting dolls.", "Recursion is recursion."]}  # fmt: skip

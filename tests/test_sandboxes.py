@@ -263,7 +263,7 @@ async def test_auto_falls_back_to_bubblewrap_when_docker_is_missing(
     monkeypatch.setenv("DOCKER_HOST", "unix:///nonexistent/docker.sock")
     pool = await SandboxPool.open("auto", limits=LIMITS, size=1)
     try:
-        assert pool.backend_name == "process" and "Docker is unavailable" in pool.reason
+        assert pool.backend_name == "process" and "docker is unavailable" in pool.reason
         assert "falling back" in caplog.text
         await healthy(pool)
     finally:

@@ -9,8 +9,8 @@ from typing import Any
 
 import httpx
 
-from judgegraph._server import ServerConfig, create_app
-from tests.fake_openai import FakeOpenAI, Reply
+from benchmarks.fake_openai import FakeOpenAI, Reply
+from judgegraph.serving import ServerConfig, create_app
 
 
 async def _client(config: ServerConfig, server: FakeOpenAI, tmp_path: Path) -> tuple[Any, httpx.AsyncClient]:

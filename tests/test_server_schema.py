@@ -19,9 +19,9 @@ import uvicorn
 from hypothesis import HealthCheck, given, settings
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
-from judgegraph._server import ServerConfig, create_app
+from benchmarks.fake_openai import FakeOpenAI
 from judgegraph.backends import free_port
-from tests.fake_openai import FakeOpenAI
+from judgegraph.serving import ServerConfig, create_app
 
 
 @pytest.fixture(scope="module")

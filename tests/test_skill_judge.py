@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.fake_openai import FakeOpenAI, prefers
 from judgegraph import Judge, JudgeRequest
 from judgegraph.agents import select_skill, skills
 from judgegraph.graphs._strategies import CriterionPolicy, aggregations
-from judgegraph.types import CriterionResult
-from tests.fake_openai import FakeOpenAI, prefers
+from judgegraph.schema import CriterionResult
 
 PAIR = JudgeRequest(id="p", prompt="p", candidates=["a", "b"])
 POINT = JudgeRequest(id="q", prompt="p", candidates=["a", "b"], mode="pointwise")

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from judgegraph.store import SCHEMA_VERSION, TrajectoryStore
-from judgegraph.types import (
+from judgegraph.errors import RunNotFoundError, StoreError
+from judgegraph.schema import (
     JudgeRequest,
     ToolCall,
     ToolCallEvent,
@@ -18,6 +18,7 @@ from judgegraph.types import (
     Verdict,
     VerdictEvent,
 )
+from judgegraph.store import SCHEMA_VERSION, TrajectoryStore
 
 
 def _trajectory(i: int, *, tool: str | None = None, winner: int = 0) -> Trajectory:
@@ -48,7 +49,7 @@ def test_a_newer_schema_is_refused(store_path: Path) -> None:
     conn = sqlite3.connect(store_path)
     conn.execute(f"PRAGMA user_version={SCHEMA_VERSION + 1}")
     conn.close()
-    with pytest.raises(RuntimeError, match="newer"):
+    with pytest.raises(StoreError, match="newer"):
         TrajectoryStore(store_path)
 
 
@@ -59,7 +60,7 @@ def test_round_trip_and_prefix_lookup(store_path: Path) -> None:
     store.finish_run(t)
     assert store.get(t.id) == t
     assert store.get(t.id[:10]).id == t.id
-    with pytest.raises(KeyError):
+    with pytest.raises(RunNotFoundError):
         store.get("run_nope")
 
 

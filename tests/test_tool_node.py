@@ -6,8 +6,8 @@ from langchain_core.messages import AIMessage, ToolMessage
 from langgraph.graph import END, START, MessagesState, StateGraph
 from langgraph.prebuilt import ToolNode
 
+from judgegraph.schema import JudgeRequest, ToolResult
 from judgegraph.tools import ToolContext, langchain_tools, tools
-from judgegraph.types import JudgeRequest, ToolResult
 
 REQUEST = JudgeRequest(id="t", prompt="What is 6*7?", candidates=["It is 42.", "It is 41."], reference="42")
 

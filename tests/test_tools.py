@@ -5,8 +5,8 @@ import asyncio
 import pytest
 from pydantic import BaseModel
 
+from judgegraph.schema import JudgeRequest, ToolCall
 from judgegraph.tools import ToolContext, ToolFailure, ToolOutput, call_tool, tool, tools
-from judgegraph.types import JudgeRequest, ToolCall
 
 
 class _Args(BaseModel):

@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 from pydantic import TypeAdapter, ValidationError
 
-from judgegraph.types import (
+from judgegraph.schema import (
     SCHEMA_VERSION,
     ErrorEvent,
     Event,

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from benchmarks.fake_openai import FakeOpenAI
+from judgegraph.schema import Trajectory
 from judgegraph.store import RunFilter, TrajectoryStore
-from judgegraph.types import Trajectory
 from judgegraph.viz import _views as views
 from judgegraph.viz import create_app
-from tests.fake_openai import FakeOpenAI
 from tests.viz_fixtures import build_store_sync
 
 

@@ -13,10 +13,10 @@ import pytest
 import uvicorn
 from playwright.sync_api import Browser, ConsoleMessage, Page, Request, sync_playwright
 
+from benchmarks.fake_openai import FakeOpenAI
 from judgegraph.backends import free_port
 from judgegraph.viz import create_app
 from tests.conftest import ROOT
-from tests.fake_openai import FakeOpenAI
 from tests.viz_fixtures import build_store_sync
 
 pytestmark = pytest.mark.browser

@@ -8,10 +8,10 @@ import pytest
 import skimage.data
 from PIL import Image, ImageDraw, ImageFont
 
+from judgegraph.schema import JudgeRequest, ToolCall
 from judgegraph.store import TrajectoryStore
 from judgegraph.tools import MemoryArtifacts, RunScope, ToolContext, ToolServices, call_tool
 from judgegraph.tools.zoom_image import MIN_SIDE, crop_box
-from judgegraph.types import JudgeRequest, ToolCall
 
 
 def _png(img: Image.Image) -> bytes:

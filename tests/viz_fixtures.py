@@ -8,11 +8,11 @@ import concurrent.futures
 import json
 from pathlib import Path
 
+from benchmarks.fake_openai import FakeOpenAI, prefers
 from judgegraph import Judge
-from judgegraph.cli._batch import resolve_paths
-from judgegraph.types import JudgeRequest, ToolResult, ToolResultEvent
+from judgegraph.runtime._batch import resolve_paths
+from judgegraph.schema import JudgeRequest, ToolResult, ToolResultEvent
 from tests.conftest import ROOT
-from tests.fake_openai import FakeOpenAI, prefers
 
 
 def demo_requests() -> list[JudgeRequest]:

@@ -22,6 +22,8 @@ from sympy.parsing.sympy_parser import (
     standard_transformations,
 )
 
+from judgegraph.errors import UnsafeExpression
+
 Method = Literal["choice", "numeric", "symbolic", "tuple", "string", "none"]
 
 MAX_EXPR_CHARS = 200
@@ -174,10 +176,6 @@ def _choice(s: str) -> str | None:
 
 
 # ---------------------------------------------------------------- safe sympy
-
-
-class UnsafeExpression(ValueError):
-    """The text is not a plain math expression judgegraph will evaluate."""
 
 
 def to_sympy(s: str) -> sympy.Expr:

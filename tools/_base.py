@@ -13,12 +13,13 @@ from typing import TYPE_CHECKING, Any, get_type_hints
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from judgegraph.errors import UnknownComponentError
+from judgegraph.errors import ToolFailure, UnknownComponentError
 from judgegraph.registry import Registry
-from judgegraph.types import CriterionResult, JudgeRequest, ModelTurn, ToolCall, ToolResult
+from judgegraph.schema import CriterionResult, JudgeRequest, ModelTurn, ToolCall, ToolResult
 
 if TYPE_CHECKING:
     from judgegraph.backends import ChatModel
+    from judgegraph.tools._recorded import RecordedTools
     from judgegraph.tools._scope import RunScope
     from judgegraph.tools._services import ToolServices
 
@@ -36,6 +37,8 @@ class ToolContext:
     """The judge's model, for tools that ask it (claim extraction); None when there is none."""
     on_model_turn: Callable[[ModelTurn], object] | None = None
     """Where a tool's own model turns go, so the trajectory records them."""
+    recorded: RecordedTools | None = None
+    """Replay: the recording answers each call instead of the tool (None: tools run)."""
 
 
 class ImageBlob(BaseModel):
@@ -53,10 +56,6 @@ class ToolOutput(BaseModel):
     text: str
     data: BaseModel | None = None
     images: list[ImageBlob] = Field(default_factory=list)
-
-
-class ToolFailure(Exception):
-    """Raised by a tool for a failure the model should read (bad index, missing evidence)."""
 
 
 ToolFn = Callable[[Any, ToolContext], Awaitable[ToolOutput]]
@@ -160,11 +159,11 @@ async def call_tool(call: ToolCall, ctx: ToolContext, *, allowed: frozenset[str]
             text=f"error ({kind}): {message}", duration_s=time.perf_counter() - start,
         )  # fmt: skip
 
-    if ctx.services is not None and ctx.services.recorded is not None:  # replay: the recording answers
-        recorded = ctx.services.recorded.take(call)
+    if ctx.recorded is not None:  # replay: the recording answers
+        recorded = ctx.recorded.take(call)
         if recorded is not None:
             return recorded
-        if not ctx.services.recorded.live:
+        if not ctx.recorded.live:
             return failed("execution", "replay: this call is not in the recording")
     if allowed is not None and call.name not in allowed:
         return failed("unknown_tool", f"no tool {call.name!r}; available: {', '.join(sorted(allowed)) or 'none'}")

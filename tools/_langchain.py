@@ -7,8 +7,8 @@ from typing import Any
 
 from langchain_core.tools import StructuredTool
 
+from judgegraph.schema import ToolCall, ToolResult
 from judgegraph.tools._base import ToolContext, ToolDef, call_tool, tools
-from judgegraph.types import ToolCall, ToolResult
 
 
 def as_langchain_tool(spec: ToolDef, context: Callable[[], ToolContext]) -> StructuredTool:

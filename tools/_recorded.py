@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from judgegraph.types import Event, ToolCall, ToolCallEvent, ToolResult, ToolResultEvent
+from judgegraph.schema import Event, ToolCall, ToolCallEvent, ToolResult, ToolResultEvent
 
 
 def _key(name: str, arguments: dict[str, object]) -> str:

@@ -20,8 +20,8 @@ import numpy as np
 import platformdirs
 from pydantic import BaseModel
 
+from judgegraph.schema import Document
 from judgegraph.tools._base import ToolFailure
-from judgegraph.types import Document
 
 log = logging.getLogger(__name__)
 

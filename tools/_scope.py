@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from judgegraph.schema import JudgeRequest
 from judgegraph.tools._base import ToolFailure
-from judgegraph.types import JudgeRequest
 
 MAX_IMAGE_BYTES = 50 * 1024 * 1024
 

@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Protocol
 
 from judgegraph.sandboxes import BackendChoice, Limits, SandboxPool
-from judgegraph.tools._recorded import RecordedTools
 from judgegraph.tools._retrieval import Embedder, Retriever
 
 
@@ -58,8 +57,6 @@ class ToolServices:
         self._retriever: Retriever | None = None
         self._pool: SandboxPool | None = None
         self._lock = asyncio.Lock()
-        self.recorded: RecordedTools | None = None
-        """Replay: answer every tool call from a recording instead of running tools."""
 
     async def sandbox(self) -> SandboxPool:
         """The sandbox pool (started on first call)."""

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, Field
 
+from judgegraph.schema import CriterionResult, JudgeRequest, ModelTurn, ToolCall, ToolResult
 from judgegraph.tools._base import ToolContext, ToolFailure, ToolOutput, tool
 from judgegraph.tools._claims import (
     CHECK_SCHEMA,
@@ -25,7 +26,6 @@ from judgegraph.tools._claims import (
 )
 from judgegraph.tools._retrieval import Passage, passages_of
 from judgegraph.tools.zoom_image import read_text
-from judgegraph.types import CriterionResult, JudgeRequest, ModelTurn, ToolCall, ToolResult
 
 if TYPE_CHECKING:
     from judgegraph.backends import ChatModel

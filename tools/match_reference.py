@@ -6,9 +6,9 @@ import asyncio
 
 from pydantic import BaseModel, Field
 
+from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult
 from judgegraph.tools._answers import Method, equivalent, extract_final_answer, stated_answers
 from judgegraph.tools._base import ToolContext, ToolFailure, ToolOutput, tool
-from judgegraph.types import CriterionResult, JudgeRequest, ToolCall, ToolResult
 
 
 class MatchReferenceArgs(BaseModel):

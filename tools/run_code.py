@@ -7,9 +7,9 @@ import re
 from pydantic import BaseModel, Field
 
 from judgegraph.sandboxes import Limits
+from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult
 from judgegraph.tools._base import ToolContext, ToolFailure, ToolOutput, tool
 from judgegraph.tools._languages import CaseResult, languages
-from judgegraph.types import CriterionResult, JudgeRequest, ToolCall, ToolResult
 
 CASE_TIMEOUT_S = 3.0
 RUN_LIMITS = Limits(wall_s=20.0, cpu_s=20)

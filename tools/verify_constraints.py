@@ -6,9 +6,9 @@ import asyncio
 
 from pydantic import BaseModel, Field
 
-from judgegraph.constraints import Check
+from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult
+from judgegraph.schema.constraints import Check
 from judgegraph.tools._base import ToolContext, ToolFailure, ToolOutput, tool
-from judgegraph.types import CriterionResult, JudgeRequest, ToolCall, ToolResult
 
 
 class VerifyConstraintsArgs(BaseModel):

@@ -14,9 +14,9 @@ import warnings
 from PIL import Image, UnidentifiedImageError
 from pydantic import BaseModel, Field, field_validator
 
+from judgegraph.schema import JudgeRequest, ToolCall
 from judgegraph.tools._base import ImageBlob, ToolContext, ToolFailure, ToolOutput, tool
 from judgegraph.tools._scope import RunScope
-from judgegraph.types import JudgeRequest, ToolCall
 
 MAX_PIXELS = 40_000_000
 """Larger images are refused as possible decompression bombs."""

@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from judgegraph._request import JudgeRequest
-from judgegraph._verdict import Verdict
+from judgegraph.errors import InvalidInputError
+from judgegraph.schema._request import JudgeRequest
+from judgegraph.schema._verdict import Verdict
 
 EVIDENCE_FIELDS = ("reference", "tests", "documents", "images", "constraints", "rubric")
 
@@ -37,7 +38,7 @@ def evidence_from(ground_truth: Any) -> dict[str, Any]:
             return {"reference": text}
     unknown = set(data) - set(EVIDENCE_FIELDS)
     if unknown:
-        raise ValueError(f"ground truth has fields {sorted(unknown)}; allowed: {', '.join(EVIDENCE_FIELDS)}")
+        raise InvalidInputError(f"ground truth has fields {sorted(unknown)}; allowed: {', '.join(EVIDENCE_FIELDS)}")
     return dict(data)
 
 

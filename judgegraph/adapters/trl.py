@@ -11,8 +11,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from judgegraph._judge import Judge
 from judgegraph.adapters._common import EVIDENCE_FIELDS, evidence_from, pointwise_request, score_of
+from judgegraph.runtime._judge import Judge
 
 
 class AsyncJudgeReward:

@@ -14,8 +14,9 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from judgegraph._judge import Judge
 from judgegraph.adapters._common import evidence_from, pointwise_request
+from judgegraph.errors import UsageError
+from judgegraph.runtime._judge import Judge
 
 _JUDGES: dict[str, Judge] = {}
 
@@ -57,4 +58,4 @@ def compute_score(
         asyncio.get_running_loop()
     except RuntimeError:
         return judge._sync(compute_score_async(data_source, solution_str, ground_truth, extra_info, **kwargs))
-    raise RuntimeError("inside an event loop, await compute_score_async instead")
+    raise UsageError("inside an event loop, await compute_score_async instead")

@@ -11,10 +11,10 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
-from judgegraph._trajectory import ModelRequest, ModelTurn, ToolCall, Usage
-from judgegraph.backends._http import EndpointError, HttpTransport, MalformedResponse
+from judgegraph.backends._http import HttpTransport
 from judgegraph.backends._profiles import BackendProfile, detect_profile
-from judgegraph.errors import BackendUnavailableError
+from judgegraph.errors import BackendUnavailableError, EndpointError, MalformedResponse, UsageError
+from judgegraph.schema._trajectory import ModelRequest, ModelTurn, ToolCall, Usage
 
 log = logging.getLogger(__name__)
 
@@ -85,13 +85,13 @@ class ModelClient:
     @property
     def profile(self) -> BackendProfile:
         if self._profile is None:
-            raise RuntimeError("call `await client.connect()` first")
+            raise UsageError("call `await client.connect()` first")
         return self._profile
 
     @property
     def model(self) -> str:
         if self._model is None:
-            raise RuntimeError("call `await client.connect()` first")
+            raise UsageError("call `await client.connect()` first")
         return self._model
 
     async def connect(self) -> None:

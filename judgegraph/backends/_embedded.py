@@ -22,7 +22,7 @@ from pathlib import Path
 
 import httpx
 
-from judgegraph.errors import BackendUnavailableError, PrerequisiteError
+from judgegraph.errors import BackendUnavailableError, PrerequisiteError, UsageError
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +52,9 @@ def free_port() -> int:
 class EmbeddedServer:
     """A `llama_cpp.server` child process serving the embedded model over the OpenAI API."""
 
+    profile = "llama_cpp"
+    """The backend profile of the server it starts."""
+
     def __init__(
         self,
         *,
@@ -72,7 +75,7 @@ class EmbeddedServer:
     @property
     def base_url(self) -> str:
         if self.port is None:
-            raise RuntimeError("the embedded server is not started")
+            raise UsageError("the embedded server is not started")
         return f"http://127.0.0.1:{self.port}/v1"
 
     def command(self, port: int) -> list[str]:

@@ -6,6 +6,7 @@ from judgegraph.backends._client import ChatModel, ModelClient
 from judgegraph.backends._embedded import EmbeddedServer
 from judgegraph.backends._pool import ModelPool
 from judgegraph.backends._profiles import backend_profiles
+from judgegraph.errors import UsageError
 from judgegraph.settings import Settings
 
 
@@ -20,7 +21,7 @@ class ModelEndpoint:
     @property
     def client(self) -> ChatModel:
         if self._client is None:
-            raise RuntimeError("the model endpoint is not open")
+            raise UsageError("the model endpoint is not open")
         return self._client
 
     async def open(self) -> ChatModel:
@@ -36,7 +37,7 @@ class ModelEndpoint:
         if url is None:
             self.embedded = EmbeddedServer(n_threads=s.embedded_threads)
             url = await self.embedded.start()
-            profile = profile or backend_profiles.get("llama_cpp")
+            profile = profile or backend_profiles.get(EmbeddedServer.profile)
         urls = [u.strip() for u in url.split(",") if u.strip()]
         clients = [
             ModelClient(

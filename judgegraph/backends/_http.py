@@ -14,32 +14,12 @@ from typing import Any
 import aiohttp
 import orjson
 
+from judgegraph.errors import EndpointError, MalformedResponse
+
 _TRANSIENT_STATUS = {408, 409, 429}
 _KIND_BY_STATUS = {400: "BadRequestError", 401: "AuthenticationError", 403: "PermissionDeniedError",
                    404: "NotFoundError", 409: "ConflictError", 422: "UnprocessableEntityError",
                    429: "RateLimitError"}  # fmt: skip
-
-
-class EndpointError(Exception):
-    """A call the endpoint did not answer with a usable body. `kind` names the failure the way the OpenAI
-    SDK's exceptions do; `transient` says whether trying again (here or elsewhere) can help."""
-
-    def __init__(self, kind: str, message: str, *, status: int | None = None, transient: bool) -> None:
-        super().__init__(message)
-        self.kind = kind
-        self.status = status
-        self.transient = transient
-
-    def __str__(self) -> str:
-        what = f"HTTP {self.status}: " if self.status else ""
-        return f"{self.kind}: {what}{self.args[0]}"
-
-
-class MalformedResponse(EndpointError):
-    """A 200 whose body is not a chat completion (truncated or garbage)."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__("MalformedResponse", message, transient=True)
 
 
 class HttpTransport:

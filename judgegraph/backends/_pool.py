@@ -15,10 +15,10 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from judgegraph._trajectory import ModelTurn
 from judgegraph.backends._client import ModelClient, Sampling
 from judgegraph.backends._profiles import BackendProfile
-from judgegraph.errors import BackendUnavailableError
+from judgegraph.errors import BackendUnavailableError, ConfigError, UsageError
+from judgegraph.schema._trajectory import ModelTurn
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +40,7 @@ class ModelPool:
 
     def __init__(self, clients: list[ModelClient], *, cooldown_s: float = 10.0) -> None:
         if not clients:
-            raise ValueError("a model pool needs at least one endpoint")
+            raise ConfigError("a model pool needs at least one endpoint")
         self.members = [_Member(c) for c in clients]
         self.cooldown_s = cooldown_s
         self._turn = itertools.count()
@@ -56,7 +56,7 @@ class ModelPool:
 
     def _connected(self) -> ModelClient:
         if self._reference is None:
-            raise RuntimeError("call `await pool.connect()` first")
+            raise UsageError("call `await pool.connect()` first")
         return self._reference
 
     async def connect(self) -> None:

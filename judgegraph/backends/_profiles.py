@@ -37,6 +37,8 @@ class BackendProfile(BaseModel):
     native_tools: bool = True
     """Whether the server parses the model's tool calls (`tools=`); if not, agentic judges ask for a JSON
     action instead (llama.cpp's default chat format ignores `tools`)."""
+    owned_by: tuple[str, ...] = ()
+    """`/v1/models`' `owned_by` values that identify this kind of server (how a profile is detected)."""
 
     def response_format(self, name: str, schema: dict[str, Any]) -> dict[str, Any]:
         """The `response_format` that constrains output to `schema`."""
@@ -64,6 +66,7 @@ backend_profiles.register(
         tool_choice_required=True,
         parallel_tool_calls=True,
         token_ids_extra={"return_token_ids": True},
+        owned_by=("vllm",),
     ),
 )
 backend_profiles.register(
@@ -75,6 +78,7 @@ backend_profiles.register(
         parallel_tool_calls=False,
         images=False,
         native_tools=False,
+        owned_by=("llama_cpp", "llamacpp", "me"),
     ),
 )
 backend_profiles.register(
@@ -89,9 +93,6 @@ backend_profiles.register(
 
 
 def detect_profile(owned_by: str | None) -> BackendProfile:
-    """Guess the profile from `/v1/models`' `owned_by` field (vLLM says `vllm`)."""
-    if owned_by == "vllm":
-        return backend_profiles.get("vllm")
-    if owned_by in ("llama_cpp", "llamacpp", "me"):
-        return backend_profiles.get("llama_cpp")
-    return backend_profiles.get("generic")
+    """The registered profile whose `owned_by` names this server (vLLM says `vllm`), else `generic`."""
+    found = (backend_profiles.get(n) for n in backend_profiles)
+    return next((p for p in found if owned_by is not None and owned_by in p.owned_by), backend_profiles.get("generic"))

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from judgegraph._artifacts import images_to_refs
-from judgegraph._trajectory import ModelTurn
 from judgegraph.backends._client import Sampling
 from judgegraph.backends._profiles import BackendProfile, backend_profiles
+from judgegraph.schema._artifacts import images_to_refs
+from judgegraph.schema._trajectory import ModelTurn
 
 
 def _key(messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None) -> str:

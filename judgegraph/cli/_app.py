@@ -27,8 +27,11 @@ from rich.table import Table
 from rich.text import Text
 
 from judgegraph._gc import tune_gc
-from judgegraph.cli._batch import JudgeFileResult, judge_file
-from judgegraph.errors import JudgegraphError
+from judgegraph.backends import backend_profiles
+from judgegraph.errors import JudgegraphError, RunNotFoundError
+from judgegraph.output import DRAW_FORMATS, exporters
+from judgegraph.runtime._batch import JudgeFileResult, judge_file
+from judgegraph.sandboxes import sandbox_backends
 from judgegraph.settings import Settings
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, help="Agentic, tool-using LLM judges.")
@@ -82,11 +85,11 @@ def judge(
         ),
     ] = None,
     backend: Annotated[
-        str | None, typer.Option("--backend", help="vllm | llama_cpp | generic (default: detect).")
+        str | None, typer.Option("--backend", help=f"{' | '.join(backend_profiles)} (default: detect).")
     ] = None,
     store: StoreOpt = None,
     concurrency: Annotated[int, typer.Option(min=1, help="Requests judged at once.")] = 4,
-    sandbox: Annotated[str | None, typer.Option(help="Code sandbox: auto | docker | process.")] = None,
+    sandbox: Annotated[str | None, typer.Option(help=f"Code sandbox: auto | {' | '.join(sandbox_backends)}.")] = None,
     checkpoints: Annotated[str | None, typer.Option(help="LangGraph checkpoints: off | incomplete | all.")] = None,
     budget: BudgetOpt = None,
     resume: Annotated[bool, typer.Option("--resume", help="Skip ids OUTPUT already has results for; append.")] = False,
@@ -118,7 +121,7 @@ def judge(
         raise _fail(str(e)) from None
     runner = None
     if ray or ray_address or ray_actors:
-        from judgegraph._ray import RayJudge
+        from judgegraph.serving import RayJudge
 
         runner = RayJudge(judge_name, settings, address=ray_address, actors=ray_actors, concurrency=concurrency)
     columns = (
@@ -224,8 +227,8 @@ def show(
     path = _existing_store(store)
     try:
         trajectory = TrajectoryStore(path).get(run_id)
-    except KeyError as e:
-        raise _fail(str(e.args[0])) from None
+    except RunNotFoundError as e:
+        raise _fail(str(e)) from None
     if as_json:
         sys.stdout.write(trajectory.model_dump_json(indent=2) + "\n")
     else:
@@ -250,9 +253,9 @@ def replay(
 
     Exit 0 when the replay reproduces the run exactly, 1 at the first divergence (always reported).
     """
-    from judgegraph._judge import Judge
+    from judgegraph.runtime._judge import Judge
+    from judgegraph.schema import ToolResult
     from judgegraph.store import TrajectoryStore
-    from judgegraph.types import ToolResult
 
     path = _existing_store(store)
     try:
@@ -261,8 +264,8 @@ def replay(
         for item in override or []:
             seq, _, file = item.partition("=")
             overrides[int(seq)] = ToolResult.model_validate_json(Path(file).read_text())
-    except (KeyError, ValueError, OSError) as e:
-        raise _fail(str(e.args[0] if isinstance(e, KeyError) else e)) from None
+    except (RunNotFoundError, ValueError, OSError) as e:
+        raise _fail(str(e)) from None
 
     async def run() -> Any:
         judge = Judge.load(original.judge, store=path, model_url=model)
@@ -291,15 +294,15 @@ def diff(
     store: StoreOpt = None,
 ) -> None:
     """Compare two runs: paths, tool calls, model replies, verdicts; report the first divergence (exit 1)."""
-    from judgegraph._replay import first_divergence
+    from judgegraph.runtime._replay import first_divergence
     from judgegraph.store import TrajectoryStore
 
     path = _existing_store(store)
     st = TrajectoryStore(path)
     try:
         a, b = st.get(run_a), st.get(run_b)
-    except KeyError as e:
-        raise _fail(str(e.args[0])) from None
+    except RunNotFoundError as e:
+        raise _fail(str(e)) from None
     for t in (a, b):
         v = t.verdict
         out.print(f"{t.id}  {t.judge}  {' -> '.join(t.path)}", soft_wrap=True, highlight=False)
@@ -315,7 +318,7 @@ def diff(
 
 @app.command()
 def export(
-    fmt: Annotated[str, typer.Option("--format", help="sft | sharegpt | dpo | rewards | verl | openrlhf | trl")],
+    fmt: Annotated[str, typer.Option("--format", help=" | ".join(exporters))],
     output: Annotated[Path, typer.Option("-o", "--output", help="A .jsonl or .parquet file.")],
     store: StoreOpt = None,
     judge_name: Annotated[str | None, typer.Option("--judge")] = None,
@@ -326,8 +329,7 @@ def export(
     limit: Annotated[int, typer.Option(min=1)] = 100_000,
 ) -> None:
     """Export recorded runs as training data for the judge (JSONL, or Parquet by the file's suffix)."""
-    from judgegraph._export import export as write_export
-    from judgegraph._export import exporters
+    from judgegraph.output import export as write_export
     from judgegraph.store import TrajectoryStore
 
     if fmt not in exporters:
@@ -364,7 +366,7 @@ def serve(
     """Serve rewards over HTTP: OpenRLHF's /reward, /v1/judge, /v1/judge/batch, /health, /metrics."""
     import uvicorn
 
-    from judgegraph._server import ServerConfig, create_app
+    from judgegraph.serving import ServerConfig, create_app
 
     config = ServerConfig(
         judge=judge_name,
@@ -475,9 +477,8 @@ def viz(
 @app.command()
 def judges() -> None:
     """List the registered judges."""
-    from judgegraph._judge import judge_registry
+    from judgegraph.agents import judges as registry
 
-    registry = judge_registry()
     table = Table()
     for col in ("judge", "graph", "tools", "version", "description"):
         table.add_column(col)
@@ -490,19 +491,18 @@ def judges() -> None:
 @app.command()
 def graph(
     name: Annotated[str, typer.Argument(help="Judge name.")],
-    fmt: Annotated[str, typer.Option("--format", help="mermaid | svg | png")] = "mermaid",
+    fmt: Annotated[str, typer.Option("--format", help=" | ".join(DRAW_FORMATS))] = "mermaid",
     output: Annotated[Path | None, typer.Option("-o", "--output", help="File to write (default: stdout).")] = None,
 ) -> None:
     """Draw a judge's graph offline."""
-    from judgegraph._draw import draw
-    from judgegraph._graph_protocol import graph_builders
-    from judgegraph._judge import judge_registry
+    from judgegraph.agents import judges
+    from judgegraph.graphs import build_graph
+    from judgegraph.output import draw
 
-    if fmt not in ("mermaid", "svg", "png"):
-        raise _fail(f"unknown format {fmt!r}; use mermaid, svg or png")
+    if fmt not in DRAW_FORMATS:
+        raise _fail(f"unknown format {fmt!r}; use {', '.join(DRAW_FORMATS)}")
     try:
-        spec = judge_registry().get(name)
-        data = draw(graph_builders.get(spec.graph)(spec).compiled, fmt)  # type: ignore[arg-type]
+        data = draw(build_graph(judges.get(name)).compiled, fmt)
     except JudgegraphError as e:
         raise _fail(str(e)) from None
     if output is not None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.console import Console
 from rich.table import Table
 
-from judgegraph.types import (
+from judgegraph.schema import (
     ErrorEvent,
     ModelTurn,
     NodeEvent,

@@ -22,7 +22,8 @@ from typing import Any
 
 from pydantic import BaseModel, TypeAdapter
 
-from judgegraph.types import Event, JudgeRequest, Label, Trajectory, Verdict, Versions
+from judgegraph.errors import RunNotFoundError, StoreError
+from judgegraph.schema import Event, JudgeRequest, Label, Trajectory, Verdict, Versions
 
 MIGRATIONS: tuple[str, ...] = (
     # 1: runs, events, artifacts
@@ -277,7 +278,7 @@ class TrajectoryStore:
             try:
                 version = self._conn.execute("PRAGMA user_version").fetchone()[0]
                 if version > SCHEMA_VERSION:
-                    raise RuntimeError(
+                    raise StoreError(
                         f"{self.path} has schema version {version}, newer than this judgegraph ({SCHEMA_VERSION})"
                     )
                 for i in range(version, SCHEMA_VERSION):
@@ -331,7 +332,7 @@ class TrajectoryStore:
             ),
         )  # fmt: skip
         if updated.rowcount != 1:
-            raise KeyError(f"run {t.id} was never started in {self.path}")
+            raise StoreError(f"run {t.id} was never started in {self.path}")
         self._conn.execute("DELETE FROM events WHERE run_id=?", (t.id,))
         self._conn.executemany(
             "INSERT INTO events (run_id, seq, kind, node, t, tool, payload_json) VALUES (?,?,?,?,?,?,?)", rows
@@ -384,9 +385,9 @@ class TrajectoryStore:
         if exact:
             rows = exact
         if not rows:
-            raise KeyError(f"no run {run_id!r} in {self.path}")
+            raise RunNotFoundError(f"no run {run_id!r} in {self.path}")
         if len(rows) > 1:
-            raise KeyError(f"run id prefix {run_id!r} is ambiguous")
+            raise RunNotFoundError(f"run id prefix {run_id!r} is ambiguous")
         r = dict(zip(cols, rows[0], strict=True))
         rows = []
         if events:

@@ -18,8 +18,9 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
+from judgegraph.errors import RunNotFoundError
+from judgegraph.schema import ToolResultEvent, Trajectory
 from judgegraph.store import RunFilter, TrajectoryStore
-from judgegraph.types import ToolResultEvent, Trajectory
 from judgegraph.viz import _views as views
 
 HERE = Path(__file__).resolve().parent
@@ -41,18 +42,18 @@ def _date(value: str | None) -> datetime | None:
 
 @functools.lru_cache(maxsize=32)
 def _compiled(judge: str) -> Any:
-    from judgegraph._graph_protocol import graph_builders
-    from judgegraph._judge import judge_registry
+    from judgegraph.agents import judges
+    from judgegraph.graphs import build_graph
 
-    spec = judge_registry().get(judge)
-    return spec, graph_builders.get(spec.graph)(spec).compiled
+    spec = judges.get(judge)
+    return spec, build_graph(spec).compiled
 
 
 @functools.lru_cache(maxsize=256)
 def _svg(judge: str, path: tuple[str, ...]) -> str:
     """The judge's graph as inline SVG, `path` highlighted (empty when the judge is no longer registered)."""
-    from judgegraph._draw import draw
     from judgegraph.errors import JudgegraphError
+    from judgegraph.output._draw import draw
 
     try:
         _, compiled = _compiled(judge)
@@ -98,8 +99,8 @@ def create_app(store_path: Path, *, evals_dir: Path | None = None) -> FastAPI:
     def get_run(run_id: str, *, events: bool) -> Trajectory:
         try:
             return store.get(run_id, events=events)
-        except KeyError as e:
-            raise HTTPException(404, str(e.args[0])) from None
+        except RunNotFoundError as e:
+            raise HTTPException(404, str(e)) from None
 
     @app.get("/", response_class=HTMLResponse)
     def runs(
@@ -173,10 +174,9 @@ def create_app(store_path: Path, *, evals_dir: Path | None = None) -> FastAPI:
 
     @app.get("/judges", response_class=HTMLResponse)
     def judges(request: Request) -> HTMLResponse:
-        from judgegraph._judge import judge_registry
+        from judgegraph.agents import judges
 
-        registry = judge_registry()
-        specs = [_compiled(name)[0] for name in registry.names()]
+        specs = [_compiled(name)[0] for name in judges.names()]
         return page(request, "judges.html", specs=specs, svgs={s.name: _svg(s.name, ()) for s in specs})
 
     @app.get("/diff", response_class=HTMLResponse)

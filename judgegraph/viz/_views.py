@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from judgegraph._replay import first_divergence
-from judgegraph.types import (
+from judgegraph.runtime._replay import first_divergence
+from judgegraph.schema import (
     ErrorEvent,
     Event,
     ModelTurn,

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import importlib
 import threading
 from collections.abc import AsyncIterator, Coroutine, Iterable, Mapping
 from pathlib import Path
@@ -11,42 +10,23 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from pydantic import BaseModel
 
-from judgegraph._graph_protocol import JudgeGraph, graph_builders
-from judgegraph._request import JudgeRequest
-from judgegraph._reward import RewardConfig, judge_reward
-from judgegraph._trajectory import ToolResult, Trajectory, Versions
-from judgegraph._verdict import Verdict
 from judgegraph._version import __version__
+from judgegraph.agents import judges
 from judgegraph.backends import ModelEndpoint
-from judgegraph.registry import Registry
+from judgegraph.errors import InvalidInputError
+from judgegraph.graphs import JudgeGraph, build_graph, checkpointed_types
+from judgegraph.runtime._replay import ReplayReport, replay
+from judgegraph.runtime._reward import RewardConfig, judge_reward
+from judgegraph.schema._request import JudgeRequest
+from judgegraph.schema._trajectory import ToolResult, Trajectory, Versions
+from judgegraph.schema._verdict import Verdict
 from judgegraph.settings import Settings
 from judgegraph.store import TrajectoryStore
 
 if TYPE_CHECKING:
-    from judgegraph._replay import ReplayReport
     from judgegraph.tools import ArtifactSink
 
 T = TypeVar("T")
-
-
-def load_builtins() -> None:
-    """Import the layers whose import registers judgegraph's built-in tools, judges and graph builders."""
-    importlib.import_module("judgegraph.graphs")
-
-
-def judge_registry() -> Registry[Any]:
-    """The judge-spec registry (filled by `judgegraph.agents`)."""
-    load_builtins()
-    return importlib.import_module("judgegraph.agents").judges  # type: ignore[no-any-return]
-
-
-CHECKPOINTED_TYPES = [
-    *[("judgegraph._request", n) for n in ("JudgeRequest", "Candidate", "Document", "Label", "RubricCriterion")],
-    *[("judgegraph._trajectory", n) for n in ("ToolCall", "ToolResult")],
-    *[("judgegraph._verdict", n) for n in ("Verdict", "CriterionResult")],
-    ("judgegraph.graphs._verdict_format", "ModelRuling"),
-]
-"""The judgegraph types a checkpoint may hold; nothing else is deserialized from one."""
 
 
 async def open_checkpointer(store_path: Path) -> Any:
@@ -58,7 +38,7 @@ async def open_checkpointer(store_path: Path) -> Any:
     path = store_path.with_name(store_path.stem + ".checkpoints.db")
     path.parent.mkdir(parents=True, exist_ok=True)
     conn = await aiosqlite.connect(path)
-    serde = JsonPlusSerializer(allowed_msgpack_modules=CHECKPOINTED_TYPES)
+    serde = JsonPlusSerializer(allowed_msgpack_modules=checkpointed_types())
     saver = AsyncSqliteSaver(conn, serde=serde)
     await saver.setup()
     return saver
@@ -118,8 +98,6 @@ class Judge:
         self._opened = False
         self._loop_thread: _LoopThread | None = None
         self._checkpoints: Any = None
-        self._replay_graph: Any = None
-        self._replay_lock = asyncio.Lock()
 
     @classmethod
     def load(
@@ -144,7 +122,7 @@ class Judge:
             artifacts: where images that tools produce go when there is no store (default: kept in memory).
             **overrides: `Settings` fields, e.g. `model_url="http://127.0.0.1:8000/v1"`.
         """
-        spec = judge_registry().get(name)
+        spec = judges.get(name)
         settings = settings.model_copy(update=overrides) if settings else Settings.from_env(**overrides)
         if store is None:
             store = TrajectoryStore(settings.store_path)
@@ -155,7 +133,7 @@ class Judge:
             settings = settings.model_copy(update={"store_path": store.path})
         # Images tools produce are stored by content hash beside the trajectories that refer to them.
         sink = store if store is not None else artifacts
-        graph = graph_builders.get(spec.graph)(spec, settings=settings, checkpointer=checkpointer, artifacts=sink)
+        graph = build_graph(spec, settings=settings, checkpointer=checkpointer, artifacts=sink)
         return cls(spec, graph, settings=settings, store=store, reward=reward)
 
     @property
@@ -182,9 +160,6 @@ class Judge:
     async def aclose(self) -> None:
         """Close the model connection, stop the embedded server and the sandboxes, and close the store."""
         await self._graph.aclose()
-        if self._replay_graph is not None:
-            await self._replay_graph.aclose()
-            self._replay_graph = None
         await self._endpoint.close()
         if self._checkpoints is not None:
             await self._checkpoints.conn.close()
@@ -301,46 +276,14 @@ class Judge:
                 and tools run live (a counterfactual from step K).
             record: also write the replay to the store, as a new trajectory.
         """
-        from judgegraph._replay import replay_inputs
-
         if original.judge != self.name:
-            raise ValueError(f"trajectory {original.id} was judged by {original.judge!r}, not {self.name!r}")
+            raise InvalidInputError(f"trajectory {original.id} was judged by {original.judge!r}, not {self.name!r}")
         live = None
         if from_step is not None:
             await self.open()
             live = self._endpoint.client
-        model, tools = replay_inputs(original, overrides, from_step, live)
-        async with self._replay_lock:  # one replay graph, used by one replay at a time (replays are CPU-bound)
-            if self._replay_graph is None:
-                builder = graph_builders.get(self.spec.graph)
-                self._replay_graph = builder(self.spec, settings=self.settings, artifacts=self.store)
-            return await self._replay(original, self._replay_graph, model, tools, record)
-
-    async def _replay(self, original: Trajectory, graph: Any, model: Any, tools: Any, record: bool) -> ReplayReport:
-        from judgegraph._replay import ReplayReport, first_divergence
-
-        graph.services.recorded = tools
-        versions = original.versions.model_copy()
-        replay = Trajectory(judge=self.name, request=original.request, label=original.label, versions=versions)
-        if record and self.store is not None:
-            await self.store.astart_run(replay)
-        try:
-            await graph.arun(replay, model)
-        finally:
-            graph.services.recorded = None
-            if record and self.store is not None:
-                await self.store.afinish_run(replay)
-        divergence = None
-        if original.versions.judge != self.spec.version:
-            divergence = f"the judge changed since the run (version {original.versions.judge} -> {self.spec.version})"
-        divergence = (
-            divergence or (model.misses[0] if model.misses else None) or (tools.misses[0] if tools.misses else None)
-        )
-        divergence = divergence or first_divergence(original, replay)
-        return ReplayReport(
-            original=original.id, replay=replay, identical=divergence is None, divergence=divergence,
-            unused_model_turns=model.unused(), unused_tool_results=tools.unused(),
-        )  # fmt: skip
+        store = self.store if record else None
+        return await replay(self._graph, self.spec.version, original, overrides, from_step, live, store)
 
     # ------------------------------------------------------------ sync façade
 

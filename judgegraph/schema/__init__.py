@@ -1,6 +1,6 @@
 """The data that crosses judgegraph's boundaries: requests, verdicts, trajectories and their events."""
 
-from judgegraph._request import (
+from judgegraph.schema._request import (
     SCHEMA_VERSION,
     Candidate,
     Document,
@@ -9,7 +9,7 @@ from judgegraph._request import (
     Mode,
     RubricCriterion,
 )
-from judgegraph._trajectory import (
+from judgegraph.schema._trajectory import (
     ErrorEvent,
     Event,
     ModelRequest,
@@ -27,8 +27,8 @@ from judgegraph._trajectory import (
     Versions,
     new_id,
 )
-from judgegraph._verdict import CriterionResult, Verdict
-from judgegraph.constraints import Constraint
+from judgegraph.schema._verdict import CriterionResult, Verdict
+from judgegraph.schema.constraints import Constraint
 
 __all__ = (
     "SCHEMA_VERSION",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from judgegraph._trajectory import ToolCallEvent, Trajectory
+from judgegraph.schema._trajectory import ToolCallEvent, Trajectory
 
 
 class RewardConfig(BaseModel):

@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from judgegraph.constraints import Constraint
+from judgegraph.schema.constraints import Constraint
 
 SCHEMA_VERSION = 1
 """Version of the request/verdict/trajectory JSON schema; bumped on any incompatible change."""

@@ -8,11 +8,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from itertools import pairwise
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from judgegraph.errors import PrerequisiteError
 
 DrawFormat = Literal["mermaid", "svg", "png"]
+DRAW_FORMATS: tuple[DrawFormat, ...] = get_args(DrawFormat)
 START, END = "__start__", "__end__"
 
 

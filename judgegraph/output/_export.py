@@ -8,8 +8,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from judgegraph._trajectory import ModelTurn, Trajectory
 from judgegraph.registry import Registry
+from judgegraph.schema._trajectory import ModelTurn, Trajectory
 
 Row = dict[str, Any]
 Exporter = Callable[[list[Trajectory]], Iterable[Row]]

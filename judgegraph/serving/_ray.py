@@ -20,18 +20,14 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
-from judgegraph._judge import Judge
-from judgegraph._request import JudgeRequest
-from judgegraph._trajectory import Trajectory
-from judgegraph.errors import JudgegraphError
+from judgegraph.errors import JudgegraphError, PrerequisiteError, RemoteRunError, UsageError
+from judgegraph.runtime._judge import Judge
+from judgegraph.schema._request import JudgeRequest
+from judgegraph.schema._trajectory import Trajectory
 from judgegraph.settings import Settings
 from judgegraph.store import TrajectoryStore
 
 _DIGEST = re.compile(r"[0-9a-f]{64}")
-
-
-class RemoteRunError(JudgegraphError):
-    """A run failed on a Ray actor (its incomplete trajectory is in the driver's store)."""
 
 
 class ShippedArtifact(BaseModel):
@@ -129,7 +125,7 @@ def _import_ray() -> Any:
     try:
         import ray
     except ImportError:
-        raise JudgegraphError("Ray is not installed: pip install 'judgegraph[ray]'") from None
+        raise PrerequisiteError("Ray is not installed: pip install 'judgegraph[ray]'") from None
     return ray
 
 
@@ -236,7 +232,7 @@ class RayJudge:
         if not isinstance(request, JudgeRequest):
             request = JudgeRequest.model_validate(request)
         if not self._actors:
-            raise JudgegraphError("RayJudge is not open: use `async with RayJudge(...)`")
+            raise UsageError("RayJudge is not open: use `async with RayJudge(...)`")
         i = min(range(len(self._actors)), key=self._in_flight.__getitem__)
         self._in_flight[i] += 1
         try:

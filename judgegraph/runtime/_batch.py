@@ -12,9 +12,9 @@ from typing import Any, Protocol, Self
 from pydantic import BaseModel, ValidationError
 from rich.progress import Progress
 
-from judgegraph._judge import Judge
-from judgegraph._request import JudgeRequest
-from judgegraph._trajectory import Trajectory
+from judgegraph.runtime._judge import Judge
+from judgegraph.schema._request import JudgeRequest
+from judgegraph.schema._trajectory import Trajectory
 from judgegraph.settings import Settings
 
 

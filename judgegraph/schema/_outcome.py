@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from judgegraph._request import Label
-from judgegraph._verdict import Verdict
+from judgegraph.schema._request import Label
+from judgegraph.schema._verdict import Verdict
 
 
 def verdict_correct(verdict: Verdict | None, label: Label | None) -> bool | None:

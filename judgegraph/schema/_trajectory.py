@@ -8,8 +8,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from judgegraph._request import SCHEMA_VERSION, JudgeRequest, Label
-from judgegraph._verdict import Verdict
+from judgegraph.schema._request import SCHEMA_VERSION, JudgeRequest, Label
+from judgegraph.schema._verdict import Verdict
 
 ToolErrorKind = Literal["invalid_arguments", "unknown_tool", "timeout", "execution", "output_too_large"]
 RunStatus = Literal["running", "complete", "incomplete"]
@@ -216,7 +216,7 @@ class Trajectory(_Model):
     @property
     def correct(self) -> bool | None:
         """Whether the verdict agrees with the label (None without a label or a valid verdict)."""
-        from judgegraph._outcome import verdict_correct
+        from judgegraph.schema._outcome import verdict_correct
 
         return verdict_correct(self.verdict, self.label)
 

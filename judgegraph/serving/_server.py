@@ -18,10 +18,10 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from judgegraph._judge import Judge
-from judgegraph._request import JudgeRequest
-from judgegraph._verdict import Verdict
 from judgegraph.adapters._common import evidence_from, pointwise_request
+from judgegraph.runtime._judge import Judge
+from judgegraph.schema._request import JudgeRequest
+from judgegraph.schema._verdict import Verdict
 
 
 class ServerConfig(BaseModel):

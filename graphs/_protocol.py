@@ -1,0 +1,97 @@
+"""The contract between the runtime (`Judge`) and the graphs: the `JudgeGraph` protocol, and the registry of
+graph kinds, where a graph declares everything that is its own (builder, options, checkpointed types)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from judgegraph.errors import ConfigError
+from judgegraph.registry import Registry
+from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult, Trajectory, Verdict
+from judgegraph.schema._request import Candidate, Document, Label, RubricCriterion
+
+if TYPE_CHECKING:
+    from judgegraph.agents import JudgeSpec
+    from judgegraph.backends import ChatModel
+    from judgegraph.tools import RecordedTools
+
+
+class JudgeGraph(Protocol):
+    """A compiled judge: a LangGraph graph plus the way to run it with recording."""
+
+    @property
+    def compiled(self) -> Any:
+        """The compiled LangGraph graph (for drawing and inspection)."""
+
+    async def arun(
+        self, trajectory: Trajectory, client: ChatModel | None, *, recorded: RecordedTools | None = None
+    ) -> Trajectory:
+        """Judge `trajectory.request`, recording every event into `trajectory`; returns it, finished. With
+        `recorded` (replay), the recording answers every tool call it holds."""
+
+    def attach_checkpointer(self, checkpointer: Any) -> None:
+        """Checkpoint every step of later runs (thread id = trajectory id)."""
+
+    async def aclose(self) -> None:
+        """Release what the graph's tools hold (sandboxes)."""
+
+
+class NoOptions(BaseModel):
+    """A graph with no knobs of its own."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+GraphBuilder = Callable[..., JudgeGraph]
+"""`builder(spec, options, settings=None, checkpointer=None, artifacts=None) -> JudgeGraph`."""
+
+
+@dataclass(frozen=True)
+class GraphKind:
+    """Everything a graph declares where it is registered (and nowhere else)."""
+
+    build: GraphBuilder
+    options: type[BaseModel] = NoOptions
+    """The graph's own knobs, validated from a judge spec's `[options]` table when the judge loads."""
+    checkpointed: tuple[type, ...] = ()
+    """Types its state holds besides the core ones, allowed back out of a checkpoint."""
+
+
+CORE_CHECKPOINTED: tuple[type, ...] = (
+    JudgeRequest, Candidate, Document, Label, RubricCriterion, ToolCall, ToolResult, Verdict, CriterionResult,
+)  # fmt: skip
+"""The schema types every judge's state may hold."""
+
+graph_kinds: Registry[GraphKind] = Registry("graph")
+
+
+def register_graph(
+    name: str, build: GraphBuilder, *, options: type[BaseModel] = NoOptions, checkpointed: tuple[type, ...] = ()
+) -> None:
+    """Register a graph kind: the only place a new judge graph is added."""
+    graph_kinds.register(name, GraphKind(build=build, options=options, checkpointed=checkpointed))
+
+
+def graph_options(spec: JudgeSpec) -> BaseModel:
+    """The spec's `[options]`, validated by its graph's options model (a bad option fails at load)."""
+    kind = graph_kinds.get(spec.graph)
+    try:
+        return kind.options.model_validate(spec.options)
+    except ValidationError as e:
+        raise ConfigError(f"judge {spec.name!r}: invalid options for graph {spec.graph!r}:\n{e}") from e
+
+
+def build_graph(spec: JudgeSpec, **kwargs: Any) -> JudgeGraph:
+    """Compile `spec`'s graph (`settings`, `checkpointer`, `artifacts` as the builder takes them)."""
+    return graph_kinds.get(spec.graph).build(spec, graph_options(spec), **kwargs)
+
+
+def checkpointed_types() -> list[tuple[str, str]]:
+    """(module, name) of every type a checkpoint may hold; nothing else is deserialized from one."""
+    kinds = [graph_kinds.get(n) for n in graph_kinds]
+    types = {*CORE_CHECKPOINTED, *(t for k in kinds for t in k.checkpointed)}
+    return sorted((t.__module__, t.__qualname__) for t in types)

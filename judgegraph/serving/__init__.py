@@ -1,0 +1,15 @@
+"""Serving judges to pipelines: the HTTP reward server, and Ray actors for batches across machines (Ray itself
+is imported only when a `RayJudge` starts)."""
+
+from judgegraph.serving._ray import RayJudge, RemoteRunError
+from judgegraph.serving._server import JudgeResponse, RewardRequest, RewardResponse, ServerConfig, create_app
+
+__all__ = (
+    "JudgeResponse",
+    "RayJudge",
+    "RemoteRunError",
+    "RewardRequest",
+    "RewardResponse",
+    "ServerConfig",
+    "create_app",
+)

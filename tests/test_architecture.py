@@ -1,0 +1,175 @@
+"""The import contract: judgegraph's layers, which may import which, and no cycles. This file is the contract
+(CONTRIBUTING.md explains it); CI runs it with the rest of the tests.
+
+Layers, lowest first. A module may import its own layer and the layers below it, never one above. Packages
+listed together in a layer marked independent must not import each other either.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# folder -> the import name it installs under (pyproject's package-dir)
+FOLDERS = {
+    "judgegraph": "judgegraph",
+    "sandboxes": "judgegraph.sandboxes",
+    "tools": "judgegraph.tools",
+    "agents": "judgegraph.agents",
+    "graphs": "judgegraph.graphs",
+    "evals": "judgegraph.evals",
+}
+
+LAYERS: list[tuple[str, list[str], bool]] = [
+    # (layer, packages or modules, independent of each other)
+    (
+        "base",
+        ["judgegraph.errors", "judgegraph.registry", "judgegraph.settings", "judgegraph._version", "judgegraph._gc"],
+        False,
+    ),
+    ("schema", ["judgegraph.schema"], False),
+    ("infrastructure", ["judgegraph.backends", "judgegraph.store", "judgegraph.sandboxes"], True),
+    ("tools", ["judgegraph.tools"], False),
+    ("agents", ["judgegraph.agents"], False),
+    ("graphs", ["judgegraph.graphs"], False),
+    ("runtime", ["judgegraph.runtime"], False),
+    ("output", ["judgegraph.output"], False),
+    ("evals", ["judgegraph.evals"], False),
+    ("pipelines", ["judgegraph.adapters"], False),
+    ("serving", ["judgegraph.serving"], False),
+    ("viewer", ["judgegraph.viz"], False),
+    ("entry points", ["judgegraph.cli", "judgegraph"], True),
+]
+
+
+def _modules() -> dict[str, Path]:
+    out = {}
+    for folder, package in FOLDERS.items():
+        for path in (ROOT / folder).rglob("*.py"):
+            parts = [p for p in path.relative_to(ROOT / folder).with_suffix("").parts if p != "__init__"]
+            out[".".join([package, *parts])] = path
+    return out
+
+
+def _type_checking_only(tree: ast.Module) -> set[int]:
+    """Line numbers of imports under `if TYPE_CHECKING:` (not imported at run time)."""
+    lines = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and getattr(node.test, "id", getattr(node.test, "attr", "")) == "TYPE_CHECKING":
+            lines |= {n.lineno for stmt in node.body for n in ast.walk(stmt) if hasattr(n, "lineno")}
+    return lines
+
+
+def _imports(modules: dict[str, Path]) -> dict[str, set[str]]:
+    """module -> the judgegraph modules it imports at run time (top level or inside functions)."""
+    graph: dict[str, set[str]] = defaultdict(set)
+    for module, path in modules.items():
+        tree = ast.parse(path.read_text())
+        skip = _type_checking_only(tree)
+        for node in ast.walk(tree):
+            names: list[str] = []
+            if isinstance(node, ast.ImportFrom) and node.module and node.lineno not in skip:
+                # `from pkg import mod` imports the module; `from pkg import name` imports pkg's face
+                names = [
+                    f"{node.module}.{a.name}" if f"{node.module}.{a.name}" in modules else node.module
+                    for a in node.names
+                ]
+            elif isinstance(node, ast.Import) and node.lineno not in skip:
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "import_module" and node.args:
+                arg = node.args[0]
+                names = [arg.value] if isinstance(arg, ast.Constant) and isinstance(arg.value, str) else []
+            for name in names:
+                # `from pkg import name` imports pkg.name when that is a module, else pkg itself
+                target = (
+                    name if name in modules else name.rpartition(".")[0] if name.rpartition(".")[0] in modules else None
+                )
+                if target and target != module:
+                    graph[module].add(target)
+    return graph
+
+
+def _layer_of(module: str) -> tuple[int, str]:
+    """(layer index, the package or module of that layer that owns `module`)."""
+    best: tuple[int, str] | None = None
+    for index, (_, owners, _) in enumerate(LAYERS):
+        for owner in owners:
+            if (module == owner or module.startswith(owner + ".")) and (best is None or len(owner) > len(best[1])):
+                best = (index, owner)
+    assert best is not None, f"{module} belongs to no layer: add it to LAYERS"
+    return best
+
+
+def _violations(graph: dict[str, set[str]]) -> list[str]:
+    wrong = []
+    for module, targets in graph.items():
+        (layer, owner) = _layer_of(module)
+        for target in targets:
+            (target_layer, target_owner) = _layer_of(target)
+            if target_layer > layer:
+                wrong.append(f"{module} ({LAYERS[layer][0]}) imports {target} ({LAYERS[target_layer][0]}, above)")
+            elif target_layer == layer and LAYERS[layer][2] and owner != target_owner:
+                wrong.append(f"{module} imports {target}: {owner} and {target_owner} are independent")
+    return sorted(wrong)
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    cycles: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                cycles.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return cycles
+
+
+def test_every_module_has_a_layer_and_imports_only_downwards() -> None:
+    wrong = _violations(_imports(_modules()))
+    assert not wrong, "\n".join(wrong)
+
+
+def test_no_import_cycles_between_modules() -> None:
+    cycles = _cycles(_imports(_modules()))
+    assert not cycles, "import cycles:\n" + "\n".join(" <-> ".join(c) for c in cycles)
+
+
+def test_the_checks_see_a_violation() -> None:
+    """An upward import, an import between independent packages and a cycle are each reported."""
+    upward = {"judgegraph.schema._request": {"judgegraph.runtime._judge"}}
+    assert _violations(upward) == [
+        "judgegraph.schema._request (schema) imports judgegraph.runtime._judge (runtime, above)"
+    ]
+    sideways = {"judgegraph.store._sqlite": {"judgegraph.sandboxes._pool"}}
+    assert "independent" in _violations(sideways)[0]
+    assert _violations({"judgegraph.runtime._judge": {"judgegraph.graphs._builder"}}) == []
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    real = _imports(_modules())
+    assert {"judgegraph.graphs", "judgegraph.runtime._replay"} <= real["judgegraph.runtime._judge"]  # real imports seen
