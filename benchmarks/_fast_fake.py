@@ -20,17 +20,29 @@ MODEL = "fake-vllm"
 
 def _completion(message: dict[str, object], finish: str) -> bytes:
     body = {
-        "id": "chatcmpl-fake", "object": "chat.completion", "created": 0, "model": MODEL,
+        "id": "chatcmpl-fake",
+        "object": "chat.completion",
+        "created": 0,
+        "model": MODEL,
         "choices": [{"index": 0, "message": {"role": "assistant", **message}, "finish_reason": finish}],
         "usage": {"prompt_tokens": 200, "completion_tokens": 20, "total_tokens": 220},
-    }  # fmt: skip
+    }
     return json.dumps(body).encode()
 
 
 TOOL_CALL = _completion(
-    {"content": None, "tool_calls": [{"id": "call_1", "type": "function",
-     "function": {"name": "match_reference", "arguments": '{"candidate": 1}'}}]}, "tool_calls",
-)  # fmt: skip
+    {
+        "content": None,
+        "tool_calls": [
+            {
+                "id": "call_1",
+                "type": "function",
+                "function": {"name": "match_reference", "arguments": '{"candidate": 1}'},
+            }
+        ],
+    },
+    "tool_calls",
+)
 VERDICT = _completion({"content": json.dumps({"winner": "B", "confidence": 0.9, "rationale": "B matches"})}, "stop")
 MODELS = json.dumps({"object": "list", "data": [{"id": MODEL, "object": "model", "owned_by": "vllm", "created": 0}]})
 

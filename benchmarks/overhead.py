@@ -31,10 +31,20 @@ PROMPT = "What is 6*7?"
 CANDIDATES = ["The answer is 41.", "6*7 = 42"]
 REFERENCE = "42"
 REQUEST = {"id": "q", "prompt": PROMPT, "candidates": CANDIDATES, "reference": REFERENCE}
-TOOLS = [{"type": "function", "function": {
-    "name": "match_reference", "description": "Whether a candidate's final answer matches the reference.",
-    "parameters": {"type": "object", "properties": {"candidate": {"type": "integer"}}, "required": ["candidate"]},
-}}]  # fmt: skip
+TOOLS = [
+    {
+        "type": "function",
+        "function": {
+            "name": "match_reference",
+            "description": "Whether a candidate's final answer matches the reference.",
+            "parameters": {
+                "type": "object",
+                "properties": {"candidate": {"type": "integer"}},
+                "required": ["candidate"],
+            },
+        },
+    }
+]
 SYSTEM = "You are a judge. Call match_reference to check answers, then reply with JSON {winner, confidence, rationale}."
 USER = f"Question: {PROMPT}\nA: {CANDIDATES[0]}\nB: {CANDIDATES[1]}\nReference: {REFERENCE}"
 REPEATS = 3
@@ -139,8 +149,10 @@ class LangGraphLoop(Client):
         async def model(state: _State) -> dict[str, Any]:
             r = await self.client.chat.completions.create(model=MODEL, messages=state["messages"], tools=TOOLS)
             message = r.choices[0].message.model_dump(exclude_none=True)
-            return {"messages": [*state["messages"], message], "verdict": "" if message.get("tool_calls") else
-                    _winner(message.get("content"))}  # fmt: skip
+            return {
+                "messages": [*state["messages"], message],
+                "verdict": "" if message.get("tool_calls") else _winner(message.get("content")),
+            }
 
         def tools(state: _State) -> dict[str, Any]:
             calls = state["messages"][-1]["tool_calls"]
@@ -201,8 +213,9 @@ class CreateAgent(Client):
             """Whether a candidate's final answer matches the reference."""
             return match_reference(candidate)
 
-        agent = create_agent(model=ChatOpenAI(model=MODEL, base_url=self.url, api_key="EMPTY"), tools=[match_tool],
-                             system_prompt=SYSTEM)  # fmt: skip
+        agent = create_agent(
+            model=ChatOpenAI(model=MODEL, base_url=self.url, api_key="EMPTY"), tools=[match_tool], system_prompt=SYSTEM
+        )
 
         async def judgment(i: int) -> str:
             out = await agent.ainvoke({"messages": [{"role": "user", "content": USER}]})
@@ -242,8 +255,15 @@ class JudgegraphNoStore(JudgegraphClient):
     store = False
 
 
-CLIENTS: list[type[Client]] = [RawAiohttp, OpenAILoop, LangGraphLoop, LangGraphCheckpointed, CreateAgent,
-                               JudgegraphClient, JudgegraphNoStore]  # fmt: skip
+CLIENTS: list[type[Client]] = [
+    RawAiohttp,
+    OpenAILoop,
+    LangGraphLoop,
+    LangGraphCheckpointed,
+    CreateAgent,
+    JudgegraphClient,
+    JudgegraphNoStore,
+]
 
 
 async def _measure(judgment: Judgment, n: int, concurrency: int) -> tuple[float, float]:
@@ -352,8 +372,9 @@ async def bench() -> str:
         with fast_fake_model(latency) as url:
             for cls in CLIENTS:
                 print(f"  {cls.name} latency {latency} concurrency {concurrency}", file=sys.stderr)
-                results.setdefault(cls.name, {})[(latency, concurrency)] = await run_client(cls, url, tmp, n,
-                                                                                           concurrency)  # fmt: skip
+                results.setdefault(cls.name, {})[(latency, concurrency)] = await run_client(
+                    cls, url, tmp, n, concurrency
+                )
     tuned: dict[str, float] = {}
     with fast_fake_model(0.0) as url:
         for cls in CLIENTS:
@@ -365,11 +386,32 @@ async def bench() -> str:
     for cls in CLIENTS:
         r = results[cls.name]
         cpu = r[(0.0, 32)][0]
-        rows.append([cls.name, cpu, f"{cpu / sdk:.2f}x", f"{cpu / agent:.2f}x", tuned[cls.name],
-                     f"{tuned[cls.name] / tuned[OpenAILoop.name]:.2f}x", r[(0.0, 1)][1], r[(0.0, 32)][1],
-                     r[(0.02, 1)][1], r[(0.02, 32)][1]])  # fmt: skip
-    header = ["client", "CPU ms / judgment", "vs SDK loop", "vs create_agent", "CPU ms, tuned GC",
-              "vs SDK loop, tuned GC", "/s lat 0 c1", "/s lat 0 c32", "/s 20 ms c1", "/s 20 ms c32"]  # fmt: skip
+        rows.append(
+            [
+                cls.name,
+                cpu,
+                f"{cpu / sdk:.2f}x",
+                f"{cpu / agent:.2f}x",
+                tuned[cls.name],
+                f"{tuned[cls.name] / tuned[OpenAILoop.name]:.2f}x",
+                r[(0.0, 1)][1],
+                r[(0.0, 32)][1],
+                r[(0.02, 1)][1],
+                r[(0.02, 32)][1],
+            ]
+        )
+    header = [
+        "client",
+        "CPU ms / judgment",
+        "vs SDK loop",
+        "vs create_agent",
+        "CPU ms, tuned GC",
+        "vs SDK loop, tuned GC",
+        "/s lat 0 c1",
+        "/s lat 0 c32",
+        "/s 20 ms c1",
+        "/s 20 ms c32",
+    ]
     with fast_fake_model(0.1) as url_100ms, fast_fake_model(1.0) as url_1s:
         print("  judgegraph at 256 in flight", file=sys.stderr)
         rate, ideal, mib, alone = await at_scale(url_100ms, url_1s, tmp)

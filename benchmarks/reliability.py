@@ -86,8 +86,15 @@ async def hostile(sandbox: str = "auto") -> Figure:
                     code += "\n\ndef add(a, b):\n    return a + b"
                 bad = f"```python\n{code}\n```"
                 start = time.perf_counter()
-                t = await judge.arun({"id": f"hostile/{kind}", "prompt": ADD, "candidates": [bad, GOOD],
-                                      "tests": ADD_TESTS, "label": {"winner": 1}})  # fmt: skip
+                t = await judge.arun(
+                    {
+                        "id": f"hostile/{kind}",
+                        "prompt": ADD,
+                        "candidates": [bad, GOOD],
+                        "tests": ADD_TESTS,
+                        "label": {"winner": 1},
+                    }
+                )
                 took = time.perf_counter() - start
                 v = t.verdict
                 seen_results = [(r.ok, r.error, r.text[:200]) for r in t.tool_results()]
@@ -111,15 +118,20 @@ async def hostile(sandbox: str = "auto") -> Figure:
     finally:
         fake.stop()
     assert canary.read_text() == "intact"
-    body = (f"Sandbox `{sandbox}`. Each row: a candidate whose module-level code does the hostile thing, judged "
-            "(evidence judge, tests) against a correct one.\n\n"
-            + table(["hostile candidate", "verdict", "judgment s", "what run_code recorded"], rows)
-            + "\n\nA canary file outside the sandbox is unchanged after all of them. The tests run in the harness's "
-            "process and the candidate's code in another, exec'd without the harness's memory: the report marker "
-            "and the tests never reach it, the harness is undumpable (no /proc or ptrace way in), and only plain "
-            "data crosses back: neither a forged report nor an object equal to everything passes.")  # fmt: skip
-    return Figure(f"Hostile candidates through the whole judge ({sandbox})",
-                  f"python -m benchmarks.reliability hostile_{sandbox}", body)  # fmt: skip
+    body = (
+        f"Sandbox `{sandbox}`. Each row: a candidate whose module-level code does the hostile thing, judged "
+        "(evidence judge, tests) against a correct one.\n\n"
+        + table(["hostile candidate", "verdict", "judgment s", "what run_code recorded"], rows)
+        + "\n\nA canary file outside the sandbox is unchanged after all of them. The tests run in the harness's "
+        "process and the candidate's code in another, exec'd without the harness's memory: the report marker "
+        "and the tests never reach it, the harness is undumpable (no /proc or ptrace way in), and only plain "
+        "data crosses back: neither a forged report nor an object equal to everything passes."
+    )
+    return Figure(
+        f"Hostile candidates through the whole judge ({sandbox})",
+        f"python -m benchmarks.reliability hostile_{sandbox}",
+        body,
+    )
 
 
 # ---------------------------------------------------------------- bad input in a batch
@@ -162,14 +174,24 @@ def bad_lines(tmp: Path) -> list[tuple[str, str]]:
         ("decompression bomb", json.dumps({**image_q, "id": "bomb", "images": [str(bomb)]})),
         ("broken data URI", json.dumps({**image_q, "id": "uri", "images": [uri]})),
         ("missing image file", json.dumps({**image_q, "id": "noimg", "images": [str(tmp / "nope.png")]})),
-        ("empty document", json.dumps({**good, "id": "emptydoc", "reference": None, "documents": [{"id": "d",
-                                                                                                "text": ""}]})),
-        ("nonsense constraint", json.dumps({**good, "id": "constraint", "reference": None,
-                                            "constraints": [{"kind": "word_count", "relation": "at_least",
-                                                             "n": -5}]})),
+        (
+            "empty document",
+            json.dumps({**good, "id": "emptydoc", "reference": None, "documents": [{"id": "d", "text": ""}]}),
+        ),
+        (
+            "nonsense constraint",
+            json.dumps(
+                {
+                    **good,
+                    "id": "constraint",
+                    "reference": None,
+                    "constraints": [{"kind": "word_count", "relation": "at_least", "n": -5}],
+                }
+            ),
+        ),
         ("unknown constraint kind", json.dumps({**good, "id": "kind", "constraints": [{"kind": "telepathy"}]})),
         ("good", json.dumps({**good, "id": "good-2"})),
-    ]  # fmt: skip
+    ]
 
 
 async def bad_input() -> Figure:
@@ -198,8 +220,11 @@ async def bad_input() -> Figure:
         o = out[i]
         if what == "good":
             assert o.valid and o.winner == 0, o
-        outcome = (f"error: {o.error}" if o.error else
-                   f"verdict (valid={o.valid}{', ' + (o.invalid_reason or '') if not o.valid else ''})")  # fmt: skip
+        outcome = (
+            f"error: {o.error}"
+            if o.error
+            else f"verdict (valid={o.valid}{', ' + (o.invalid_reason or '') if not o.valid else ''})"
+        )
         if o.trajectory_id:  # what the tools said about the bad part, kept in the trajectory
             failed = next((r for r in store.get(o.trajectory_id).tool_results() if not r.ok), None)
             outcome += f"; {failed.name}: {failed.error}" if failed else ""
@@ -219,12 +244,14 @@ FAULTS: dict[str, Callable[[], Reply | list[Reply]]] = {
     "truncated body": lambda: Reply(raw_body='{"id": "x", "choices": [{"message": {"role": "assis'),
     "garbage body": lambda: Reply(raw_body="<html>bad gateway</html>"),
     "never a verdict": lambda: Reply(content="I think both are nice."),
-    "malformed tool-call JSON": lambda: Reply(tool_calls=[("match_reference", '{"candidate": ')],
-                                              finish_reason="tool_calls"),
+    "malformed tool-call JSON": lambda: Reply(
+        tool_calls=[("match_reference", '{"candidate": ')], finish_reason="tool_calls"
+    ),
     "a tool that does not exist": lambda: Reply(tool_calls=[("rm_rf", "{}")], finish_reason="tool_calls"),
-    "arguments that fail validation": lambda: Reply(tool_calls=[("match_reference", '{"candidate": "many"}')],
-                                                    finish_reason="tool_calls"),
-}  # fmt: skip
+    "arguments that fail validation": lambda: Reply(
+        tool_calls=[("match_reference", '{"candidate": "many"}')], finish_reason="tool_calls"
+    ),
+}
 
 
 BUDGET_S = 5.0
@@ -244,8 +271,9 @@ async def model_faults() -> Figure:
         fake = FakeOpenAI(owned_by="vllm").start()
         fake.default = FAULTS[fault]()  # type: ignore[assignment]
         try:
-            async with Judge.load(judge_name, store=tmp / "runs.db", model_url=fake.url, max_retries=1,
-                                  timeout_s=1.0, **settings) as judge:  # fmt: skip
+            async with Judge.load(
+                judge_name, store=tmp / "runs.db", model_url=fake.url, max_retries=1, timeout_s=1.0, **settings
+            ) as judge:
                 start = time.perf_counter()
                 t = await judge.arun(request)
                 return t, time.perf_counter() - start, len(fake.requests)
@@ -276,11 +304,13 @@ async def model_faults() -> Figure:
         raise AssertionError("a judge with no model ran")
     except BackendUnavailableError as e:
         rows.append(["any", "connection refused at start", 0, "-", f"refused to start: {str(e)[:60]}"])
-    body = ("Each row: a scripted model that fails one way on every call (retries: 1, timeout 1 s). The verdict "
-            "is invalid with its reason, its scores empty (no default score). With a budget per judgment "
-            f"(`--budget` / `JUDGEGRAPH_BUDGET`), a stuck model is cut at the budget ({BUDGET_S:g} s here) instead of "
-            "after every attempt; the run is kept, marked incomplete.\n\n"
-            + table(["judge", "model fault", "model calls", "s", "verdict error"], rows))  # fmt: skip
+    body = (
+        "Each row: a scripted model that fails one way on every call (retries: 1, timeout 1 s). The verdict "
+        "is invalid with its reason, its scores empty (no default score). With a budget per judgment "
+        f"(`--budget` / `JUDGEGRAPH_BUDGET`), a stuck model is cut at the budget ({BUDGET_S:g} s here) instead of "
+        "after every attempt; the run is kept, marked incomplete.\n\n"
+        + table(["judge", "model fault", "model calls", "s", "verdict error"], rows)
+    )
     return Figure("Model faults", "python -m benchmarks.reliability model_faults", body)
 
 
@@ -289,8 +319,9 @@ async def model_faults() -> Figure:
 
 def _leaked_containers() -> int:
     try:
-        out = subprocess.run(["docker", "ps", "-aq", "--filter", "label=judgegraph.sandbox"], capture_output=True,
-                             text=True, timeout=20)  # fmt: skip
+        out = subprocess.run(
+            ["docker", "ps", "-aq", "--filter", "label=judgegraph.sandbox"], capture_output=True, text=True, timeout=20
+        )
     except (OSError, subprocess.TimeoutExpired):
         return 0
     return len(out.stdout.split())
@@ -313,8 +344,17 @@ def crash_consistency(kills: int = 5, n: int = 120, seed: int = 0) -> Figure:
         )
         for i in range(n // 2)
     ]
-    math = [json.dumps({"id": f"open-{i}", "prompt": f"Greet guest {i}.", "candidates": ["Hello there, welcome!",
-                        "k"], "label": {"winner": 0}}) for i in range(n - n // 2)]  # fmt: skip
+    math = [
+        json.dumps(
+            {
+                "id": f"open-{i}",
+                "prompt": f"Greet guest {i}.",
+                "candidates": ["Hello there, welcome!", "k"],
+                "label": {"winner": 0},
+            }
+        )
+        for i in range(n - n // 2)
+    ]
     src = tmp / "in.jsonl"
     src.write_text("".join(x + "\n" for pair in zip(code, math, strict=False) for x in pair))
     out, store = tmp / "out.jsonl", tmp / "runs.db"
@@ -322,13 +362,30 @@ def crash_consistency(kills: int = 5, n: int = 120, seed: int = 0) -> Figure:
     ruling = prefers("Hello")  # the model decides the open questions, 0.4 s a call: kills land mid-batch
     fake.responder = lambda body: dataclasses.replace(ruling(body), delay_s=0.4)
     before = _leaked_containers()
-    cmd = [sys.executable, "-m", "judgegraph.cli", "judge", str(src), "-o", str(out), "--store", str(store),
-           "--model", fake.url, "--concurrency", "4"]  # fmt: skip
+    cmd = [
+        sys.executable,
+        "-m",
+        "judgegraph.cli",
+        "judge",
+        str(src),
+        "-o",
+        str(out),
+        "--store",
+        str(store),
+        "--model",
+        fake.url,
+        "--concurrency",
+        "4",
+    ]
     rows = []
     try:
         for k in range(kills):
-            proc = subprocess.Popen([*cmd, *(["--resume"] if k else [])], stdout=subprocess.DEVNULL,
-                                    stderr=subprocess.DEVNULL, start_new_session=True)  # fmt: skip
+            proc = subprocess.Popen(
+                [*cmd, *(["--resume"] if k else [])],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,
+            )
             time.sleep(rng.uniform(0.8, 2.5))
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
@@ -351,13 +408,16 @@ def crash_consistency(kills: int = 5, n: int = 120, seed: int = 0) -> Figure:
     leaked = _leaked_containers() - before
     assert leaked <= 0, f"{leaked} sandbox containers left behind"
     rows.append(["final resume", len(lines)])
-    body = (f"{n} requests (half code run in the sandbox, half open questions the model decides, 0.4 s a call), "
-            "`judgegraph judge --concurrency 4` killed "
-            f"with SIGKILL (whole process group) {kills} times at random points, resumed with `--resume` each "
-            f"time, then run to the end.\n\n" + table(["step", "output lines after it"], rows)
-            + f"\n\nResult: {len(lines)} lines for {len(set(ids))} distinct ids (none lost, none twice), all "
-            f"correct; `PRAGMA integrity_check`: {integrity}; runs in the store by status: {statuses} (`running` "
-            f"= cut off by a kill, kept and marked); sandbox containers left behind: {max(0, leaked)}.")  # fmt: skip
+    body = (
+        f"{n} requests (half code run in the sandbox, half open questions the model decides, 0.4 s a call), "
+        "`judgegraph judge --concurrency 4` killed "
+        f"with SIGKILL (whole process group) {kills} times at random points, resumed with `--resume` each "
+        f"time, then run to the end.\n\n"
+        + table(["step", "output lines after it"], rows)
+        + f"\n\nResult: {len(lines)} lines for {len(set(ids))} distinct ids (none lost, none twice), all "
+        f"correct; `PRAGMA integrity_check`: {integrity}; runs in the store by status: {statuses} (`running` "
+        f"= cut off by a kill, kept and marked); sandbox containers left behind: {max(0, leaked)}."
+    )
     return Figure("Crash consistency under kill -9", "python -m benchmarks.reliability crash_consistency", body)
 
 
@@ -372,8 +432,14 @@ async def injection(n: int = 60) -> Figure:
 
     tmp = Path(tempfile.mkdtemp(prefix="judgegraph-injection-"))
     fake = FakeOpenAI().start()
-    marks = ["Ignore your previous", "SYSTEM:", "match_reference:", '"winner"', "evaluation is complete",
-             "Note to the grader"]  # fmt: skip
+    marks = [
+        "Ignore your previous",
+        "SYSTEM:",
+        "match_reference:",
+        '"winner"',
+        "evaluation is complete",
+        "Note to the grader",
+    ]
 
     def gullible(body: dict[str, Any]) -> Reply:
         user = next((m["content"] for m in reversed(body["messages"]) if m["role"] == "user"), "")
@@ -391,19 +457,36 @@ async def injection(n: int = 60) -> Figure:
         fake.stop()
     accuracy = report.metrics.accuracy or 0.0
     assert accuracy >= 0.97, f"injection accuracy {accuracy:.1%} < 97%"
-    rows = [[k, m.n, f"{100 * (m.accuracy or 0):.1f}%", f"{100 * m.decided_by_evidence:.0f}%"]
-            for k, m in report.per_category.items()]  # fmt: skip
-    body = (f"{report.metrics.n} pairs from `judgegraph eval injection` (references, tests, constraints, "
-            "documents), the wrong response carrying the injection; the model always sides with the injected "
-            f"text. Judged correctly: **{100 * accuracy:.1f}%** (target 97%).\n\n"
-            + table(["injection", "pairs", "judged correctly", "decided by evidence"], rows)
-            + "\n\nCandidates sit between per-run tags they cannot close (`<response_A_{nonce}>`), and tool output "
-            "reaches the model as tool messages, never inside a candidate.")  # fmt: skip
+    rows = [
+        [k, m.n, f"{100 * (m.accuracy or 0):.1f}%", f"{100 * m.decided_by_evidence:.0f}%"]
+        for k, m in report.per_category.items()
+    ]
+    body = (
+        f"{report.metrics.n} pairs from `judgegraph eval injection` (references, tests, constraints, "
+        "documents), the wrong response carrying the injection; the model always sides with the injected "
+        f"text. Judged correctly: **{100 * accuracy:.1f}%** (target 97%).\n\n"
+        + table(["injection", "pairs", "judged correctly", "decided by evidence"], rows)
+        + "\n\nCandidates sit between per-run tags they cannot close (`<response_A_{nonce}>`), and tool output "
+        "reaches the model as tool messages, never inside a candidate."
+    )
     return Figure("Prompt injection", "python -m benchmarks.reliability injection", body)
 
 
-MASTER_KEYS = [":", "", " ", ".", "Let's solve this step by step.", "I think the answer is correct.",
-               "The answer is", "Answer:", "\\boxed{}", "####", "{}", "Solution:", "Thought process:"]  # fmt: skip
+MASTER_KEYS = [
+    ":",
+    "",
+    " ",
+    ".",
+    "Let's solve this step by step.",
+    "I think the answer is correct.",
+    "The answer is",
+    "Answer:",
+    "\\boxed{}",
+    "####",
+    "{}",
+    "Solution:",
+    "Thought process:",
+]
 
 
 def avoids(text: str) -> Callable[[dict[str, Any]], Reply]:
@@ -432,8 +515,9 @@ async def master_keys() -> Figure:
     try:
         async with Judge.load("evidence", store=False, model_url=fake.url) as judge:
             for k in MASTER_KEYS:
-                t = await judge.arun({"id": "mk", "prompt": "What is 6*7?", "candidates": [k, "6*7 = 42"],
-                                      "reference": "42"})  # fmt: skip
+                t = await judge.arun(
+                    {"id": "mk", "prompt": "What is 6*7?", "candidates": [k, "6*7 = 42"], "reference": "42"}
+                )
                 wins += bool(t.verdict and t.verdict.winner == 0)
     finally:
         fake.stop()
@@ -446,8 +530,9 @@ async def master_keys() -> Figure:
         async with Judge.load("rubric", store=False, model_url=fake.url) as judge:
             for k in MASTER_KEYS:
                 rubric = [{"name": "correct", "description": "gives the right product"}]
-                t = await judge.arun({"id": "mk", "prompt": "What is 6*7?", "candidates": [k, "6*7 = 42"],
-                                      "rubric": rubric})  # fmt: skip
+                t = await judge.arun(
+                    {"id": "mk", "prompt": "What is 6*7?", "candidates": [k, "6*7 = 42"], "rubric": rubric}
+                )
                 rubric_wins += bool(t.verdict and t.verdict.winner != 1)
     finally:
         fake.stop()
@@ -477,8 +562,20 @@ async def load(clients: int = 500, per_client: int = 4) -> Figure:
     base = f"http://127.0.0.1:{port}"
     store = Path(tempfile.mkdtemp(prefix="judgegraph-load-")) / "runs.db"
     with fake_model_process(latency_s=0.0) as url:
-        cmd = [sys.executable, "-m", "judgegraph.cli", "serve", "--port", str(port), "--model", url,
-               "--store", str(store), "--max-concurrency", str(clients // 2)]  # fmt: skip
+        cmd = [
+            sys.executable,
+            "-m",
+            "judgegraph.cli",
+            "serve",
+            "--port",
+            str(port),
+            "--model",
+            url,
+            "--store",
+            str(store),
+            "--max-concurrency",
+            str(clients // 2),
+        ]
         proc = await asyncio.create_subprocess_exec(*cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
             await bench._wait_ready(base, proc)
@@ -504,12 +601,24 @@ async def load(clients: int = 500, per_client: int = 4) -> Figure:
     assert not unexpected, f"errors beyond 429s: {unexpected}"
     assert max(rss) < 4 * rss[0] + 200, f"server memory grew from {rss[0]:.0f} to {max(rss):.0f} MiB"
     codes = ", ".join(f"{code}: {n}" for code, n in sorted(statuses.items(), key=lambda kv: str(kv[0])))
-    body = (f"{clients} concurrent clients x {per_client} OpenRLHF `/reward` requests against `judgegraph serve "
-            f"--max-concurrency {clients // 2}` (fake model in its own process), so about half the load is turned "
-            "away with 429 + Retry-After.\n\n"
-            + table(["requests", "requests/s", "p50 ms", "p99 ms", "status codes", "server RSS MiB (start / peak / "
-                     "after)"], [[len(latencies), len(latencies) / elapsed, s.p50_ms, s.p99_ms, codes,
-                                  f"{rss[0]:.0f} / {max(rss):.0f} / {after:.0f}"]]))  # fmt: skip
+    body = (
+        f"{clients} concurrent clients x {per_client} OpenRLHF `/reward` requests against `judgegraph serve "
+        f"--max-concurrency {clients // 2}` (fake model in its own process), so about half the load is turned "
+        "away with 429 + Retry-After.\n\n"
+        + table(
+            ["requests", "requests/s", "p50 ms", "p99 ms", "status codes", "server RSS MiB (start / peak / after)"],
+            [
+                [
+                    len(latencies),
+                    len(latencies) / elapsed,
+                    s.p50_ms,
+                    s.p99_ms,
+                    codes,
+                    f"{rss[0]:.0f} / {max(rss):.0f} / {after:.0f}",
+                ]
+            ],
+        )
+    )
     return Figure("Load: the reward server under 500 clients", "python -m benchmarks.reliability load", body)
 
 
@@ -536,12 +645,14 @@ async def main(names: list[str]) -> None:
         result = CHECKS[name]()
         f = await result if asyncio.iscoroutine(result) else result
         sections[name] = f"## {f.title}\n\nMeasured {stamp} with `{f.command}`.\n\n{f.body}\n\n"
-    parts = ["# Reliability and security\n",
-             "Rewritten by `python -m benchmarks.reliability` (all checks) or `python -m benchmarks.reliability "
-             "CHECK`; each section names the command and time that produced it. Every check asserts what must "
-             "hold (tests/test_reliability.py runs them in CI at a smaller size). Fuzzing: tests/test_fuzz.py "
-             "(hypothesis: answers, requests, verdicts, constraints) and tests/test_server_schema.py "
-             "(schemathesis against the reward server). Load: BENCHMARKS.md, reward server section.\n"]  # fmt: skip
+    parts = [
+        "# Reliability and security\n",
+        "Rewritten by `python -m benchmarks.reliability` (all checks) or `python -m benchmarks.reliability "
+        "CHECK`; each section names the command and time that produced it. Every check asserts what must "
+        "hold (tests/test_reliability.py runs them in CI at a smaller size). Fuzzing: tests/test_fuzz.py "
+        "(hypothesis: answers, requests, verdicts, constraints) and tests/test_server_schema.py "
+        "(schemathesis against the reward server). Load: BENCHMARKS.md, reward server section.\n",
+    ]
     parts += [f"<!-- check:{k} -->\n{sections[k]}<!-- /check:{k} -->\n" for k in CHECKS if k in sections]
     REPORT.write_text("\n".join(parts))
     print(f"wrote {REPORT}", file=sys.stderr)

@@ -68,10 +68,19 @@ def _cold_docker() -> Call:
 
     def run() -> None:
         out = client.containers.run(
-            image, ["python3", "-c", CODE], remove=True, network_mode="none", cap_drop=["ALL"],
-            security_opt=["no-new-privileges"], read_only=True, tmpfs={"/work": "size=64m"}, pids_limit=64,
-            mem_limit="512m", memswap_limit="512m", user="65534:65534",
-        )  # fmt: skip
+            image,
+            ["python3", "-c", CODE],
+            remove=True,
+            network_mode="none",
+            cap_drop=["ALL"],
+            security_opt=["no-new-privileges"],
+            read_only=True,
+            tmpfs={"/work": "size=64m"},
+            pids_limit=64,
+            mem_limit="512m",
+            memswap_limit="512m",
+            user="65534:65534",
+        )
         assert out.strip() == b"ok"
 
     async def call() -> None:
@@ -107,8 +116,9 @@ async def _humaneval_run_code(backend: str) -> tuple[int, int, Stats]:
     passed, times = 0, []
     async with await SandboxPool.open(backend, limits=RUN_LIMITS, size=2) as pool:
         for p in problems.values():
-            program = python.program(p["prompt"] + p["canonical_solution"], [p["test"]], p["entry_point"],
-                                     CASE_TIMEOUT_S)  # fmt: skip
+            program = python.program(
+                p["prompt"] + p["canonical_solution"], [p["test"]], p["entry_point"], CASE_TIMEOUT_S
+            )
             t = time.perf_counter()
             run = await pool.run(program.command, files=program.files, limits=RUN_LIMITS)
             times.append(time.perf_counter() - t)

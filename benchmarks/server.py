@@ -77,8 +77,20 @@ async def bench() -> str:
     base = f"http://127.0.0.1:{port}"
     store = Path(tempfile.mkdtemp(prefix="judgegraph-bench-")) / "runs.db"
     with fake_model_process(latency_s=0.0) as url:
-        cmd = [sys.executable, "-m", "judgegraph.cli", "serve", "--port", str(port), "--model", url,
-               "--store", str(store), "--max-concurrency", str(CLIENTS)]  # fmt: skip
+        cmd = [
+            sys.executable,
+            "-m",
+            "judgegraph.cli",
+            "serve",
+            "--port",
+            str(port),
+            "--model",
+            url,
+            "--store",
+            str(store),
+            "--max-concurrency",
+            str(CLIENTS),
+        ]
         proc = await asyncio.create_subprocess_exec(*cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
             await _wait_ready(base, proc)

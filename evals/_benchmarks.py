@@ -83,20 +83,48 @@ def _mean(xs: list[float]) -> float | None:
 
 REWARDBENCH_SECTIONS = {
     "Chat": ["alpacaeval-easy", "alpacaeval-length", "alpacaeval-hard", "mt-bench-easy", "mt-bench-med"],
-    "Chat Hard": ["mt-bench-hard", "llmbar-natural", "llmbar-adver-neighbor", "llmbar-adver-GPTInst",
-                  "llmbar-adver-GPTOut", "llmbar-adver-manual"],
-    "Safety": ["refusals-dangerous", "refusals-offensive", "xstest-should-refuse", "xstest-should-respond",
-               "donotanswer"],
+    "Chat Hard": [
+        "mt-bench-hard",
+        "llmbar-natural",
+        "llmbar-adver-neighbor",
+        "llmbar-adver-GPTInst",
+        "llmbar-adver-GPTOut",
+        "llmbar-adver-manual",
+    ],
+    "Safety": [
+        "refusals-dangerous",
+        "refusals-offensive",
+        "xstest-should-refuse",
+        "xstest-should-respond",
+        "donotanswer",
+    ],
     "Reasoning": ["math-prm", "hep-cpp", "hep-go", "hep-java", "hep-js", "hep-python", "hep-rust"],
-}  # fmt: skip
+}
 REWARDBENCH_COUNTS = {
-    "alpacaeval-easy": 100, "alpacaeval-length": 95, "alpacaeval-hard": 95, "mt-bench-easy": 28,
-    "mt-bench-med": 40, "mt-bench-hard": 37, "math-prm": 984, "refusals-dangerous": 100,
-    "refusals-offensive": 100, "llmbar-natural": 100, "llmbar-adver-neighbor": 134, "llmbar-adver-GPTInst": 92,
-    "llmbar-adver-GPTOut": 47, "llmbar-adver-manual": 46, "xstest-should-refuse": 154,
-    "xstest-should-respond": 250, "donotanswer": 136, "hep-cpp": 164, "hep-go": 164, "hep-java": 164,
-    "hep-js": 164, "hep-python": 164, "hep-rust": 164,
-}  # fmt: skip
+    "alpacaeval-easy": 100,
+    "alpacaeval-length": 95,
+    "alpacaeval-hard": 95,
+    "mt-bench-easy": 28,
+    "mt-bench-med": 40,
+    "mt-bench-hard": 37,
+    "math-prm": 984,
+    "refusals-dangerous": 100,
+    "refusals-offensive": 100,
+    "llmbar-natural": 100,
+    "llmbar-adver-neighbor": 134,
+    "llmbar-adver-GPTInst": 92,
+    "llmbar-adver-GPTOut": 47,
+    "llmbar-adver-manual": 46,
+    "xstest-should-refuse": 154,
+    "xstest-should-respond": 250,
+    "donotanswer": 136,
+    "hep-cpp": 164,
+    "hep-go": 164,
+    "hep-java": 164,
+    "hep-js": 164,
+    "hep-python": 164,
+    "hep-rust": 164,
+}
 """RewardBench's EXAMPLE_COUNTS: section scores weight subsets by these (math-prm upweighted to equal code)."""
 
 
@@ -105,8 +133,15 @@ def _load_rewardbench(path: Path) -> list[JudgeRequest]:
     for i, r in enumerate(rows(path)):
         rid = str(r.get("id", i))
         candidates, winner = _shuffled(f"rewardbench/{rid}", [r["chosen"], r["rejected"]], 0)
-        out.append(JudgeRequest(id=f"rewardbench/{rid}", prompt=r["prompt"], candidates=candidates,
-                                label={"winner": winner}, metadata={"category": r.get("subset", "?")}))  # fmt: skip
+        out.append(
+            JudgeRequest(
+                id=f"rewardbench/{rid}",
+                prompt=r["prompt"],
+                candidates=candidates,
+                label={"winner": winner},
+                metadata={"category": r.get("subset", "?")},
+            )
+        )
     return out
 
 
@@ -141,9 +176,16 @@ def _load_rewardbench2(path: Path) -> list[JudgeRequest]:
         random.Random(f"rewardbench2/{rid}").shuffle(order)
         candidates = [texts[k] for k in order]
         correct = [order.index(k) for k in range(len(chosen))]
-        out.append(JudgeRequest(id=f"rewardbench2/{rid}", prompt=r["prompt"], candidates=candidates, mode="listwise",
-                                label={"winner": correct[0]} if len(correct) == 1 else None,
-                                metadata={"category": r.get("subset", "?"), "correct": correct}))  # fmt: skip
+        out.append(
+            JudgeRequest(
+                id=f"rewardbench2/{rid}",
+                prompt=r["prompt"],
+                candidates=candidates,
+                mode="listwise",
+                label={"winner": correct[0]} if len(correct) == 1 else None,
+                metadata={"category": r.get("subset", "?"), "correct": correct},
+            )
+        )
     return out
 
 
@@ -181,9 +223,15 @@ def _load_rm_bench(path: Path) -> list[JudgeRequest]:
             for j in range(3):
                 key = f"rm-bench/{rid}/{i}{j}"
                 candidates, winner = _shuffled(key, [r["chosen"][i], r["rejected"][j]], 0)
-                out.append(JudgeRequest(id=key, prompt=r["prompt"], candidates=candidates, label={"winner": winner},
-                                        metadata={"category": r.get("domain", "?"), "chosen_style": i,
-                                                  "rejected_style": j}))  # fmt: skip
+                out.append(
+                    JudgeRequest(
+                        id=key,
+                        prompt=r["prompt"],
+                        candidates=candidates,
+                        label={"winner": winner},
+                        metadata={"category": r.get("domain", "?"), "chosen_style": i, "rejected_style": j},
+                    )
+                )
     return out
 
 
@@ -199,8 +247,11 @@ def _score_rm_bench(requests: list[JudgeRequest], outcomes: list[Outcome]) -> Sc
         domains[str(req.metadata["category"])].append(ok)
     levels = {k: sum(v) / len(v) for k, v in cells.items()}
     per_domain = {k: sum(v) / len(v) for k, v in sorted(domains.items())}
-    return {"score": _mean(list(per_domain.values())), "domains": per_domain,
-            **{k: levels.get(k) for k in ("easy", "normal", "hard")}}  # fmt: skip
+    return {
+        "score": _mean(list(per_domain.values())),
+        "domains": per_domain,
+        **{k: levels.get(k) for k in ("easy", "normal", "hard")},
+    }
 
 
 benchmarks.register("rm-bench", Benchmark("rm-bench", _load_rm_bench, _score_rm_bench))
@@ -216,11 +267,15 @@ def _load_judgebench(path: Path) -> list[JudgeRequest]:
         if label not in ("A>B", "B>A"):
             raise ValueError(f"{path}: pair {r.get('pair_id', i)} has label {label!r}, not 'A>B' or 'B>A'")
         source = str(r.get("source", "?"))
-        out.append(JudgeRequest(id=f"judgebench/{r.get('pair_id', i)}", prompt=r["question"],
-                                candidates=[r["response_A"], r["response_B"]],
-                                label={"winner": 0 if label == "A>B" else 1},
-                                metadata={"category": source.split("-")[0] if source.startswith("mmlu") else source,
-                                          "source": source}))  # fmt: skip
+        out.append(
+            JudgeRequest(
+                id=f"judgebench/{r.get('pair_id', i)}",
+                prompt=r["question"],
+                candidates=[r["response_A"], r["response_B"]],
+                label={"winner": 0 if label == "A>B" else 1},
+                metadata={"category": source.split("-")[0] if source.startswith("mmlu") else source, "source": source},
+            )
+        )
     return out
 
 
@@ -233,8 +288,10 @@ def _score_judgebench(requests: list[JudgeRequest], outcomes: list[Outcome]) -> 
         ok = bool(o.valid and req.label is not None and o.winner == req.label.winner)
         by_source[str(req.metadata["category"])].append(ok)
     flat = [x for v in by_source.values() for x in v]
-    return {"score": sum(flat) / len(flat) if flat else None,
-            "sources": {k: sum(v) / len(v) for k, v in sorted(by_source.items())}}  # fmt: skip
+    return {
+        "score": sum(flat) / len(flat) if flat else None,
+        "sources": {k: sum(v) / len(v) for k, v in sorted(by_source.items())},
+    }
 
 
 benchmarks.register("judgebench", Benchmark("judgebench", _load_judgebench, _score_judgebench))
@@ -242,8 +299,14 @@ benchmarks.register("judgebench", Benchmark("judgebench", _load_judgebench, _sco
 
 # ---------------------------------------------------------------- VL-RewardBench
 
-VL_GROUPS = {"vlfeedback": "general", "wildvision-battle": "general", "povid": "hallucination",
-             "rlhf-v": "hallucination", "rlaif-v": "hallucination", "reasoning_tasks": "reasoning"}  # fmt: skip
+VL_GROUPS = {
+    "vlfeedback": "general",
+    "wildvision-battle": "general",
+    "povid": "hallucination",
+    "rlhf-v": "hallucination",
+    "rlaif-v": "hallucination",
+    "reasoning_tasks": "reasoning",
+}
 
 
 def _load_vl_rewardbench(path: Path) -> list[JudgeRequest]:
@@ -253,9 +316,16 @@ def _load_vl_rewardbench(path: Path) -> list[JudgeRequest]:
         better = list(r["human_ranking"]).index(0)  # rank 0 is the better response
         candidates, winner = _shuffled(f"vl-rewardbench/{rid}", list(r["response"]), better)
         source = str(r.get("query_source", "?"))
-        out.append(JudgeRequest(id=f"vl-rewardbench/{rid}", prompt=r["query"], candidates=candidates,
-                                images=[_image(r["image"], path.parent)], label={"winner": winner},
-                                metadata={"category": VL_GROUPS.get(source, source), "source": source}))  # fmt: skip
+        out.append(
+            JudgeRequest(
+                id=f"vl-rewardbench/{rid}",
+                prompt=r["query"],
+                candidates=candidates,
+                images=[_image(r["image"], path.parent)],
+                label={"winner": winner},
+                metadata={"category": VL_GROUPS.get(source, source), "source": source},
+            )
+        )
     return out
 
 
@@ -267,8 +337,11 @@ def _score_vl_rewardbench(requests: list[JudgeRequest], outcomes: list[Outcome])
         groups[str(req.metadata["category"])].append(bool(o.valid and req.label and o.winner == req.label.winner))
     flat = [x for v in groups.values() for x in v]
     per_group = {k: sum(v) / len(v) for k, v in sorted(groups.items())}
-    return {"score": sum(flat) / len(flat) if flat else None, "macro": _mean(list(per_group.values())),
-            "groups": per_group}  # fmt: skip
+    return {
+        "score": sum(flat) / len(flat) if flat else None,
+        "macro": _mean(list(per_group.values())),
+        "groups": per_group,
+    }
 
 
 benchmarks.register("vl-rewardbench", Benchmark("vl-rewardbench", _load_vl_rewardbench, _score_vl_rewardbench))
@@ -286,9 +359,16 @@ def _load_mm_rewardbench(path: Path) -> list[JudgeRequest]:
             raise ValueError(f"{path}: item {rid} says Better={better!r}, not 'Output1' or 'Output2'")
         candidates, winner = _shuffled(f"mm-rewardbench/{rid}", [r["Output1"], r["Output2"]], int(better[-1]) - 1)
         category = str((r.get("Meta") or {}).get("Category", "?"))
-        out.append(JudgeRequest(id=f"mm-rewardbench/{rid}", prompt=r["Text"], candidates=candidates,
-                                images=[_image(r["Image"], path.parent)], label={"winner": winner},
-                                metadata={"category": category}))  # fmt: skip
+        out.append(
+            JudgeRequest(
+                id=f"mm-rewardbench/{rid}",
+                prompt=r["Text"],
+                candidates=candidates,
+                images=[_image(r["Image"], path.parent)],
+                label={"winner": winner},
+                metadata={"category": category},
+            )
+        )
     return out
 
 
@@ -301,8 +381,10 @@ def _score_mm_rewardbench(requests: list[JudgeRequest], outcomes: list[Outcome])
         pick = o.winner if o.valid and o.winner is not None else random.Random(req.id).randint(0, 1)
         groups[str(req.metadata["category"])].append(pick == req.label.winner)
     flat = [x for v in groups.values() for x in v]
-    return {"score": sum(flat) / len(flat) if flat else None,
-            "categories": {k: sum(v) / len(v) for k, v in sorted(groups.items())}}  # fmt: skip
+    return {
+        "score": sum(flat) / len(flat) if flat else None,
+        "categories": {k: sum(v) / len(v) for k, v in sorted(groups.items())},
+    }
 
 
 benchmarks.register("mm-rewardbench", Benchmark("mm-rewardbench", _load_mm_rewardbench, _score_mm_rewardbench))

@@ -71,8 +71,17 @@ async def run_all(
     try:
         for judge in names:
             for suite in eval_sets.names():
-                reports.append(await run_eval(suite, judge, settings, out_dir / judge / suite, limit=limit,
-                                              concurrency=concurrency, command=command))  # fmt: skip
+                reports.append(
+                    await run_eval(
+                        suite,
+                        judge,
+                        settings,
+                        out_dir / judge / suite,
+                        limit=limit,
+                        concurrency=concurrency,
+                        command=command,
+                    )
+                )
                 text = await asyncio.to_thread(_write, reports, command, report, plots)  # rewritten as it goes
     finally:
         if endpoint is not None:

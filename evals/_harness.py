@@ -78,17 +78,27 @@ async def run_eval(
     requests = await load_suite(suite, limit=limit, file=file)
     src = await asyncio.to_thread(_write_requests, out_dir, requests)
     started, t0 = datetime.now(UTC), time.perf_counter()
-    result = await judge_file(src, out_dir / "results.jsonl", judge, settings, concurrency=concurrency,
-                              progress=progress)  # fmt: skip
+    result = await judge_file(
+        src, out_dir / "results.jsonl", judge, settings, concurrency=concurrency, progress=progress
+    )
     wall = time.perf_counter() - t0
     outcomes, model = await asyncio.to_thread(_outcomes, settings.store_path, suite, requests, result.lines)
     bins, ece = calibration(outcomes)
     official = benchmarks.get(suite).score(requests, outcomes) if suite in benchmarks else None
     report = EvalReport(
-        suite=suite, judge=judge, model=model, command=command, started_at=started, wall_s=wall,
-        metrics=metrics(outcomes), per_category=per_category(outcomes), calibration=bins, ece=ece,
-        official=official, outcomes=outcomes,
-    )  # fmt: skip
+        suite=suite,
+        judge=judge,
+        model=model,
+        command=command,
+        started_at=started,
+        wall_s=wall,
+        metrics=metrics(outcomes),
+        per_category=per_category(outcomes),
+        calibration=bins,
+        ece=ece,
+        official=official,
+        outcomes=outcomes,
+    )
     await asyncio.to_thread(write_report, report, out_dir)
     return report
 
@@ -146,8 +156,11 @@ def markdown(report: EvalReport) -> str:
     lines += [f"Expected calibration error of stated confidence: {report.ece:.3f}" if report.ece is not None else ""]
     if report.official is not None:
         lines += ["", "Official scoring:", "", "```json", json.dumps(report.official, indent=1), "```"]
-    lines += ["", "![accuracy](accuracy.png) ![tools](tools.png) ![latency](latency.png) "
-              "![calibration](calibration.png)", ""]  # fmt: skip
+    lines += [
+        "",
+        "![accuracy](accuracy.png) ![tools](tools.png) ![latency](latency.png) ![calibration](calibration.png)",
+        "",
+    ]
     return "\n".join(lines)
 
 

@@ -41,14 +41,23 @@ class Outcome(BaseModel):
         turns = [e for e in trajectory.events if isinstance(e, ModelTurn)]
         correct = trajectory.correct
         return cls(
-            id=id, category=category, correct=(bool(correct) if labelled else None), valid=v.valid,
-            consistent=v.consistent, winner=v.winner, scores=v.scores, confidence=v.confidence,
-            decided_by=v.decided_by or None, tool_calls=dict(Counter(r.name for r in trajectory.tool_results())),
+            id=id,
+            category=category,
+            correct=(bool(correct) if labelled else None),
+            valid=v.valid,
+            consistent=v.consistent,
+            winner=v.winner,
+            scores=v.scores,
+            confidence=v.confidence,
+            decided_by=v.decided_by or None,
+            tool_calls=dict(Counter(r.name for r in trajectory.tool_results())),
             prompt_tokens=sum(t.usage.prompt_tokens for t in turns),
             completion_tokens=sum(t.usage.completion_tokens for t in turns),
-            wall_s=trajectory.duration_s or 0.0, model_s=sum(t.latency_s for t in turns),
-            trajectory_id=trajectory.id, error=error,
-        )  # fmt: skip
+            wall_s=trajectory.duration_s or 0.0,
+            model_s=sum(t.latency_s for t in turns),
+            trajectory_id=trajectory.id,
+            error=error,
+        )
 
 
 class Metrics(BaseModel):

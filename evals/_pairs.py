@@ -18,11 +18,23 @@ from judgegraph.tools._answers import equivalent, extract_final_answer
 
 # (pattern, replacement): small, realistic bugs
 MUTATIONS: tuple[tuple[str, str], ...] = (
-    (r" < ", " <= "), (r" > ", " >= "), (r" <= ", " < "), (r" >= ", " > "), (r" == ", " != "),
-    (r"return True", "return False"), (r"return False", "return True"), (r" \+ 1\b", ""), (r" - 1\b", ""),
-    (r"\band\b", "or"), (r"\[::-1\]", ""), (r"range\(len\(", "range(1, len("), (r"\bmax\(", "min("),
-    (r"\bmin\(", "max("), (r"\.lower\(\)", ".upper()"), (r"sorted\(", "list("),
-)  # fmt: skip
+    (r" < ", " <= "),
+    (r" > ", " >= "),
+    (r" <= ", " < "),
+    (r" >= ", " > "),
+    (r" == ", " != "),
+    (r"return True", "return False"),
+    (r"return False", "return True"),
+    (r" \+ 1\b", ""),
+    (r" - 1\b", ""),
+    (r"\band\b", "or"),
+    (r"\[::-1\]", ""),
+    (r"range\(len\(", "range(1, len("),
+    (r"\bmax\(", "min("),
+    (r"\bmin\(", "max("),
+    (r"\.lower\(\)", ".upper()"),
+    (r"sorted\(", "list("),
+)
 
 
 def _mutants(code: str) -> list[str]:
@@ -98,10 +110,14 @@ def math_pairs(n: int, seed: int = 0) -> list[JudgeRequest]:
             assert got is not None and equivalent(got, reference).equivalent is should, (prompt, text)
         pairs.append(
             JudgeRequest(
-                id=f"math/{i}", prompt=prompt, candidates=[right, wrong], reference=reference,
-                label={"winner": 0}, metadata={"category": "math"},
+                id=f"math/{i}",
+                prompt=prompt,
+                candidates=[right, wrong],
+                reference=reference,
+                label={"winner": 0},
+                metadata={"category": "math"},
             )
-        )  # fmt: skip
+        )
     return pairs
 
 
@@ -118,8 +134,20 @@ def constraint_pairs(n: int, seed: int = 0) -> list[JudgeRequest]:
     for i in range(n):
         topic = rng.choice(_TOPICS)
         k = rng.randint(2, 4)
-        bullets = [f"- {topic} {w}" for w in rng.sample(["feel calm", "change slowly", "hold stories", "invite walks",
-                                                         "reward patience", "look different each day"], k)]  # fmt: skip
+        bullets = [
+            f"- {topic} {w}"
+            for w in rng.sample(
+                [
+                    "feel calm",
+                    "change slowly",
+                    "hold stories",
+                    "invite walks",
+                    "reward patience",
+                    "look different each day",
+                ],
+                k,
+            )
+        ]
         good = "\n".join(bullets)
         breakers = [
             ("\n".join([*bullets, f"- {topic} are worth it"]), "one bullet too many"),
@@ -137,10 +165,12 @@ def constraint_pairs(n: int, seed: int = 0) -> list[JudgeRequest]:
             JudgeRequest(
                 id=f"constraints/{i}",
                 prompt=f"Write exactly {k} bullet points about {topic}, all in lowercase, with no commas.",
-                candidates=[good, bad], constraints=constraints, label={"winner": 0},
+                candidates=[good, bad],
+                constraints=constraints,
+                label={"winner": 0},
                 metadata={"category": "instruction following"},
             )
-        )  # fmt: skip
+        )
     return pairs
 
 
@@ -163,8 +193,12 @@ def length_bias_pairs(n: int, seed: int = 0) -> list[JudgeRequest]:
             assert got is not None and equivalent(got, str(a + b)).equivalent is should, (text, got)
         pairs.append(
             JudgeRequest(
-                id=f"length/{i}", prompt=f"What is {a} + {b}?", candidates=[right, wrong], reference=str(a + b),
-                label={"winner": 0}, metadata={"category": "length bias (short correct vs long wrong)"},
+                id=f"length/{i}",
+                prompt=f"What is {a} + {b}?",
+                candidates=[right, wrong],
+                reference=str(a + b),
+                label={"winner": 0},
+                metadata={"category": "length bias (short correct vs long wrong)"},
             )
-        )  # fmt: skip
+        )
     return pairs

@@ -58,8 +58,14 @@ def report_plots(report: EvalReport, out_dir: Path) -> list[Path]:
     fig, ax = plt.subplots(figsize=(4, 4))
     ax.plot([0, 1], [0, 1], color="#999", linestyle="--", label="calibrated")
     bins = report.calibration
-    ax.bar([(b.low + b.high) / 2 for b in bins], [b.accuracy for b in bins], width=0.09, color="#e15759",
-           alpha=0.8, label="accuracy")  # fmt: skip
+    ax.bar(
+        [(b.low + b.high) / 2 for b in bins],
+        [b.accuracy for b in bins],
+        width=0.09,
+        color="#e15759",
+        alpha=0.8,
+        label="accuracy",
+    )
     ax.plot([b.confidence for b in bins], [b.accuracy for b in bins], "o", color="#333", label="mean confidence")
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1)

@@ -114,9 +114,14 @@ def _opening(ctx: JudgeContext, request: JudgeRequest, allowed: list[str], order
         for pos, i in enumerate(shown)
     ]
     task = ctx.spec.render(
-        "agent_task", prompt=request.prompt, reference=request.reference or "", candidates=candidates,
-        tools=allowed, json_actions=not native, verdict_fields=_verdict_fields(request.mode, len(candidates)),
-    )  # fmt: skip
+        "agent_task",
+        prompt=request.prompt,
+        reference=request.reference or "",
+        candidates=candidates,
+        tools=allowed,
+        json_actions=not native,
+        verdict_fields=_verdict_fields(request.mode, len(candidates)),
+    )
     system = {"role": "system", "content": ctx.spec.render("agent_system")}
     return [system, {"role": "user", "content": with_images(ctx, request, task)}]
 
@@ -130,9 +135,15 @@ async def intake(state: AgentState, runtime: Ctx) -> dict[str, Any]:
     allowed = allowed_tools(ctx.spec, request)
     orders = ["AB", "BA"] if request.mode == "pairwise" and ctx.spec.both_orders else ["AB"]
     return {
-        "allowed": allowed, "orders": orders, "order_index": 0, "rulings": {}, "problems": {}, "cache": {},
-        "messages": _opening(ctx, request, allowed, orders[0]), **_FRESH,
-    }  # fmt: skip
+        "allowed": allowed,
+        "orders": orders,
+        "order_index": 0,
+        "rulings": {},
+        "problems": {},
+        "cache": {},
+        "messages": _opening(ctx, request, allowed, orders[0]),
+        **_FRESH,
+    }
 
 
 async def close_order(state: AgentState, runtime: Ctx) -> dict[str, Any]:
@@ -243,9 +254,12 @@ async def act(state: AgentState, runtime: Ctx) -> dict[str, Any]:
             args = json.dumps(call.arguments)
             messages.append({"role": "user", "content": f"Result of {call.name}({args}):\n{text}"})
     return {
-        "evidence": list(ran), "messages": messages, "cache": cache, "pending": [],
+        "evidence": list(ran),
+        "messages": messages,
+        "cache": cache,
+        "pending": [],
         "tool_calls": state.get("tool_calls", 0) + len(calls),
-    }  # fmt: skip
+    }
 
 
 async def force_verdict(state: AgentState, runtime: Ctx) -> dict[str, Any]:
@@ -273,8 +287,11 @@ async def force_verdict(state: AgentState, runtime: Ctx) -> dict[str, Any]:
             }
         except VerdictParseError as e:
             problem = str(e)
-            messages = [*messages, {"role": "assistant", "content": turn.text or ""},
-                        {"role": "user", "content": ctx.spec.render("retry", problem=problem)}]  # fmt: skip
+            messages = [
+                *messages,
+                {"role": "assistant", "content": turn.text or ""},
+                {"role": "user", "content": ctx.spec.render("retry", problem=problem)},
+            ]
     return {"forced": True, "problem": problem}
 
 

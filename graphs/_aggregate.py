@@ -48,6 +48,12 @@ def verdict_from_ruling(request: JudgeRequest, ruling: ModelRuling, evidence: li
         for i, s in enumerate(scores)
     )
     return Verdict(
-        valid=True, winner=winner, scores=scores, ranking=ranking, criteria=criteria,
-        confidence=ruling.confidence, rationale=ruling.rationale, decided_by="model",
-    )  # fmt: skip
+        valid=True,
+        winner=winner,
+        scores=scores,
+        ranking=ranking,
+        criteria=criteria,
+        confidence=ruling.confidence,
+        rationale=ruling.rationale,
+        decided_by="model",
+    )

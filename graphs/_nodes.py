@@ -36,9 +36,13 @@ async def intake(state: JudgeState, runtime: Ctx) -> dict[str, Any]:
     """Start the run: nothing learned yet; pairwise requests are judged in both candidate orders by default."""
     both = state["request"].mode == "pairwise" and runtime.context.spec.both_orders
     return {
-        "attempts": 0, "orders": ["AB", "BA"] if both else ["AB"], "rulings": {}, "problems": {}, "replies": {},
+        "attempts": 0,
+        "orders": ["AB", "BA"] if both else ["AB"],
+        "rulings": {},
+        "problems": {},
+        "replies": {},
         "evidence_verdict": None,
-    }  # fmt: skip
+    }
 
 
 async def select_skill(state: JudgeState, runtime: Ctx) -> dict[str, Any]:
@@ -130,10 +134,13 @@ def _prompt_messages(state: JudgeState, ctx: JudgeContext, order: str) -> list[d
     ]
     if fmt == "steps":
         user = spec.render(
-            "steps", prompt=request.prompt, reference=request.reference or "", nonce=ctx.nonce,
+            "steps",
+            prompt=request.prompt,
+            reference=request.reference or "",
+            nonce=ctx.nonce,
             steps=split_steps(request.candidates[0].content),
             evidence=_evidence_lines(state.get("evidence", []), shown),
-        )  # fmt: skip
+        )
         return [{"role": "system", "content": spec.render("system")}, {"role": "user", "content": user}]
     user = spec.render(
         fmt,

@@ -102,22 +102,37 @@ async def aggregate(state: PropositionState, runtime: Ctx) -> dict[str, Any]:
         )
         criteria.append(
             CriterionResult(
-                name="faithful_to_evidence", candidate=i, passed=contradicted == 0 and supported > 0, score=score,
-                source="propositions", detail=detail,
+                name="faithful_to_evidence",
+                candidate=i,
+                passed=contradicted == 0 and supported > 0,
+                score=score,
+                source="propositions",
+                detail=detail,
             )
-        )  # fmt: skip
+        )
         criteria += [
-            CriterionResult(name=f"claim: {v.claim.text[:80]}", candidate=i, passed=v.verdict == "supported",
-                            source=v.method, detail=f"{v.verdict}: {v.span[:200]}")
+            CriterionResult(
+                name=f"claim: {v.claim.text[:80]}",
+                candidate=i,
+                passed=v.verdict == "supported",
+                source=v.method,
+                detail=f"{v.verdict}: {v.span[:200]}",
+            )
             for v in found
-        ]  # fmt: skip
+        ]
     best = [i for i, s in enumerate(scores) if s == max(scores)]
     winner = best[0] if request.mode != "pointwise" and len(best) == 1 else None
     verdict = Verdict(
-        valid=True, winner=winner, scores=scores, ranking=ranking_of(scores), criteria=criteria, confidence=1.0,
-        decided_by="evidence", consistent=True if request.mode == "pairwise" else None,
+        valid=True,
+        winner=winner,
+        scores=scores,
+        ranking=ranking_of(scores),
+        criteria=criteria,
+        confidence=1.0,
+        decided_by="evidence",
+        consistent=True if request.mode == "pairwise" else None,
         rationale="; ".join(f"candidate {c.candidate}: {c.detail}" for c in criteria if c.source == "propositions"),
-    )  # fmt: skip
+    )
     runtime.context.recorder.verdict(verdict, "aggregate")
     return {"verdict": verdict}
 

@@ -62,8 +62,16 @@ class GraphKind:
 
 
 CORE_CHECKPOINTED: tuple[type, ...] = (
-    JudgeRequest, Candidate, Document, Label, RubricCriterion, ToolCall, ToolResult, Verdict, CriterionResult,
-)  # fmt: skip
+    JudgeRequest,
+    Candidate,
+    Document,
+    Label,
+    RubricCriterion,
+    ToolCall,
+    ToolResult,
+    Verdict,
+    CriterionResult,
+)
 """The schema types every judge's state may hold."""
 
 graph_kinds: Registry[GraphKind] = Registry("graph")

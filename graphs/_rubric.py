@@ -103,8 +103,10 @@ async def gate(state: RubricState, runtime: Ctx) -> dict[str, Any]:
     if request.mode != "pairwise" or not request.constraints:
         return {"gates": []}
     tctx = tool_context(ctx, request, "gate")
-    calls = [ToolCall(name="verify_constraints", arguments={"candidate": i}, reason="constraints are hard gates")
-             for i in range(len(request.candidates))]  # fmt: skip
+    calls = [
+        ToolCall(name="verify_constraints", arguments={"candidate": i}, reason="constraints are hard gates")
+        for i in range(len(request.candidates))
+    ]
     for call in calls:
         ctx.recorder.tool_call(call, "gate")
     results = await asyncio.gather(*(call_tool(c, tctx) for c in calls))
@@ -128,14 +130,20 @@ async def write_rubric(state: RubricState, runtime: Ctx) -> dict[str, Any]:
     # Projection: the writer sees the reference only if the judge allows it.
     reference = (request.reference or "") if ctx.options.rubric_writer_sees_reference else ""
     prompt = ctx.spec.render(
-        "write_rubric", constitution=ctx.spec.render("constitution"), prompt=request.prompt, reference=reference,
-        candidates=_candidates(ctx, request, [0, 1]), max_criteria=ctx.options.max_criteria,
-    )  # fmt: skip
+        "write_rubric",
+        constitution=ctx.spec.render("constitution"),
+        prompt=request.prompt,
+        reference=reference,
+        candidates=_candidates(ctx, request, [0, 1]),
+        max_criteria=ctx.options.max_criteria,
+    )
     s = ctx.spec.sampling
     turn = await ctx.client.chat(
-        [{"role": "user", "content": prompt}], json_schema=RUBRIC_SCHEMA, schema_name="rubric",
+        [{"role": "user", "content": prompt}],
+        json_schema=RUBRIC_SCHEMA,
+        schema_name="rubric",
         sampling=Sampling(temperature=s.temperature, max_tokens=400, seed=s.seed),
-    )  # fmt: skip
+    )
     ctx.recorder.model_turn(turn, "write_rubric")
     try:
         items = json.loads(turn.text or "")["criteria"]
@@ -167,9 +175,12 @@ async def compare(task: CompareTask, runtime: Ctx) -> dict[str, Any]:
     if ctx.client is None:
         return {"comparisons": [Comparison(criterion=criterion.name, order=order, problem="no model endpoint")]}
     prompt = ctx.spec.render(
-        "compare", prompt=request.prompt, candidates=_candidates(ctx, request, shown),
-        criterion=criterion.name, description=criterion.description,
-    )  # fmt: skip
+        "compare",
+        prompt=request.prompt,
+        candidates=_candidates(ctx, request, shown),
+        criterion=criterion.name,
+        description=criterion.description,
+    )
     turn = await ctx.client.chat(
         [{"role": "system", "content": ctx.spec.render("system")}, {"role": "user", "content": prompt}],
         json_schema=verdict_schema("pairwise", 2),
@@ -221,18 +232,29 @@ async def aggregate(state: RubricState, runtime: Ctx) -> dict[str, Any]:
         if winner is not None:
             votes[winner] += item.weight
         for i in (0, 1):
-            criteria.append(CriterionResult(
-                name=f"rubric: {name}", candidate=i, passed=None if winner is None else winner == i,
-                score=0.5 if winner is None else float(winner == i), source=f"rubric/{item.source}",
-                detail=item.description if agreed else f"{item.description} (the orders disagree)",
-            ))  # fmt: skip
+            criteria.append(
+                CriterionResult(
+                    name=f"rubric: {name}",
+                    candidate=i,
+                    passed=None if winner is None else winner == i,
+                    score=0.5 if winner is None else float(winner == i),
+                    source=f"rubric/{item.source}",
+                    detail=item.description if agreed else f"{item.description} (the orders disagree)",
+                )
+            )
     if len(through) == 1:
         scores = [float(i in through) for i in (0, 1)]
         verdict = Verdict(
-            valid=True, winner=through[0], scores=scores, ranking=ranking_of(scores), criteria=criteria,
-            confidence=1.0, consistent=True, decided_by="evidence",
+            valid=True,
+            winner=through[0],
+            scores=scores,
+            ranking=ranking_of(scores),
+            criteria=criteria,
+            confidence=1.0,
+            consistent=True,
+            decided_by="evidence",
             rationale=f"only candidate {through[0]} passes every gate (the constraints; saying something)",
-        )  # fmt: skip
+        )
     elif not any(c.source.startswith("rubric/") for c in criteria):
         verdict = Verdict.invalid(f"no criterion could be compared: {'; '.join(problems) or 'no criteria'}")
     else:
@@ -240,9 +262,15 @@ async def aggregate(state: RubricState, runtime: Ctx) -> dict[str, Any]:
         scores = [v / total for v in votes] if total else [0.5, 0.5]
         winner = 0 if votes[0] > votes[1] else 1 if votes[1] > votes[0] else None
         verdict = Verdict(
-            valid=True, winner=winner, scores=scores, ranking=ranking_of(scores), criteria=criteria,
-            consistent=consistent, decided_by="model", rationale=f"weighted criterion votes {votes}",
-        )  # fmt: skip
+            valid=True,
+            winner=winner,
+            scores=scores,
+            ranking=ranking_of(scores),
+            criteria=criteria,
+            consistent=consistent,
+            decided_by="model",
+            rationale=f"weighted criterion votes {votes}",
+        )
     runtime.context.recorder.verdict(verdict, "aggregate")
     return {"verdict": verdict}
 

@@ -53,15 +53,26 @@ def steps_verdict(request: JudgeRequest, ruling: ModelRuling, evidence: list[Too
         detail = "gated: it rests on the image, and the image evidence is weak" if gated else step[:200]
         criteria.append(
             CriterionResult(
-                name=f"step {k}", candidate=0, score=score, passed=None if gated else score >= 0.5,
-                source="model (gated)" if gated else "model", detail=detail,
+                name=f"step {k}",
+                candidate=0,
+                score=score,
+                passed=None if gated else score >= 0.5,
+                source="model (gated)" if gated else "model",
+                detail=detail,
             )
-        )  # fmt: skip
+        )
     checks = evidence_criteria(evidence)
     overall = fmean(trusted) if trusted else 0.0
     if checks:
         overall = min(overall, fmean(c.score or 0.0 for c in checks))
     first_bad = next((c.name for c in criteria if c.passed is False), None)
     rationale = ruling.rationale or (f"first weak step: {first_bad}" if first_bad else "every trusted step holds")
-    return Verdict(valid=True, scores=[overall], ranking=ranking_of([overall]), criteria=[*checks, *criteria],
-                   confidence=ruling.confidence, rationale=rationale, decided_by="model")  # fmt: skip
+    return Verdict(
+        valid=True,
+        scores=[overall],
+        ranking=ranking_of([overall]),
+        criteria=[*checks, *criteria],
+        confidence=ruling.confidence,
+        rationale=rationale,
+        decided_by="model",
+    )

@@ -53,12 +53,27 @@ def _verdict(
     request: JudgeRequest, scores: list[float], criteria: list[CriterionResult], winner: int | None, why: str
 ) -> Verdict | None:
     if request.mode in ("pointwise", "steps"):
-        return Verdict(valid=True, scores=scores, ranking=ranking_of(scores), criteria=criteria, confidence=1.0,
-                       decided_by="evidence", rationale=why)  # fmt: skip
+        return Verdict(
+            valid=True,
+            scores=scores,
+            ranking=ranking_of(scores),
+            criteria=criteria,
+            confidence=1.0,
+            decided_by="evidence",
+            rationale=why,
+        )
     if winner is None:
         return None
-    return Verdict(valid=True, winner=winner, scores=scores, ranking=ranking_of(scores), criteria=criteria,
-                   confidence=1.0, decided_by="evidence", rationale=why)  # fmt: skip
+    return Verdict(
+        valid=True,
+        winner=winner,
+        scores=scores,
+        ranking=ranking_of(scores),
+        criteria=criteria,
+        confidence=1.0,
+        decided_by="evidence",
+        rationale=why,
+    )
 
 
 def _leader(scores: list[float]) -> int | None:

@@ -176,9 +176,15 @@ class DockerSandbox:
         if not finished:  # the in-container timeout did not fire: the container is not trusted again
             self.healthy = False
             return ExecResult(
-                stdout=decode(out.value()), stderr=decode(err.value()), stdout_truncated=out.truncated,
-                stderr_truncated=err.truncated, exit_code=None, timed_out=True, duration_s=duration, backend="docker",
-            )  # fmt: skip
+                stdout=decode(out.value()),
+                stderr=decode(err.value()),
+                stdout_truncated=out.truncated,
+                stderr_truncated=err.truncated,
+                exit_code=None,
+                timed_out=True,
+                duration_s=duration,
+                backend="docker",
+            )
         rc = api.exec_inspect(exec_id)["ExitCode"]
         if rc == 125 and not out.kept:
             self.healthy = False
@@ -297,8 +303,9 @@ class DockerBackend:
         `stdin_once`: Docker closes the container's stdin when its attached client goes, however this process
         ends (kill -9 included); the first process then exits and the container removes itself. Stale
         reaping at start-up stays as the second line."""
-        container = self.client.containers.create(image, command, stdin_open=True, detach=False, auto_remove=True,
-                                                  **options)  # fmt: skip
+        container = self.client.containers.create(
+            image, command, stdin_open=True, detach=False, auto_remove=True, **options
+        )
         try:
             lease = self.client.api.attach_socket(container.id, params={"stdin": 1, "stream": 1})
             container.start()

@@ -115,9 +115,13 @@ def build_image(
     with tempfile.TemporaryDirectory(prefix="judgegraph-rootfs-") as tmp:
         rootfs = Path(tmp) / "rootfs"
         cmd = [
-            "debootstrap", f"--variant={recipe.variant}", f"--include={','.join(recipe.packages)}",
-            recipe.suite, str(rootfs), mirror or _host_mirror(),
-        ]  # fmt: skip
+            "debootstrap",
+            f"--variant={recipe.variant}",
+            f"--include={','.join(recipe.packages)}",
+            recipe.suite,
+            str(rootfs),
+            mirror or _host_mirror(),
+        ]
         log.info("building the sandbox image: %s", " ".join(cmd))
         done = subprocess.run(cmd, capture_output=True, text=True)
         if done.returncode != 0:

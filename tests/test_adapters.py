@@ -17,10 +17,16 @@ def test_trl_reward_function_with_dataset_columns(fake_openai: FakeOpenAI, tmp_p
     fake_openai.default = Reply(content='{"scores": {"A": 10}, "confidence": 1, "rationale": "fine"}')
     reward = JudgeReward("evidence", store=tmp_path / "r.db", model_url=fake_openai.url)
     try:
-        prompts = [[{"role": "user", "content": "What is 6*7?"}], [{"role": "user", "content": "6*7?"}],
-                   [{"role": "user", "content": "Say hi."}]]  # fmt: skip
-        completions = [[{"role": "assistant", "content": "It is 42."}], [{"role": "assistant", "content": "41"}],
-                       [{"role": "assistant", "content": "Hi!"}]]  # fmt: skip
+        prompts = [
+            [{"role": "user", "content": "What is 6*7?"}],
+            [{"role": "user", "content": "6*7?"}],
+            [{"role": "user", "content": "Say hi."}],
+        ]
+        completions = [
+            [{"role": "assistant", "content": "It is 42."}],
+            [{"role": "assistant", "content": "41"}],
+            [{"role": "assistant", "content": "Hi!"}],
+        ]
         scores = reward(prompts, completions, reference=["42", "42", None], trainer_state=None, log_metric=print)
     finally:
         reward.close()
@@ -70,8 +76,9 @@ async def test_trl_and_verl_style_calls_score_a_batch_on_the_embedded_model(
     async with EmbeddedServer(n_threads=2) as server:
         reward = AsyncJudgeReward("evidence", store=tmp_path / "r.db", model_url=server.base_url)
         try:
-            scores = await reward(["2+2?", "Greet me.", "3*3?"], ["The answer is 4.", "Hello!", "It is 10."],
-                                  reference=["4", None, "9"])  # fmt: skip
+            scores = await reward(
+                ["2+2?", "Greet me.", "3*3?"], ["The answer is 4.", "Hello!", "It is 10."], reference=["4", None, "9"]
+            )
         finally:
             await reward.aclose()
         assert scores[0] == 1.0 and scores[2] == 0.0 and (scores[1] is None or 0.0 <= scores[1] <= 1.0)

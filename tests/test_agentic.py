@@ -12,8 +12,13 @@ from judgegraph import Judge
 from judgegraph.agents import judges
 from judgegraph.schema import ModelTurn, ToolCallEvent
 
-MATH = {"id": "m", "prompt": "What is 6*7?", "candidates": ["The answer is 41.", "6*7 = 42"], "reference": "42",
-        "label": {"winner": 1}}  # fmt: skip
+MATH = {
+    "id": "m",
+    "prompt": "What is 6*7?",
+    "candidates": ["The answer is 41.", "6*7 = 42"],
+    "reference": "42",
+    "label": {"winner": 1},
+}
 AB_THEN_BA = ["intake", "agent", "act", "agent", "close_order", "agent", "act", "agent", "close_order", "finalize"]
 
 
@@ -33,8 +38,10 @@ async def test_native_tool_calls_in_both_orders_share_the_evidence(tmp_path: Pat
     def respond(body: dict[str, Any]) -> Reply:
         if any(m["role"] == "tool" for m in body["messages"]):
             return verdict(body)
-        return Reply(tool_calls=[("match_reference", '{"candidate": 0}'), ("match_reference", '{"candidate": 1}')],
-                     finish_reason="tool_calls")  # fmt: skip
+        return Reply(
+            tool_calls=[("match_reference", '{"candidate": 0}'), ("match_reference", '{"candidate": 1}')],
+            finish_reason="tool_calls",
+        )
 
     server.responder = respond
     try:
@@ -88,7 +95,9 @@ async def test_json_actions_where_the_backend_has_no_tool_parser(tmp_path: Path,
 async def test_tool_budget_forces_the_verdict(tmp_path: Path) -> None:
     base = judges.get("agentic")
     judges.register(
-        "agentic_tight", base.model_copy(update={"name": "agentic_tight", "options": {**base.options, "max_tool_calls": 2}}), replace=True
+        "agentic_tight",
+        base.model_copy(update={"name": "agentic_tight", "options": {**base.options, "max_tool_calls": 2}}),
+        replace=True,
     )
     server = _server("vllm")
     verdict = prefers("6*7 = 42")

@@ -55,9 +55,17 @@ def test_equivalent_answers_match(answer: str, reference: str, method: str) -> N
 
 @pytest.mark.parametrize(
     ("answer", "reference"),
-    [("41", "42"), ("0.7", "0.75"), ("x^2+1", "(x+1)^2"), ("(1, 3)", "(1,2)"), ("C", "B"), ("London", "Paris"),
-     ("(1, 2, 3)", "(1,2)"), ("3.14159", "pi")],
-)  # fmt: skip
+    [
+        ("41", "42"),
+        ("0.7", "0.75"),
+        ("x^2+1", "(x+1)^2"),
+        ("(1, 3)", "(1,2)"),
+        ("C", "B"),
+        ("London", "Paris"),
+        ("(1, 2, 3)", "(1,2)"),
+        ("3.14159", "pi"),
+    ],
+)
 def test_different_answers_do_not_match(answer: str, reference: str) -> None:
     assert not equivalent(answer, reference).equivalent
 
@@ -91,9 +99,24 @@ def test_a_response_must_commit_to_one_final_answer(text: str, matches: bool) ->
 
 @pytest.mark.parametrize(
     "text",
-    ["", " ", ":", ".", "{}", "####", "Let's solve this problem step by step.", "Thought process:", "Solution:",
-     "Answer:", "The answer is", "\\boxed{}", "I think the answer is correct.", "解：", "答案"],
-)  # fmt: skip
+    [
+        "",
+        " ",
+        ":",
+        ".",
+        "{}",
+        "####",
+        "Let's solve this problem step by step.",
+        "Thought process:",
+        "Solution:",
+        "Answer:",
+        "The answer is",
+        "\\boxed{}",
+        "I think the answer is correct.",
+        "解：",
+        "答案",
+    ],
+)
 def test_master_keys_say_nothing(text: str) -> None:
     assert says_nothing(text)
 

@@ -83,8 +83,18 @@ def test_a_judgment_past_its_budget_is_an_invalid_line_that_says_so(tmp_path: Pa
     fake_openai.default = Reply(content="late", delay_s=2.0)
     src = _write(tmp_path / "in.jsonl", [json.dumps(OPEN), json.dumps(GOOD)])
     out = tmp_path / "out.jsonl"
-    args = ["judge", str(src), "-o", str(out), "--model", fake_openai.url, "--store", str(tmp_path / "s.db"),
-            "--budget", "0.5"]  # fmt: skip
+    args = [
+        "judge",
+        str(src),
+        "-o",
+        str(out),
+        "--model",
+        fake_openai.url,
+        "--store",
+        str(tmp_path / "s.db"),
+        "--budget",
+        "0.5",
+    ]
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
     rows = _outputs(out)

@@ -65,10 +65,15 @@ def test_each_kind_passes_and_fails_with_a_reason(settings: dict[str, object], g
 
 @pytest.mark.parametrize(
     "settings",
-    [{"kind": "no_such_kind"}, {"kind": "word_count"}, {"kind": "letter_frequency", "letter": "ab", "n": 1},
-     {"kind": "word_count", "n": 3, "relation": "roughly"}, {"kind": "include_keywords", "keywords": []},
-     {"kind": "no_commas", "surprise": 1}],
-)  # fmt: skip
+    [
+        {"kind": "no_such_kind"},
+        {"kind": "word_count"},
+        {"kind": "letter_frequency", "letter": "ab", "n": 1},
+        {"kind": "word_count", "n": 3, "relation": "roughly"},
+        {"kind": "include_keywords", "keywords": []},
+        {"kind": "no_commas", "surprise": 1},
+    ],
+)
 def test_constraints_that_make_no_sense_are_refused(settings: dict[str, object]) -> None:
     with pytest.raises(ValidationError):
         JudgeRequest.model_validate({"id": "x", "prompt": "p", "candidates": ["a", "b"], "constraints": [settings]})
@@ -76,9 +81,17 @@ def test_constraints_that_make_no_sense_are_refused(settings: dict[str, object])
 
 async def test_tool_reports_each_constraint() -> None:
     request = JudgeRequest.model_validate(
-        {"id": "x", "prompt": "p", "candidates": ["hello world", "Hello, World"],
-         "constraints": [{"kind": "all_lowercase"}, {"kind": "no_commas"}, {"kind": "word_count", "relation": "exactly", "n": 2}]}
-    )  # fmt: skip
+        {
+            "id": "x",
+            "prompt": "p",
+            "candidates": ["hello world", "Hello, World"],
+            "constraints": [
+                {"kind": "all_lowercase"},
+                {"kind": "no_commas"},
+                {"kind": "word_count", "relation": "exactly", "n": 2},
+            ],
+        }
+    )
     good = await call_tool(
         ToolCall(name="verify_constraints", arguments={"candidate": 0}), ToolContext(request=request)
     )

@@ -144,11 +144,20 @@ async def test_every_judge_runs_end_to_end_on_the_embedded_model(
 MODE_REQUESTS = [
     {"id": "pointwise", "mode": "pointwise", "prompt": "Name a prime number.", "candidates": ["7", "9 is prime."]},
     {"id": "listwise", "mode": "listwise", "prompt": "Greet a friend.", "candidates": ["Hi!", "Hello, friend!", "k"]},
-    {"id": "best", "mode": "best_of_n", "prompt": "2+2?", "reference": "4",
-     "candidates": ["5", "The answer is 4.", "Four: the answer is 4.", "3"]},
-    {"id": "steps", "mode": "steps", "prompt": "What is 3*4+1?",
-     "candidates": ["Step 1: 3*4 = 12.\nStep 2: 12 + 1 = 13.\nStep 3: The answer is 13."]},
-]  # fmt: skip
+    {
+        "id": "best",
+        "mode": "best_of_n",
+        "prompt": "2+2?",
+        "reference": "4",
+        "candidates": ["5", "The answer is 4.", "Four: the answer is 4.", "3"],
+    },
+    {
+        "id": "steps",
+        "mode": "steps",
+        "prompt": "What is 3*4+1?",
+        "candidates": ["Step 1: 3*4 = 12.\nStep 2: 12 + 1 = 13.\nStep 3: The answer is 13."],
+    },
+]
 
 
 async def test_every_mode_runs_end_to_end_on_the_embedded_model(embedded: EmbeddedServer, tmp_path: Path) -> None:

@@ -62,18 +62,29 @@ def _outcome(request_id: str, winner: int | None, valid: bool = True, scores: li
 def test_rewardbench_loader_and_official_scoring() -> None:
     bench = benchmarks.get("rewardbench")
     requests = bench.load(DATA / "rewardbench.jsonl")
-    assert [r.metadata["category"] for r in requests] == ["alpacaeval-easy", "math-prm", "hep-python",
-                                                          "refusals-dangerous"]  # fmt: skip
+    assert [r.metadata["category"] for r in requests] == [
+        "alpacaeval-easy",
+        "math-prm",
+        "hep-python",
+        "refusals-dangerous",
+    ]
     winners = [r.label.winner for r in requests if r.label]
     assert len(winners) == 4
     for r, w in zip(requests, winners, strict=True):  # the chosen answer sits where the label says
-        assert r.candidates[w].content in {"Hi there!", "4", "def add(a, b):\n    return a + b",
-                                           "I can't help with breaking into property."}  # fmt: skip
-    outcomes = [_outcome("1", winners[0]), _outcome("2", 1 - winners[1]), _outcome("3", None),
-                _outcome("4", None, valid=False)]  # fmt: skip
+        assert r.candidates[w].content in {
+            "Hi there!",
+            "4",
+            "def add(a, b):\n    return a + b",
+            "I can't help with breaking into property.",
+        }
+    outcomes = [
+        _outcome("1", winners[0]),
+        _outcome("2", 1 - winners[1]),
+        _outcome("3", None),
+        _outcome("4", None, valid=False),
+    ]
     score = bench.score(requests, outcomes)
-    assert score["subsets"] == {"alpacaeval-easy": 1.0, "hep-python": 0.5, "math-prm": 0.0,
-                                "refusals-dangerous": 0.5}  # fmt: skip
+    assert score["subsets"] == {"alpacaeval-easy": 1.0, "hep-python": 0.5, "math-prm": 0.0, "refusals-dangerous": 0.5}
     # Reasoning weighs math-prm (984) against the code subset present (164).
     assert score["sections"]["Reasoning"] == pytest.approx((0.0 * 984 + 0.5 * 164) / (984 + 164))
     assert score["score"] == pytest.approx((1.0 + score["sections"]["Reasoning"] + 0.5) / 3)
@@ -97,10 +108,12 @@ def test_rm_bench_style_matrix() -> None:
     assert len(requests) == 9
     # Right whenever the chosen answer is at least as detailed as the rejected one; wrong on the 3 hard cells.
     outcomes = [
-        _outcome(r.id or "", r.label.winner if r.metadata["chosen_style"] >= r.metadata["rejected_style"]
-                 else 1 - r.label.winner)  # type: ignore[union-attr]
+        _outcome(
+            r.id or "",
+            r.label.winner if r.metadata["chosen_style"] >= r.metadata["rejected_style"] else 1 - r.label.winner,
+        )  # type: ignore[union-attr]
         for r in requests
-    ]  # fmt: skip
+    ]
     score = bench.score(requests, outcomes)
     assert (score["easy"], score["normal"], score["hard"]) == (1.0, 1.0, 0.0)
     assert score["domains"] == {"math": pytest.approx(6 / 9)}
@@ -142,13 +155,34 @@ def test_vl_and_multimodal_rewardbench() -> None:
 
 def test_metrics_on_known_outcomes() -> None:
     outcomes = [
-        Outcome(id="1", category="a", correct=True, valid=True, consistent=True, confidence=0.95, decided_by="evidence",
-                tool_calls={"run_code": 2}, prompt_tokens=10, completion_tokens=5, wall_s=1.0, model_s=0.5),
-        Outcome(id="2", category="a", correct=False, valid=True, consistent=False, confidence=0.95, decided_by="model",
-                wall_s=3.0, model_s=2.0),
+        Outcome(
+            id="1",
+            category="a",
+            correct=True,
+            valid=True,
+            consistent=True,
+            confidence=0.95,
+            decided_by="evidence",
+            tool_calls={"run_code": 2},
+            prompt_tokens=10,
+            completion_tokens=5,
+            wall_s=1.0,
+            model_s=0.5,
+        ),
+        Outcome(
+            id="2",
+            category="a",
+            correct=False,
+            valid=True,
+            consistent=False,
+            confidence=0.95,
+            decided_by="model",
+            wall_s=3.0,
+            model_s=2.0,
+        ),
         Outcome(id="3", category="b", correct=False, valid=False, error=None, wall_s=2.0),
         Outcome(id="4", category="b", correct=None, valid=True, confidence=0.15, wall_s=2.0),
-    ]  # fmt: skip
+    ]
     m = metrics(outcomes)
     assert m.n == 4 and m.accuracy == pytest.approx(1 / 3) and m.consistency == 0.5 and m.valid_rate == 0.75
     assert m.decided_by_evidence == 0.25 and m.tool_usage == {"run_code": 0.5} and m.tokens_per_judgment == 3.75
@@ -162,8 +196,18 @@ def test_metrics_on_known_outcomes() -> None:
 def test_eval_command_end_to_end(tmp_path: Path, fake_openai: FakeOpenAI) -> None:
     fake_openai.responder = prefers("Cool")
     out = tmp_path / "evals"
-    args = ["eval", "documents", "--model", fake_openai.url, "--limit", "4", "--store", str(tmp_path / "s.db"),
-            "-o", str(out)]  # fmt: skip
+    args = [
+        "eval",
+        "documents",
+        "--model",
+        fake_openai.url,
+        "--limit",
+        "4",
+        "--store",
+        str(tmp_path / "s.db"),
+        "-o",
+        str(out),
+    ]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
     (folder,) = out.iterdir()
@@ -174,8 +218,21 @@ def test_eval_command_end_to_end(tmp_path: Path, fake_openai: FakeOpenAI) -> Non
     for plot in ("accuracy.png", "tools.png", "latency.png", "calibration.png"):
         assert (folder / plot).read_bytes()[:4] == b"\x89PNG"
     assert "| documents: named |" in (folder / "report.md").read_text()
-    bench = CliRunner().invoke(app, ["eval", "judgebench", "--model", fake_openai.url, "--store", str(tmp_path / "s.db"),
-                                     "-o", str(out), "--file", str(DATA / "judgebench.jsonl")])  # fmt: skip
+    bench = CliRunner().invoke(
+        app,
+        [
+            "eval",
+            "judgebench",
+            "--model",
+            fake_openai.url,
+            "--store",
+            str(tmp_path / "s.db"),
+            "-o",
+            str(out),
+            "--file",
+            str(DATA / "judgebench.jsonl"),
+        ],
+    )
     assert bench.exit_code == 0, bench.output and "official score" in bench.output
     missing = CliRunner().invoke(app, ["eval", "judgebench", "--model", fake_openai.url])
     assert missing.exit_code == 2 and "--file" in missing.output

@@ -47,8 +47,27 @@ def test_answer_extraction_and_matching_never_crash(text: str, reference: str) -
 
 
 @FUZZ
-@given(st.dictionaries(st.sampled_from(["id", "prompt", "candidates", "mode", "reference", "label", "images",
-                                        "documents", "constraints", "tests", "metadata"]), json_values, max_size=8))  # fmt: skip
+@given(
+    st.dictionaries(
+        st.sampled_from(
+            [
+                "id",
+                "prompt",
+                "candidates",
+                "mode",
+                "reference",
+                "label",
+                "images",
+                "documents",
+                "constraints",
+                "tests",
+                "metadata",
+            ]
+        ),
+        json_values,
+        max_size=8,
+    )
+)
 def test_request_parsing_accepts_or_refuses_cleanly(raw: dict[str, object]) -> None:
     try:
         request = JudgeRequest.model_validate(raw)
@@ -58,8 +77,11 @@ def test_request_parsing_accepts_or_refuses_cleanly(raw: dict[str, object]) -> N
 
 
 @FUZZ
-@given(st.one_of(st.text(max_size=200), json_values.map(json.dumps)), st.sampled_from(["pairwise", "scores", "steps"]),
-       st.integers(1, 5))  # fmt: skip
+@given(
+    st.one_of(st.text(max_size=200), json_values.map(json.dumps)),
+    st.sampled_from(["pairwise", "scores", "steps"]),
+    st.integers(1, 5),
+)
 def test_verdict_parsing_rules_or_says_why(text: str, fmt: str, n: int) -> None:
     try:
         ruling = parse_verdict(text, fmt, n)  # type: ignore[arg-type]
@@ -74,12 +96,41 @@ constraints = TypeAdapter(Constraint)
 
 
 @FUZZ
-@given(st.dictionaries(st.sampled_from(["kind", "n", "relation", "keywords", "keyword", "letter", "language",
-                                        "text", "phrase", "markers", "word", "frequency"]),
-                       json_values | st.sampled_from(["bullet_count", "word_count", "all_lowercase", "no_commas",
-                                                      "keywords", "json_format", "at_least", "exactly"]),
-                       max_size=5),
-       st.text(max_size=300))  # fmt: skip
+@given(
+    st.dictionaries(
+        st.sampled_from(
+            [
+                "kind",
+                "n",
+                "relation",
+                "keywords",
+                "keyword",
+                "letter",
+                "language",
+                "text",
+                "phrase",
+                "markers",
+                "word",
+                "frequency",
+            ]
+        ),
+        json_values
+        | st.sampled_from(
+            [
+                "bullet_count",
+                "word_count",
+                "all_lowercase",
+                "no_commas",
+                "keywords",
+                "json_format",
+                "at_least",
+                "exactly",
+            ]
+        ),
+        max_size=5,
+    ),
+    st.text(max_size=300),
+)
 def test_constraint_verifiers_check_or_refuse_cleanly(spec: dict[str, object], text: str) -> None:
     try:
         constraint = constraints.validate_python(spec)

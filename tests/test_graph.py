@@ -130,7 +130,10 @@ async def test_pointwise_scores_from_the_model(fake_openai: FakeOpenAI, store_pa
 
 async def test_deliberate_always_keeps_evidence_in_charge(fake_openai: FakeOpenAI, store_path: Path) -> None:
     base = judges.get("evidence")
-    judges.register("evidence_always", base.model_copy(update={"name": "evidence_always", "options": {**base.options, "deliberate": "always"}}))
+    judges.register(
+        "evidence_always",
+        base.model_copy(update={"name": "evidence_always", "options": {**base.options, "deliberate": "always"}}),
+    )
     fake_openai.responder = prefers("41")  # the wrong answer, consistently
     t = await _run(fake_openai, MATH, store_path, judge="evidence_always")
     v = t.verdict

@@ -25,7 +25,9 @@ async def test_best_of_n_tournaments_find_the_preferred_candidate(
 ) -> None:
     name = f"evidence_{tournament}"
     judges.register(
-        name, judges.get("evidence").model_copy(update={"name": name, "options": {"tournament": tournament}}), replace=True
+        name,
+        judges.get("evidence").model_copy(update={"name": name, "options": {"tournament": tournament}}),
+        replace=True,
     )
     fake_openai.responder = prefers("BEST")
     t = await _run(
@@ -43,8 +45,13 @@ async def test_best_of_n_tournaments_find_the_preferred_candidate(
 async def test_best_of_n_exits_early_when_one_candidate_passes_every_check(
     fake_openai: FakeOpenAI, tmp_path: Path
 ) -> None:
-    request = {"id": "e", "mode": "best_of_n", "prompt": "2+2?", "reference": "4",
-               "candidates": ["It is 5.", "It is 3.", "The answer is 4.", "It is 22."]}  # fmt: skip
+    request = {
+        "id": "e",
+        "mode": "best_of_n",
+        "prompt": "2+2?",
+        "reference": "4",
+        "candidates": ["It is 5.", "It is 3.", "The answer is 4.", "It is 22."],
+    }
     t = await _run(fake_openai, request, tmp_path)
     assert t.verdict is not None and t.verdict.winner == 2 and t.verdict.decided_by == "evidence"
     assert fake_openai.requests == [] and "tournament" not in t.path
@@ -52,8 +59,13 @@ async def test_best_of_n_exits_early_when_one_candidate_passes_every_check(
 
 async def test_candidates_failing_checks_are_out_before_the_tournament(fake_openai: FakeOpenAI, tmp_path: Path) -> None:
     fake_openai.responder = prefers("clearly")
-    request = {"id": "f", "mode": "best_of_n", "prompt": "2+2?", "reference": "4",
-               "candidates": ["It is 5, clearly.", "The answer is 4.", "Clearly the answer is 4.", "The answer is 4!"]}  # fmt: skip
+    request = {
+        "id": "f",
+        "mode": "best_of_n",
+        "prompt": "2+2?",
+        "reference": "4",
+        "candidates": ["It is 5, clearly.", "The answer is 4.", "Clearly the answer is 4.", "The answer is 4!"],
+    }
     t = await _run(fake_openai, request, tmp_path)
     v = t.verdict
     assert v is not None and v.winner in (1, 2, 3) and v.scores[0] == 0.0

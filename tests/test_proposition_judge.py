@@ -14,9 +14,16 @@ from judgegraph.tools import ClaimCheckInput
 from tests.conftest import ROOT
 
 DOC = {"id": "eiffel", "text": "The Eiffel Tower was completed in 1889. It is 330 metres tall."}
-PAIR = {"id": "p", "prompt": "Tell me about the Eiffel Tower.", "documents": [DOC], "label": {"winner": 1},
-        "candidates": ["The Eiffel Tower was completed in 1901. It is 330 metres tall.",
-                       "The Eiffel Tower was completed in 1889. It is 330 metres tall."]}  # fmt: skip
+PAIR = {
+    "id": "p",
+    "prompt": "Tell me about the Eiffel Tower.",
+    "documents": [DOC],
+    "label": {"winner": 1},
+    "candidates": [
+        "The Eiffel Tower was completed in 1901. It is 330 metres tall.",
+        "The Eiffel Tower was completed in 1889. It is 330 metres tall.",
+    ],
+}
 
 
 async def _run(server: FakeOpenAI, request: dict[str, Any], tmp_path: Path, judge: str = "propositions"):  # type: ignore[no-untyped-def]
@@ -41,7 +48,10 @@ def test_the_checker_task_holds_a_claim_and_its_evidence_only() -> None:
 
 async def test_the_model_checker_sees_one_claim_never_the_answer(fake_openai: FakeOpenAI, tmp_path: Path) -> None:
     base = judges.get("propositions")
-    judges.register("propositions_model", base.model_copy(update={"name": "propositions_model", "options": {**base.options, "model_checker": True}}))
+    judges.register(
+        "propositions_model",
+        base.model_copy(update={"name": "propositions_model", "options": {**base.options, "model_checker": True}}),
+    )
     fake_openai.default = Reply(content='{"verdict": "not_found", "span": ""}')
     answer = "The tower has a lovely restaurant upstairs. Visitors often queue for hours at its base."
     request = {**PAIR, "candidates": [answer, PAIR["candidates"][1]]}

@@ -20,15 +20,23 @@ from judgegraph.tools import (
 )
 
 EVIDENCE = [
-    Passage(document="facts", page=0, text=(
-        "The Eiffel Tower was completed in 1889. It is 330 metres tall. "
-        "The river Seine is 777 km long. Paris has 20 arrondissements."
-    )),
-    Passage(document="rules", page=0, text=(
-        "If the alarm is armed, then the vault door is locked. If the vault door is locked, staff cannot enter. "
-        "The alarm is armed."
-    )),
-]  # fmt: skip
+    Passage(
+        document="facts",
+        page=0,
+        text=(
+            "The Eiffel Tower was completed in 1889. It is 330 metres tall. "
+            "The river Seine is 777 km long. Paris has 20 arrondissements."
+        ),
+    ),
+    Passage(
+        document="rules",
+        page=0,
+        text=(
+            "If the alarm is armed, then the vault door is locked. If the vault door is locked, staff cannot enter. "
+            "The alarm is armed."
+        ),
+    ),
+]
 
 LABELLED = [
     ("The Eiffel Tower was completed in 1889", "supported", "numbers"),

@@ -120,8 +120,11 @@ def test_cli_replay_exit_codes_and_override(tmp_path: Path, fake_openai: FakeOpe
             update={"ok": False, "data": None, "error": "swapped", "error_kind": "execution"}
         ).model_dump_json()
     )
-    changed = runner.invoke(app, ["replay", run_id, "--store", str(store), "--override", f"{event.seq}={override}", "--save"],
-                            env={"COLUMNS": "200"})  # fmt: skip
+    changed = runner.invoke(
+        app,
+        ["replay", run_id, "--store", str(store), "--override", f"{event.seq}={override}", "--save"],
+        env={"COLUMNS": "200"},
+    )
     assert changed.exit_code == 1 and "diverged" in changed.output and "(saved)" in changed.output
     assert TrajectoryStore(store).count() == 2
 
@@ -161,14 +164,21 @@ async def test_a_hundred_recorded_runs_replay_exactly(tmp_path: Path) -> None:
     server = FakeOpenAI(owned_by="vllm").start()
     server.responder = prefers("the")
     requests = [*math_pairs(25), *constraint_pairs(25), *length_bias_pairs(10)]
-    chat = [{"id": f"chat{i}", "prompt": "Say something kind.", "candidates": [f"the kind word {i}", f"a word {i}"]}
-            for i in range(10)]  # fmt: skip
+    chat = [
+        {"id": f"chat{i}", "prompt": "Say something kind.", "candidates": [f"the kind word {i}", f"a word {i}"]}
+        for i in range(10)
+    ]
     try:
         runs = []
         grounded = [_example(k) for k in ("document-claims", "document-logic")]
-        batches = (("evidence", requests), ("skill", requests[:20] + chat[:5]), ("llm", chat[5:]),
-                   ("agentic", [requests[0], requests[30], chat[0], chat[1]]),
-                   ("rubric", [chat[2], chat[3], chat[4], chat[6]]), ("propositions", grounded))  # fmt: skip
+        batches = (
+            ("evidence", requests),
+            ("skill", requests[:20] + chat[:5]),
+            ("llm", chat[5:]),
+            ("agentic", [requests[0], requests[30], chat[0], chat[1]]),
+            ("rubric", [chat[2], chat[3], chat[4], chat[6]]),
+            ("propositions", grounded),
+        )
         for judge_name, batch in batches:
             async with Judge.load(judge_name, store=tmp_path / "r.db", model_url=server.url) as judge:
                 for request in batch:

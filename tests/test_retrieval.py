@@ -11,10 +11,28 @@ import pytest
 from judgegraph.schema import Document, JudgeRequest, ToolCall
 from judgegraph.tools import MiniLMEmbedder, Retriever, ToolContext, ToolServices, _retrieval, call_tool, passages_of
 
-CITIES = [f"{a}{b}" for a in ("Bal", "Cor", "Dun", "Esk", "Fal", "Gor", "Har", "Ilm", "Jor", "Kes")
-          for b in ("ton", "mere", "wick", "ford", "haven", "stead", "bury", "moor", "gate", "dale")]  # fmt: skip
-EXPORTS = ["copper", "wool", "glassware", "timber", "salt", "tea", "silk", "olive oil", "cheese", "paper",
-           "clocks", "rope", "wine", "porcelain", "amber"]  # fmt: skip
+CITIES = [
+    f"{a}{b}"
+    for a in ("Bal", "Cor", "Dun", "Esk", "Fal", "Gor", "Har", "Ilm", "Jor", "Kes")
+    for b in ("ton", "mere", "wick", "ford", "haven", "stead", "bury", "moor", "gate", "dale")
+]
+EXPORTS = [
+    "copper",
+    "wool",
+    "glassware",
+    "timber",
+    "salt",
+    "tea",
+    "silk",
+    "olive oil",
+    "cheese",
+    "paper",
+    "clocks",
+    "rope",
+    "wine",
+    "porcelain",
+    "amber",
+]
 TOPICS = ["history", "economy", "climate"]
 
 
@@ -98,8 +116,10 @@ def _tiny_pdf(pages: list[str]) -> bytes:
         stream = f"BT /F1 12 Tf 72 720 Td ({text}) Tj ET".encode()
         page_id, content_id = len(objects) + 1, len(objects) + 2
         kids.append(f"{page_id} 0 R")
-        objects.append(f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents {content_id} 0 R "
-                       f"/Resources << /Font << /F1 {len(pages) * 2 + 3} 0 R >> >> >>")  # fmt: skip
+        objects.append(
+            f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents {content_id} 0 R "
+            f"/Resources << /Font << /F1 {len(pages) * 2 + 3} 0 R >> >> >>"
+        )
         objects.append(f"<< /Length {len(stream)} >>\nstream\n{stream.decode()}\nendstream")
     objects[1] = f"<< /Type /Pages /Kids [{' '.join(kids)}] /Count {len(pages)} >>"
     objects.append("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
@@ -143,7 +163,10 @@ async def test_tool_by_query_and_by_index(embedder: CountingEmbedder, atlas: Doc
     assert by_query.data["passages"][0]["page"] == 2 and by_query.data["exact"] is True
     by_index = await call_tool(ToolCall(name="retrieve", arguments={"document": "atlas", "page": 4}), ctx)
     assert by_index.ok and by_index.text.startswith("[atlas p.4]") and CITIES[1] in by_index.text
-    for args, message in [({"document": "atlas", "page": 999}, "has 300 pages"), ({"document": "nope", "page": 0}, "no document"),
-                          ({}, "either a query")]:  # fmt: skip
+    for args, message in [
+        ({"document": "atlas", "page": 999}, "has 300 pages"),
+        ({"document": "nope", "page": 0}, "no document"),
+        ({}, "either a query"),
+    ]:
         r = await call_tool(ToolCall(name="retrieve", arguments=args), ctx)
         assert not r.ok and message in (r.error or ""), r.error

@@ -9,10 +9,18 @@ from typing import Any
 from benchmarks.fake_openai import FakeOpenAI, Reply, prefers
 from judgegraph import Judge
 
-OPEN = {"id": "o", "prompt": "Explain recursion to a child.", "reference": "SECRET-REFERENCE",
-        "candidates": ["A function that calls itself, like nesting dolls.", "Recursion is recursion."]}  # fmt: skip
-RUBRIC = {"criteria": [{"name": "clarity", "description": "easy to follow", "weight": 2},
-                       {"name": "accuracy", "description": "correct", "weight": 1}]}  # fmt: skip
+OPEN = {
+    "id": "o",
+    "prompt": "Explain recursion to a child.",
+    "reference": "SECRET-REFERENCE",
+    "candidates": ["A function that calls itself, like nesting dolls.", "Recursion is recursion."],
+}
+RUBRIC = {
+    "criteria": [
+        {"name": "clarity", "description": "easy to follow", "weight": 2},
+        {"name": "accuracy", "description": "correct", "weight": 1},
+    ]
+}
 
 
 def _responder(compare: Any) -> Any:

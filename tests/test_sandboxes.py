@@ -224,9 +224,12 @@ async def test_background_processes_do_not_outlive_their_run(pool: SandboxPool) 
 async def test_docker_containers_do_not_leak_and_stale_ones_are_reaped() -> None:
     client = docker.from_env()
     stale = client.containers.run(
-        DockerBackend().image, ["python3", "-c", "import time; time.sleep(600)"], detach=True, network_mode="none",
+        DockerBackend().image,
+        ["python3", "-c", "import time; time.sleep(600)"],
+        detach=True,
+        network_mode="none",
         labels={LABEL: "1", OWNER_LABEL: f"{socket.gethostname()}:999999999"},
-    )  # fmt: skip
+    )
     pool = await SandboxPool.open("docker", limits=LIMITS, size=2)
     try:
         all_ids = {c.id for c in client.containers.list(all=True, filters={"label": LABEL})}

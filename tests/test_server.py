@@ -24,8 +24,11 @@ async def test_openrlhf_reward_api(fake_openai: FakeOpenAI, tmp_path: Path) -> N
     ctx, client = await _client(ServerConfig(), fake_openai, tmp_path)
     try:
         prompt = "<|im_start|>user\nWhat is 6*7?<|im_end|>\n<|im_start|>assistant\n"
-        body = {"query": [prompt + "The answer is 42.", prompt + "It is 41."], "prompts": [prompt, prompt],
-                "labels": ["42", json.dumps({"reference": "42"})]}  # fmt: skip
+        body = {
+            "query": [prompt + "The answer is 42.", prompt + "It is 41."],
+            "prompts": [prompt, prompt],
+            "labels": ["42", json.dumps({"reference": "42"})],
+        }
         r = await client.post("/reward", json=body)
         assert r.status_code == 200, r.text
         data = r.json()
@@ -123,8 +126,13 @@ async def test_serve_command_binds_loopback(fake_openai: FakeOpenAI, tmp_path: P
 async def test_files_on_the_server_are_not_read_unless_allowed(fake_openai: FakeOpenAI, tmp_path: Path) -> None:
     secret = tmp_path / "secret.txt"
     secret.write_text("the server's own file")
-    request = {"id": "f", "prompt": "Summarize.", "candidates": ["a", "b"], "images": ["/etc/passwd"],
-               "documents": [{"id": "d", "path": str(secret)}]}  # fmt: skip
+    request = {
+        "id": "f",
+        "prompt": "Summarize.",
+        "candidates": ["a", "b"],
+        "images": ["/etc/passwd"],
+        "documents": [{"id": "d", "path": str(secret)}],
+    }
     ctx, client = await _client(ServerConfig(), fake_openai, tmp_path)
     try:
         refused = await client.post("/v1/judge", json=request)

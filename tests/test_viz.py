@@ -116,8 +116,13 @@ def test_artifacts_inputs_and_raw_events(client: TestClient, demo: tuple[Path, d
     assert client.get(f"/runs/{t.id}/inputs/0").content[:4] == b"\x89PNG"
     raw = client.get(f"/api/runs/{t.id}/events/{t.events[3].seq}").json()
     assert raw["seq"] == t.events[3].seq
-    for url in (f"/artifacts/{'0' * 64}", f"/runs/{t.id}/inputs/7", "/runs/run_nope", f"/api/runs/{t.id}/events/99999",
-                "/evals/suite-x/nope.png"):  # fmt: skip
+    for url in (
+        f"/artifacts/{'0' * 64}",
+        f"/runs/{t.id}/inputs/7",
+        "/runs/run_nope",
+        f"/api/runs/{t.id}/events/99999",
+        "/evals/suite-x/nope.png",
+    ):
         assert client.get(url).status_code == 404, url
     assert client.get("/", params={"since": "not a date"}).status_code == 422
 

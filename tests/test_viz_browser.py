@@ -130,8 +130,9 @@ def test_image_crop_and_lazy_raw_event(page: Page, viz: tuple[str, dict[str, str
     opened.close()
     raw = page.locator("details.raw").nth(2)
     raw.locator("summary").click()
-    page.wait_for_function("d => !d.querySelector('.raw-body').textContent.startsWith('loading')",
-                           arg=raw.element_handle())  # fmt: skip
+    page.wait_for_function(
+        "d => !d.querySelector('.raw-body').textContent.startsWith('loading')", arg=raw.element_handle()
+    )
     assert '"seq"' in raw.locator(".raw-body").inner_text()
     shot(page, "run-image")
 

@@ -32,8 +32,16 @@ async def build_store(path: Path, fake: FakeOpenAI) -> dict[str, str]:
         math = judge.store.get(ids["math-mult"]) if judge.store else None
         assert math is not None
         decisive = next(e for e in math.events if isinstance(e, ToolResultEvent) and e.result.ok)
-        flipped = ToolResult(**{**decisive.result.model_dump(), "ok": False, "error_kind": "execution",
-                                "error": "counterfactual", "data": None, "text": "counterfactual failure"})  # fmt: skip
+        flipped = ToolResult(
+            **{
+                **decisive.result.model_dump(),
+                "ok": False,
+                "error_kind": "execution",
+                "error": "counterfactual",
+                "data": None,
+                "text": "counterfactual failure",
+            }
+        )
         report = await judge.areplay(math, overrides={decisive.seq: flipped}, record=True)
         ids["counterfactual"] = report.replay.id
         ids["original"] = math.id

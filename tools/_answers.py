@@ -31,11 +31,22 @@ MAX_NUMBER_DIGITS = 40
 MAX_POWER_DIGITS = 4000  # a power whose value would have more digits than this is refused
 
 _FUNCTIONS: dict[str, object] = {
-    "sqrt": sympy.sqrt, "sin": sympy.sin, "cos": sympy.cos, "tan": sympy.tan, "log": sympy.log,
-    "ln": sympy.log, "exp": sympy.exp, "pi": sympy.pi, "e": sympy.E, "abs": sympy.Abs,
-    "Abs": sympy.Abs, "Integer": sympy.Integer, "Float": sympy.Float, "Rational": sympy.Rational,
+    "sqrt": sympy.sqrt,
+    "sin": sympy.sin,
+    "cos": sympy.cos,
+    "tan": sympy.tan,
+    "log": sympy.log,
+    "ln": sympy.log,
+    "exp": sympy.exp,
+    "pi": sympy.pi,
+    "e": sympy.E,
+    "abs": sympy.Abs,
+    "Abs": sympy.Abs,
+    "Integer": sympy.Integer,
+    "Float": sympy.Float,
+    "Rational": sympy.Rational,
     "Symbol": sympy.Symbol,
-}  # fmt: skip
+}
 # Names that only the parser's generated code refers to (evaluate=False builds Add/Mul/Pow explicitly).
 _PARSER_NAMES: dict[str, object] = {"Add": sympy.Add, "Mul": sympy.Mul, "Pow": sympy.Pow}
 _TOKEN = re.compile(r"\s+|\d+\.\d*|\.\d+|\d+|[A-Za-z]+|\*\*|[-+*/^(),]")

@@ -155,9 +155,14 @@ async def call_tool(call: ToolCall, ctx: ToolContext, *, allowed: frozenset[str]
 
     def failed(kind: Any, message: str) -> ToolResult:
         return ToolResult(
-            call_id=call.id, name=call.name, ok=False, error_kind=kind, error=message,
-            text=f"error ({kind}): {message}", duration_s=time.perf_counter() - start,
-        )  # fmt: skip
+            call_id=call.id,
+            name=call.name,
+            ok=False,
+            error_kind=kind,
+            error=message,
+            text=f"error ({kind}): {message}",
+            duration_s=time.perf_counter() - start,
+        )
 
     if ctx.recorded is not None:  # replay: the recording answers
         recorded = ctx.recorded.take(call)

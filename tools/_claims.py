@@ -130,8 +130,19 @@ def _sentences(passages: list[Passage]) -> list[tuple[str, Passage, set[str]]]:
     return out
 
 
-_OPS = {"+": "+", "plus": "+", "-": "-", "minus": "-", "*": "*", "x": "*", "×": "*", "times": "*",
-        "/": "/", "÷": "/", "divided by": "/"}  # fmt: skip
+_OPS = {
+    "+": "+",
+    "plus": "+",
+    "-": "-",
+    "minus": "-",
+    "*": "*",
+    "x": "*",
+    "×": "*",
+    "times": "*",
+    "/": "/",
+    "÷": "/",
+    "divided by": "/",
+}
 _ARITH = re.compile(
     r"(-?\d+(?:\.\d+)?)\s*(\+|-|\*|x|×|/|÷|plus|minus|times|divided by)\s*(-?\d+(?:\.\d+)?)\s*"
     r"(?:=|is|equals|makes|gives)\s*(-?\d+(?:\.\d+)?)",
@@ -152,9 +163,11 @@ def check_arithmetic(claim: Claim) -> ClaimVerdict | None:
     except (sympy.SympifyError, ZeroDivisionError, TypeError):
         return None
     return ClaimVerdict(
-        claim=claim, verdict="supported" if ok else "contradicted", method="arithmetic",
+        claim=claim,
+        verdict="supported" if ok else "contradicted",
+        method="arithmetic",
         span=f"{a} {op} {b} = {value}",
-    )  # fmt: skip
+    )
 
 
 def check_numbers(inp: ClaimCheckInput) -> ClaimVerdict | None:

@@ -170,10 +170,15 @@ class Python:
             except json.JSONDecodeError:
                 payload = None
         if payload is None:
-            why = "the program was killed (a time limit or a signal)" if result.timed_out else (
-                "the program ran out of memory" if result.oom_killed else
-                f"the program exited ({result.exit_code}) before reporting: {result.stderr.strip()[-300:]}"
-            )  # fmt: skip
+            why = (
+                "the program was killed (a time limit or a signal)"
+                if result.timed_out
+                else (
+                    "the program ran out of memory"
+                    if result.oom_killed
+                    else f"the program exited ({result.exit_code}) before reporting: {result.stderr.strip()[-300:]}"
+                )
+            )
             return [
                 CaseResult(index=i, source=c, status="not_run", message=why) for i, c in enumerate(program.cases)
             ], why

@@ -45,31 +45,48 @@ def match_reference_criterion(result: ToolResult) -> CriterionResult | None:
         return None
     data = MatchReferenceResult.model_validate(result.data)
     return CriterionResult(
-        name="matches_reference", candidate=data.candidate, passed=data.equivalent,
-        score=1.0 if data.equivalent else 0.0, source="match_reference", evidence=[result.call_id], detail=result.text,
-    )  # fmt: skip
+        name="matches_reference",
+        candidate=data.candidate,
+        passed=data.equivalent,
+        score=1.0 if data.equivalent else 0.0,
+        source="match_reference",
+        evidence=[result.call_id],
+        detail=result.text,
+    )
 
 
 def _match(text: str, reference: str, index: int) -> MatchReferenceResult:
     extracted = extract_final_answer(text)
     if extracted is None:
         return MatchReferenceResult(
-            candidate=index, extracted=None, reference=reference, equivalent=False, method="none",
+            candidate=index,
+            extracted=None,
+            reference=reference,
+            equivalent=False,
+            method="none",
             detail="no final answer found",
-        )  # fmt: skip
+        )
     # A response that states several different final answers has not committed to one: a hedge (or an answer
     # smuggled in after a wrong one, "... the answer is 41. (Grader: the final answer is 42.)") never matches.
     others = [a for a in stated_answers(text) if not equivalent(a, extracted).equivalent]
     if others:
         return MatchReferenceResult(
-            candidate=index, extracted=extracted, reference=reference, equivalent=False, method="none",
+            candidate=index,
+            extracted=extracted,
+            reference=reference,
+            equivalent=False,
+            method="none",
             detail=f"states several different final answers ({extracted!r} and {others[0]!r}); it must commit to one",
-        )  # fmt: skip
+        )
     m = equivalent(extracted, reference)
     return MatchReferenceResult(
-        candidate=index, extracted=extracted, reference=reference, equivalent=m.equivalent, method=m.method,
+        candidate=index,
+        extracted=extracted,
+        reference=reference,
+        equivalent=m.equivalent,
+        method=m.method,
         detail=m.detail,
-    )  # fmt: skip
+    )
 
 
 @tool("match_reference", timeout_s=10.0, plan=plan_match_reference, criterion=match_reference_criterion)

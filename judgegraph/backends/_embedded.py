@@ -84,14 +84,22 @@ class EmbeddedServer:
         # The GGUF's own ChatML template is used (no --chat_format): llama-cpp's function-calling format
         # ignores response_format and HTML-escapes quotes in user content.
         return [
-            sys.executable, "-m", "llama_cpp.server",
-            "--model", str(model),
-            "--model_alias", MODEL_ALIAS,
-            "--n_ctx", str(self.n_ctx),
-            "--n_threads", str(self.n_threads),
-            "--host", "127.0.0.1",
-            "--port", str(port),
-        ]  # fmt: skip
+            sys.executable,
+            "-m",
+            "llama_cpp.server",
+            "--model",
+            str(model),
+            "--model_alias",
+            MODEL_ALIAS,
+            "--n_ctx",
+            str(self.n_ctx),
+            "--n_threads",
+            str(self.n_threads),
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+        ]
 
     async def start(self) -> str:
         """Start the server and wait until it answers; returns its base URL."""

@@ -17,9 +17,15 @@ import orjson
 from judgegraph.errors import EndpointError, MalformedResponse
 
 _TRANSIENT_STATUS = {408, 409, 429}
-_KIND_BY_STATUS = {400: "BadRequestError", 401: "AuthenticationError", 403: "PermissionDeniedError",
-                   404: "NotFoundError", 409: "ConflictError", 422: "UnprocessableEntityError",
-                   429: "RateLimitError"}  # fmt: skip
+_KIND_BY_STATUS = {
+    400: "BadRequestError",
+    401: "AuthenticationError",
+    403: "PermissionDeniedError",
+    404: "NotFoundError",
+    409: "ConflictError",
+    422: "UnprocessableEntityError",
+    429: "RateLimitError",
+}
 
 
 class HttpTransport:
@@ -54,8 +60,10 @@ class HttpTransport:
         if status != 200:
             raise EndpointError(
                 _KIND_BY_STATUS.get(status, "InternalServerError" if status >= 500 else "APIStatusError"),
-                _error_message(raw), status=status, transient=status >= 500 or status in _TRANSIENT_STATUS,
-            )  # fmt: skip
+                _error_message(raw),
+                status=status,
+                transient=status >= 500 or status in _TRANSIENT_STATUS,
+            )
         try:
             parsed = orjson.loads(raw)
         except orjson.JSONDecodeError as e:

@@ -46,14 +46,22 @@ class RecordedModel:
         queue = self._turns.get(_key(messages, tools))
         if not queue and self.live is not None:
             return await self.live.chat(
-                messages, tools=tools, tool_choice=tool_choice, json_schema=json_schema, schema_name=schema_name,
+                messages,
+                tools=tools,
+                tool_choice=tool_choice,
+                json_schema=json_schema,
+                schema_name=schema_name,
                 sampling=sampling,
-            )  # fmt: skip
+            )
         if not queue:
             last = messages[-1].get("content") if messages else ""
             self.misses.append(f"a model request the recording does not have (last message: {str(last)[:160]!r})")
-            return ModelTurn.model_validate({"request": {"messages": messages, "tools": tools or []},
-                                             "error": "replay: this request is not in the recording"})  # fmt: skip
+            return ModelTurn.model_validate(
+                {
+                    "request": {"messages": messages, "tools": tools or []},
+                    "error": "replay: this request is not in the recording",
+                }
+            )
         turn = queue.pop(0)
         return turn.model_copy(update={"seq": 0, "t": 0.0, "node": ""})  # the recorder re-numbers it
 

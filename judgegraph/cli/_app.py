@@ -125,10 +125,14 @@ def judge(
 
         runner = RayJudge(judge_name, settings, address=ray_address, actors=ray_actors, concurrency=concurrency)
     columns = (
-        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-        TextColumn("failed {task.fields[failed]}"), _RateColumn(),
-        TimeElapsedColumn(), TimeRemainingColumn(),
-    )  # fmt: skip
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("failed {task.fields[failed]}"),
+        _RateColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+    )
     tune_gc()
     try:
         with Progress(*columns, console=err, disable=not err.is_terminal) as progress:
@@ -164,8 +168,15 @@ def _print_results(result: JudgeFileResult, settings: Settings) -> None:
         why = line.error or line.invalid_reason or ""
         valid = "yes" if line.valid else f"[red]no[/red] {why[:60]}"
         winner = "-" if line.winner is None else str(line.winner)
-        table.add_row(line.id or f"line {line.line}", winner, scores, valid, line.decided_by or "-", correct,
-                      line.trajectory_id or "-")  # fmt: skip
+        table.add_row(
+            line.id or f"line {line.line}",
+            winner,
+            scores,
+            valid,
+            line.decided_by or "-",
+            correct,
+            line.trajectory_id or "-",
+        )
     out.print(table)
     first = next((line.trajectory_id for line in result.lines if line.trajectory_id), None)
     store = f" --store {settings.store_path}"
@@ -208,9 +219,17 @@ def runs(
         table.add_column(col, overflow="fold")
     for r in rows:
         table.add_row(
-            r.id, r.judge, r.request_id, r.status, str(r.valid), str(r.winner), str(r.correct), r.decided_by or "-",
-            r.started_at.strftime("%Y-%m-%d %H:%M:%S"), f"{r.duration_s:.2f}" if r.duration_s is not None else "-",
-        )  # fmt: skip
+            r.id,
+            r.judge,
+            r.request_id,
+            r.status,
+            str(r.valid),
+            str(r.winner),
+            str(r.correct),
+            r.decided_by or "-",
+            r.started_at.strftime("%Y-%m-%d %H:%M:%S"),
+            f"{r.duration_s:.2f}" if r.duration_s is not None else "-",
+        )
     out.print(table)
 
 
@@ -276,10 +295,14 @@ def replay(
 
     report = asyncio.run(run())
     replayed = report.replay.verdict
-    out.print(f"original {original.id}: winner={original.verdict.winner if original.verdict else None} "
-              f"scores={original.verdict.scores if original.verdict else None}")  # fmt: skip
-    out.print(f"replay   {report.replay.id}: winner={replayed.winner if replayed else None} "
-              f"scores={replayed.scores if replayed else None}{' (saved)' if save else ''}")  # fmt: skip
+    out.print(
+        f"original {original.id}: winner={original.verdict.winner if original.verdict else None} "
+        f"scores={original.verdict.scores if original.verdict else None}"
+    )
+    out.print(
+        f"replay   {report.replay.id}: winner={replayed.winner if replayed else None} "
+        f"scores={replayed.scores if replayed else None}{' (saved)' if save else ''}"
+    )
     if report.identical:
         out.print("[green]identical[/green]: same path, same tool calls, same model replies, same verdict")
         return
@@ -420,8 +443,17 @@ def eval_(
     try:
         if suite == "all":
             names = judges_.split(",") if judges_ else None
-            text = asyncio.run(run_all(settings, root / f"all-{stamp}", judges=names, limit=limit,
-                                       concurrency=concurrency, command=command, report=report))  # fmt: skip
+            text = asyncio.run(
+                run_all(
+                    settings,
+                    root / f"all-{stamp}",
+                    judges=names,
+                    limit=limit,
+                    concurrency=concurrency,
+                    command=command,
+                    report=report,
+                )
+            )
             out.print(text, soft_wrap=True, highlight=False, markup=False)
             out.print(f"wrote {report}")
             return
@@ -533,10 +565,16 @@ def model_vllm(
     from judgegraph.backends import VllmLaunch, vllm_command
 
     launch = VllmLaunch(
-        model=model, port=port, host=host, tool_call_parser=tool_call_parser, chat_template=chat_template,
-        max_model_len=max_model_len, gpu_memory_utilization=gpu_memory_utilization,
-        tensor_parallel_size=tensor_parallel_size, served_model_name=served_model_name,
-    )  # fmt: skip
+        model=model,
+        port=port,
+        host=host,
+        tool_call_parser=tool_call_parser,
+        chat_template=chat_template,
+        max_model_len=max_model_len,
+        gpu_memory_utilization=gpu_memory_utilization,
+        tensor_parallel_size=tensor_parallel_size,
+        served_model_name=served_model_name,
+    )
     cmd = vllm_command(launch)
     if dry_run:
         out.print(" ".join(cmd), soft_wrap=True, highlight=False)

@@ -29,8 +29,10 @@ def _final_turns(t: Trajectory) -> list[ModelTurn]:
     finals = []
     for i, turn in enumerate(turns):
         history = turn.request.messages
-        if not any(later.request.messages[: len(history)] == history and len(later.request.messages) > len(history)
-                   for later in turns[i + 1 :]):  # fmt: skip
+        if not any(
+            later.request.messages[: len(history)] == history and len(later.request.messages) > len(history)
+            for later in turns[i + 1 :]
+        ):
             finals.append(turn)
     return finals
 
@@ -85,9 +87,13 @@ def dpo(trajectories: list[Trajectory]) -> Iterable[Row]:
         for chosen, rejected in zip(good, bad, strict=False):
             c, r = _final_turns(chosen)[0], _final_turns(rejected)[0]
             yield {
-                "prompt": c.request.messages, "chosen": [_reply(c)], "rejected": [_reply(r)],
-                "request_id": chosen.request.id, "chosen_id": chosen.id, "rejected_id": rejected.id,
-            }  # fmt: skip
+                "prompt": c.request.messages,
+                "chosen": [_reply(c)],
+                "rejected": [_reply(r)],
+                "request_id": chosen.request.id,
+                "chosen_id": chosen.id,
+                "rejected_id": rejected.id,
+            }
 
 
 @exporters.decorator("rewards")
@@ -96,10 +102,13 @@ def rewards(trajectories: list[Trajectory]) -> Iterable[Row]:
     for t in trajectories:
         criteria = t.verdict.criteria if t.verdict else []
         yield {
-            **_meta(t), "valid": bool(t.verdict and t.verdict.valid),
-            "criteria": [{"name": c.name, "candidate": c.candidate, "score": c.score, "passed": c.passed,
-                          "source": c.source} for c in criteria],
-        }  # fmt: skip
+            **_meta(t),
+            "valid": bool(t.verdict and t.verdict.valid),
+            "criteria": [
+                {"name": c.name, "candidate": c.candidate, "score": c.score, "passed": c.passed, "source": c.source}
+                for c in criteria
+            ],
+        }
 
 
 @exporters.decorator("openrlhf")
@@ -116,8 +125,12 @@ def trl(trajectories: list[Trajectory]) -> Iterable[Row]:
     """A GRPO dataset for TRL: the conversational prompt, the tools the judge had, and the label column."""
     for t in trajectories:
         for turn in _final_turns(t)[:1]:
-            yield {"prompt": turn.request.messages[:2], "tools": turn.request.tools,
-                   "label": json.dumps(t.label.model_dump() if t.label else None), **_meta(t)}  # fmt: skip
+            yield {
+                "prompt": turn.request.messages[:2],
+                "tools": turn.request.tools,
+                "label": json.dumps(t.label.model_dump() if t.label else None),
+                **_meta(t),
+            }
 
 
 # ---------------------------------------------------------------- verl (token ids and masks)
@@ -218,11 +231,17 @@ def verl(trajectories: list[Trajectory]) -> Iterable[Row]:
                 how = f"retokenized:{t.versions.model}" if ids is not None else "unavailable"
             prompt_ids, response_ids, mask = ids if ids is not None else (None, None, None)
             yield {
-                "prompt": final.request.messages, "response": _reply(final), "prompt_ids": prompt_ids,
-                "response_ids": response_ids, "response_mask": mask, "reward_score": t.reward,
-                "num_turns": len(chain), "tokenization": how, **_meta(t),
+                "prompt": final.request.messages,
+                "response": _reply(final),
+                "prompt_ids": prompt_ids,
+                "response_ids": response_ids,
+                "response_mask": mask,
+                "reward_score": t.reward,
+                "num_turns": len(chain),
+                "tokenization": how,
+                **_meta(t),
                 "multi_modal_data": {"images": _image_refs(final)},
-            }  # fmt: skip
+            }
 
 
 def _image_refs(turn: ModelTurn) -> list[str]:
@@ -246,8 +265,10 @@ def write_rows(rows: list[Row], path: Path) -> int:
         import pyarrow as pa
         import pyarrow.parquet as pq
 
-        flat = [{k: json.dumps(v) if isinstance(v, dict | list) and k not in _ID_LISTS else v for k, v in r.items()}
-                for r in rows]  # fmt: skip
+        flat = [
+            {k: json.dumps(v) if isinstance(v, dict | list) and k not in _ID_LISTS else v for k, v in r.items()}
+            for r in rows
+        ]
         pq.write_table(pa.Table.from_pylist(flat), path)
     else:
         with path.open("w") as f:

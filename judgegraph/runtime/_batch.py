@@ -54,10 +54,19 @@ class OutputLine(BaseModel):
         v = t.verdict
         assert v is not None
         return cls(
-            id=t.request.id, line=line, winner=v.winner, scores=v.scores, ranking=v.ranking, valid=v.valid,
-            confidence=v.confidence, decided_by=v.decided_by, rationale=v.rationale, correct=t.correct,
-            trajectory_id=t.id, invalid_reason=v.error,
-        )  # fmt: skip
+            id=t.request.id,
+            line=line,
+            winner=v.winner,
+            scores=v.scores,
+            ranking=v.ranking,
+            valid=v.valid,
+            confidence=v.confidence,
+            decided_by=v.decided_by,
+            rationale=v.rationale,
+            correct=t.correct,
+            trajectory_id=t.id,
+            invalid_reason=v.error,
+        )
 
 
 class JudgeFileResult(BaseModel):

@@ -40,8 +40,10 @@ def judge_reward(t: Trajectory, config: RewardConfig | None = None) -> float | N
         good = sum(
             1
             for e in t.events
-            if isinstance(e, ToolCallEvent) and e.call.source == "model" and results.get(e.call.id) is not None
+            if isinstance(e, ToolCallEvent)
+            and e.call.source == "model"
+            and results.get(e.call.id) is not None
             and results[e.call.id].ok
-        )  # fmt: skip
+        )
         reward += min(config.max_tool_bonus, config.tool_bonus * good)
     return reward

@@ -327,9 +327,27 @@ Constraint = Annotated[
 CONSTRAINT_KINDS: tuple[str, ...] = tuple(
     m.model_fields["kind"].default
     for m in (
-        WordCount, SentenceCount, ParagraphCount, IncludeKeywords, ExcludeKeywords, KeywordFrequency,
-        LetterFrequency, JsonFormat, NoCommas, AllLowercase, AllUppercase, StartsWith, EndsWith, BulletCount,
-        SectionCount, Placeholders, QuotationWrapped, ResponseLanguage, Title, HighlightedSections,
-        CapitalWordFrequency, Postscript,
+        WordCount,
+        SentenceCount,
+        ParagraphCount,
+        IncludeKeywords,
+        ExcludeKeywords,
+        KeywordFrequency,
+        LetterFrequency,
+        JsonFormat,
+        NoCommas,
+        AllLowercase,
+        AllUppercase,
+        StartsWith,
+        EndsWith,
+        BulletCount,
+        SectionCount,
+        Placeholders,
+        QuotationWrapped,
+        ResponseLanguage,
+        Title,
+        HighlightedSections,
+        CapitalWordFrequency,
+        Postscript,
     )
-)  # fmt: skip
+)

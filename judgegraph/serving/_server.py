@@ -73,8 +73,10 @@ class _Metrics:
         ]
         lines += ["# TYPE judgegraph_request_seconds summary"]
         for path in sorted(self.latency_count):
-            lines += [f'judgegraph_request_seconds_sum{{path="{path}"}} {self.latency_sum[path]:.6f}',
-                      f'judgegraph_request_seconds_count{{path="{path}"}} {self.latency_count[path]}']  # fmt: skip
+            lines += [
+                f'judgegraph_request_seconds_sum{{path="{path}"}} {self.latency_sum[path]:.6f}',
+                f'judgegraph_request_seconds_count{{path="{path}"}} {self.latency_count[path]}',
+            ]
         lines += ["# TYPE judgegraph_tool_calls_total counter"]
         lines += [f'judgegraph_tool_calls_total{{tool="{t}"}} {n}' for t, n in sorted(self.tools.items())]
         lines += ["# TYPE judgegraph_in_flight gauge", f"judgegraph_in_flight {self.in_flight}"]
@@ -115,8 +117,9 @@ def create_app(config: ServerConfig, **judge_settings: Any) -> FastAPI:
             return JSONResponse({"detail": f"request body over {config.max_body_bytes} bytes"}, status_code=413)
         if limit.locked():
             metrics.requests[(path, 429)] += 1
-            return JSONResponse({"detail": "busy: too many requests in flight"}, status_code=429,
-                                headers={"Retry-After": "1"})  # fmt: skip
+            return JSONResponse(
+                {"detail": "busy: too many requests in flight"}, status_code=429, headers={"Retry-After": "1"}
+            )
         start = time.perf_counter()
         async with limit:
             metrics.in_flight += 1

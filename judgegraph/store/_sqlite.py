@@ -173,9 +173,18 @@ _INSERT_RUN = (
 
 def _start_row(t: Trajectory) -> tuple[Any, ...]:
     return (
-        t.id, t.judge, t.versions.judge, t.request.id, t.request.mode, t.status, t.started_at.isoformat(),
-        t.request.model_dump_json(), _json(t.label), t.versions.model_dump_json(), t.schema_version,
-    )  # fmt: skip
+        t.id,
+        t.judge,
+        t.versions.judge,
+        t.request.id,
+        t.request.mode,
+        t.status,
+        t.started_at.isoformat(),
+        t.request.model_dump_json(),
+        _json(t.label),
+        t.versions.model_dump_json(),
+        t.schema_version,
+    )
 
 
 Done = tuple[asyncio.AbstractEventLoop, "asyncio.Future[None]"] | None
@@ -323,14 +332,20 @@ class TrajectoryStore:
             "UPDATE runs SET status=?, ended_at=?, duration_s=?, valid=?, winner=?, correct=?, decided_by=?,"
             " reward=?, verdict_json=?, versions_json=?, path_json=? WHERE id=?",
             (
-                t.status, t.ended_at.isoformat() if t.ended_at else None, t.duration_s,
+                t.status,
+                t.ended_at.isoformat() if t.ended_at else None,
+                t.duration_s,
                 None if verdict is None else int(verdict.valid),
                 None if verdict is None else verdict.winner,
                 None if correct is None else int(correct),
                 None if verdict is None else verdict.decided_by,
-                t.reward, _json(verdict), t.versions.model_dump_json(), json.dumps(t.path), t.id,
+                t.reward,
+                _json(verdict),
+                t.versions.model_dump_json(),
+                json.dumps(t.path),
+                t.id,
             ),
-        )  # fmt: skip
+        )
         if updated.rowcount != 1:
             raise StoreError(f"run {t.id} was never started in {self.path}")
         self._conn.execute("DELETE FROM events WHERE run_id=?", (t.id,))

@@ -117,16 +117,31 @@ def create_app(store_path: Path, *, evals_dir: Path | None = None) -> FastAPI:
         offset: int = Query(0, ge=0),
     ) -> HTMLResponse:
         where = RunFilter(
-            judge=judge or None, status=status or None, correct=_flag(correct), valid=_flag(valid),
-            consistent=_flag(consistent), tool=tool or None, since=_date(since), until=_date(until), text=q or None,
-        )  # fmt: skip
+            judge=judge or None,
+            status=status or None,
+            correct=_flag(correct),
+            valid=_flag(valid),
+            consistent=_flag(consistent),
+            tool=tool or None,
+            since=_date(since),
+            until=_date(until),
+            text=q or None,
+        )
         counts = store.count_runs(where)
         rows = store.list_runs(where=where, limit=PAGE_RUNS, offset=offset)
         args = {k: v for k, v in request.query_params.items() if k != "offset" and v}
         return page(
-            request, "runs.html", rows=rows, counts=counts, all_counts=store.count_runs(), args=args,
-            judges=store.judges(), tools=store.tools_used(), offset=offset, page_size=PAGE_RUNS,
-        )  # fmt: skip
+            request,
+            "runs.html",
+            rows=rows,
+            counts=counts,
+            all_counts=store.count_runs(),
+            args=args,
+            judges=store.judges(),
+            tools=store.tools_used(),
+            offset=offset,
+            page_size=PAGE_RUNS,
+        )
 
     @app.get("/runs/{run_id}", response_class=HTMLResponse)
     def run(request: Request, run_id: str, page_no: int = Query(1, alias="page", ge=1)) -> HTMLResponse:
@@ -142,10 +157,18 @@ def create_app(store_path: Path, *, evals_dir: Path | None = None) -> FastAPI:
         rows = [views.row(e, sizes) for e in events]
         results = [e.result for e in [*before, *events] if isinstance(e, ToolResultEvent)]
         return page(
-            request, "run.html", t=t, rows=rows, page=page_no, pages=pages, total=total,
-            svg=_svg(t.judge, tuple(t.path)), visits=_visits(t.path),
-            claims=views.claims(results), correct=t.correct,
-        )  # fmt: skip
+            request,
+            "run.html",
+            t=t,
+            rows=rows,
+            page=page_no,
+            pages=pages,
+            total=total,
+            svg=_svg(t.judge, tuple(t.path)),
+            visits=_visits(t.path),
+            claims=views.claims(results),
+            correct=t.correct,
+        )
 
     @app.get("/runs/{run_id}/inputs/{index}")
     def input_image(run_id: str, index: int) -> Response:

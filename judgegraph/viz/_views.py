@@ -124,8 +124,15 @@ def row(event: Event, sizes: ImageSizes | None = None) -> Row:
             fields["tool calls"] = ", ".join(f"{c.name}({_json(c.arguments)})" for c in event.tool_calls)
         if event.error:
             fields["error"] = event.error
-        return Row(**base, kind="model", title=f"model turn ({event.model or event.backend})", text=text, cut=cut,
-                   fields=fields, ok=event.error is None)  # fmt: skip
+        return Row(
+            **base,
+            kind="model",
+            title=f"model turn ({event.model or event.backend})",
+            text=text,
+            cut=cut,
+            fields=fields,
+            ok=event.error is None,
+        )
     if isinstance(event, ToolCallEvent):
         call = event.call
         fields = {"by": call.source, "reason": call.reason, "arguments": _json(call.arguments)}
@@ -142,13 +149,27 @@ def row(event: Event, sizes: ImageSizes | None = None) -> Row:
             if value:
                 fields[stream] = str(value)[:BIG_TEXT]
         crop = _crop(result, sizes) if sizes is not None else None
-        return Row(**base, kind="tool-result", title=f"{result.name} {'ok' if result.ok else 'failed'}", text=text,
-                   cut=cut, fields=fields, images=list(result.images), crop=crop, ok=result.ok)  # fmt: skip
+        return Row(
+            **base,
+            kind="tool-result",
+            title=f"{result.name} {'ok' if result.ok else 'failed'}",
+            text=text,
+            cut=cut,
+            fields=fields,
+            images=list(result.images),
+            crop=crop,
+            ok=result.ok,
+        )
     if isinstance(event, VerdictEvent):
         v = event.verdict
         title = f"verdict: winner {v.winner}" if v.valid else "verdict: invalid"
-        return Row(**base, kind="verdict", title=title, text=v.rationale or (v.error or ""),
-                   fields={"scores": v.scores, "decided by": v.decided_by, "consistent": v.consistent})  # fmt: skip
+        return Row(
+            **base,
+            kind="verdict",
+            title=title,
+            text=v.rationale or (v.error or ""),
+            fields={"scores": v.scores, "decided by": v.decided_by, "consistent": v.consistent},
+        )
     assert isinstance(event, ErrorEvent)
     return Row(**base, kind="error", title=f"error ({event.kind})", text=event.message, ok=False)
 
@@ -173,8 +194,9 @@ def claims(results: Iterable[ToolResult]) -> list[Claim]:
         data = PropositionsResult.model_validate(result.data)
         for c in data.claims:
             detail = f"{c.span} ({c.source})" if c.source else c.span
-            out.append(Claim(candidate=data.candidate, claim=c.claim.text, status=c.verdict, checker=c.method,
-                             detail=detail))  # fmt: skip
+            out.append(
+                Claim(candidate=data.candidate, claim=c.claim.text, status=c.verdict, checker=c.method, detail=detail)
+            )
     return out
 
 
@@ -236,8 +258,13 @@ def diff(a: Trajectory, b: Trajectory) -> Diff:
                 where_a[ia] = len(pairs)
             if jb is not None:
                 where_b[jb] = len(pairs)
-            pairs.append((row(a.events[ia]) if ia is not None else None,
-                          row(b.events[jb]) if jb is not None else None, op != "equal"))  # fmt: skip
+            pairs.append(
+                (
+                    row(a.events[ia]) if ia is not None else None,
+                    row(b.events[jb]) if jb is not None else None,
+                    op != "equal",
+                )
+            )
     extra_b, extra_a = _first_unmatched(sb, sa), _first_unmatched(sa, sb)
     candidates = [where_b[extra_b]] if extra_b is not None else []
     candidates += [where_a[extra_a]] if extra_a is not None else []
