@@ -1,5 +1,7 @@
 # judgegraph: `make demo` (set up, then judge the bundled examples on the embedded CPU model)
 #             `make test` (set up, then run the whole test suite, as CI does)
+#             `make test-fast` (your own loop: no Docker, browser, Ray or real model; about two minutes)
+#             `make lint` (ruff, the formatter check and mypy; builds no model)
 
 PYTHON ?= python3
 VENV ?= .venv
@@ -12,7 +14,10 @@ DEMO_DIR ?= .judgegraph
 VIZ_PORT ?= 8765
 TORCH_VERSION ?= 2.13.0
 
-.PHONY: setup demo test lint services clean evals
+LINT_VENV ?= .venv-lint
+LINT_STAMP := $(LINT_VENV)/.judgegraph-lint
+
+.PHONY: setup demo test test-fast lint services clean evals
 
 setup: $(STAMP)
 
@@ -38,9 +43,17 @@ EVAL_JUDGES ?= evidence,skill,propositions,llm,rubric,agentic
 evals: services
 	$(BIN)/judgegraph eval all --limit $(EVAL_LIMIT) --judges $(EVAL_JUDGES) --store $(DEMO_DIR)/evals.db
 
-lint: setup
-	$(BIN)/ruff check .
-	$(BIN)/ruff format --check .
+# Lint in its own small environment (the core dependencies, ruff, mypy): no torch, no llama.cpp build.
+$(LINT_STAMP): pyproject.toml Makefile
+	test -x $(LINT_VENV)/bin/python || $(PYTHON) -m venv $(LINT_VENV)
+	$(LINT_VENV)/bin/python -m pip install -q --upgrade pip
+	$(LINT_VENV)/bin/python -m pip install -q -e '.[lint]'
+	touch $(LINT_STAMP)
+
+lint: $(LINT_STAMP)
+	$(LINT_VENV)/bin/ruff check .
+	$(LINT_VENV)/bin/ruff format --check .
+	bash scripts/typecheck.sh $(LINT_VENV)/bin/python
 
 # What the tests need besides Python: bubblewrap, a Docker engine and the sandbox image (built once per machine).
 services: setup
@@ -50,5 +63,9 @@ services: setup
 test: lint services
 	$(BIN)/python -m pytest -ra
 
+FAST_MARKERS := not llm and not ray and not browser and not slow and not docker
+test-fast: setup
+	$(BIN)/python -m pytest -q -m "$(FAST_MARKERS)"
+
 clean:
-	rm -rf $(VENV) $(DEMO_DIR) .pytest_cache .ruff_cache build *.egg-info
+	rm -rf $(VENV) $(LINT_VENV) $(DEMO_DIR) .pytest_cache .ruff_cache build *.egg-info

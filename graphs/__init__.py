@@ -4,6 +4,7 @@ Importing this package registers the built-in graph builders (and, through its i
 tools and judge specs).
 """
 
+from judgegraph.errors import VerdictParseError
 from judgegraph.graphs._agentic import AgenticGraph, AgenticOptions, AgentState
 from judgegraph.graphs._aggregate import decide_from_evidence, verdict_from_ruling
 from judgegraph.graphs._builder import EvidenceFirstGraph, EvidenceOptions, RecordedGraph
@@ -23,7 +24,7 @@ from judgegraph.graphs._recorder import Recorder, recorded
 from judgegraph.graphs._rubric import RubricGraph, RubricOptions
 from judgegraph.graphs._state import JudgeState
 from judgegraph.graphs._strategies import CriterionPolicy, aggregations
-from judgegraph.graphs._verdict_format import ModelRuling, VerdictParseError, parse_verdict, verdict_schema
+from judgegraph.graphs._verdict_format import ModelRuling, parse_verdict, verdict_schema
 
 __all__ = (
     "AgentState",

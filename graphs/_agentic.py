@@ -19,6 +19,7 @@ from langgraph.runtime import Runtime
 from pydantic import BaseModel, ConfigDict, Field
 
 from judgegraph.agents import JudgeSpec
+from judgegraph.errors import VerdictParseError
 from judgegraph.graphs._aggregate import decide_from_evidence, verdict_from_ruling
 from judgegraph.graphs._builder import RecordedGraph
 from judgegraph.graphs._context import JudgeContext
@@ -28,7 +29,6 @@ from judgegraph.graphs._recorder import recorded
 from judgegraph.graphs._verdict_format import (
     LETTERS,
     ModelRuling,
-    VerdictParseError,
     parse_verdict,
     verdict_format,
     verdict_schema,
@@ -126,7 +126,7 @@ def _opening(ctx: JudgeContext, request: JudgeRequest, allowed: list[str], order
     return [system, {"role": "user", "content": with_images(ctx, request, task)}]
 
 
-_FRESH = {"steps": 0, "tool_calls": 0, "ruling": None, "problem": None, "pending": []}
+_FRESH: dict[str, Any] = {"steps": 0, "tool_calls": 0, "ruling": None, "problem": None, "pending": []}
 
 
 async def intake(state: AgentState, runtime: Ctx) -> dict[str, Any]:

@@ -9,6 +9,7 @@ import time
 from datetime import UTC, datetime
 from typing import Any, Literal
 
+from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
 from langgraph.types import Send
 from pydantic import BaseModel, ConfigDict
@@ -137,7 +138,7 @@ class RecordedGraph:
             recorded=recorded,
         )
         checkpointed = self.checkpointer is not None and recorded is None
-        config = {"configurable": {"thread_id": trajectory.id}} if checkpointed else None
+        config: RunnableConfig | None = {"configurable": {"thread_id": trajectory.id}} if checkpointed else None
         graph = self.compiled if checkpointed else self._uncheckpointed
         start = time.perf_counter()
         budget = asyncio.timeout(self.budget_s)

@@ -13,6 +13,7 @@ from langgraph.runtime import Runtime
 from judgegraph.agents import JudgeSpec, Skill, skills
 from judgegraph.agents import select_skill as choose_skill
 from judgegraph.backends import Sampling
+from judgegraph.errors import VerdictParseError
 from judgegraph.graphs._aggregate import decide_from_evidence, evidence_criteria, verdict_from_ruling
 from judgegraph.graphs._context import JudgeContext
 from judgegraph.graphs._state import JudgeState, ToolTaskState
@@ -21,7 +22,6 @@ from judgegraph.graphs._strategies import CriterionPolicy
 from judgegraph.graphs._verdict_format import (
     LETTERS,
     ModelRuling,
-    VerdictParseError,
     parse_verdict,
     verdict_format,
     verdict_schema,

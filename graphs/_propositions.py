@@ -15,12 +15,12 @@ from langgraph.types import Send
 from pydantic import BaseModel, ConfigDict
 
 from judgegraph.agents import JudgeSpec
-from judgegraph.graphs._aggregate import ranking_of
 from judgegraph.graphs._builder import RecordedGraph
 from judgegraph.graphs._context import JudgeContext
 from judgegraph.graphs._nodes import tool_context
 from judgegraph.graphs._protocol import register_graph
 from judgegraph.graphs._recorder import recorded
+from judgegraph.graphs._strategies import ranking_of
 from judgegraph.schema import CriterionResult, JudgeRequest, Verdict
 from judgegraph.tools import ClaimCheckInput, ClaimVerdict, check_claim, split_claims
 from judgegraph.tools._claims import Claim

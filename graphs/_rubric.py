@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from judgegraph.agents import JudgeSpec
 from judgegraph.backends import Sampling
+from judgegraph.errors import VerdictParseError
 from judgegraph.graphs._aggregate import evidence_criteria
 from judgegraph.graphs._builder import RecordedGraph
 from judgegraph.graphs._context import JudgeContext
@@ -23,7 +24,7 @@ from judgegraph.graphs._nodes import sampling_of, tool_context
 from judgegraph.graphs._protocol import register_graph
 from judgegraph.graphs._recorder import recorded
 from judgegraph.graphs._strategies import ranking_of
-from judgegraph.graphs._verdict_format import LETTERS, VerdictParseError, parse_verdict, verdict_schema
+from judgegraph.graphs._verdict_format import LETTERS, parse_verdict, verdict_schema
 from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult, Verdict
 from judgegraph.tools import call_tool
 from judgegraph.tools._answers import says_nothing

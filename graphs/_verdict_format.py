@@ -38,7 +38,8 @@ def verdict_format(mode: str) -> VerdictFormat:
 
 def verdict_schema(fmt: VerdictFormat, n_candidates: int) -> dict[str, Any]:
     """The JSON schema the backend constrains the model's reply to."""
-    common = {
+    first: dict[str, Any]
+    common: dict[str, Any] = {
         "confidence": {"type": "number", "minimum": 0, "maximum": 1},
         "rationale": {"type": "string", "maxLength": RATIONALE_CHARS},
     }

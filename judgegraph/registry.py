@@ -28,6 +28,10 @@ class Registry(Generic[T]):
         self._items[name] = item
         return item
 
+    def unregister(self, name: str) -> None:
+        """Remove `name` (for tests and plugins that register something for a while)."""
+        self._items.pop(name, None)
+
     def decorator(self, name: str) -> Callable[[T], T]:
         """`@registry.decorator("name")` registers the decorated object."""
 

@@ -45,6 +45,11 @@ class SandboxBackend(Protocol):
     auto_rank: int
     """`auto` tries the registered backends in this order, lowest first, and takes the first that starts."""
 
+    def __init__(
+        self, limits: Limits | None = None, *, image: str | None = None, pool_size: int = 4, **options: object
+    ) -> None:
+        """Configure (nothing starts yet); options a backend does not use are ignored."""
+
     async def start(self) -> None:
         """Check the backend can run here (engine answers, image present, binaries found); reap leftovers.
 

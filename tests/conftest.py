@@ -20,3 +20,11 @@ def fake_openai() -> Iterator[FakeOpenAI]:
 @pytest.fixture
 def store_path(tmp_path: Path) -> Path:
     return tmp_path / "runs.db"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Tests that run on the Docker backend (a `[docker]` parameter, or `docker` in the name) carry the
+    `docker` marker, so `make test-fast` can leave them out."""
+    for item in items:
+        if "docker" in item.name.lower():
+            item.add_marker(pytest.mark.docker)

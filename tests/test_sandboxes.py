@@ -254,6 +254,7 @@ async def test_sandboxes_are_recycled_after_max_uses() -> None:
         await pool.close()
 
 
+@pytest.mark.docker
 async def test_doctor_reports_both_backends() -> None:
     report = await doctor()
     assert report.active == "docker"

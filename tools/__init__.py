@@ -5,8 +5,9 @@ built-in tools: `match_reference`, `run_code`, `zoom_image`, `retrieve`, `check_
 `verify_constraints`.
 """
 
+from judgegraph.errors import ToolFailure
 from judgegraph.tools._answers import equivalent, extract_final_answer
-from judgegraph.tools._base import ImageBlob, ToolContext, ToolDef, ToolFailure, ToolOutput, call_tool, tool, tools
+from judgegraph.tools._base import ImageBlob, ToolContext, ToolDef, ToolOutput, call_tool, tool, tools
 from judgegraph.tools._claims import Claim, ClaimCheckInput, ClaimVerdict, PropositionsResult, check_claim, split_claims
 from judgegraph.tools._langchain import as_langchain_tool, langchain_tools
 from judgegraph.tools._languages import CaseResult, Language, languages

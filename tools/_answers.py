@@ -95,10 +95,10 @@ def extract_final_answer(text: str) -> str | None:
         boxed = _last_braced(text, command)
         if boxed is not None and boxed.strip():
             return boxed.strip()
-    gsm = _GSM8K.findall(text)
+    gsm: list[str] = _GSM8K.findall(text)
     if gsm:
         return gsm[-1].strip()
-    phrases = [m for m in _ANSWER_PHRASE.findall(text) if _meaningful(m)]
+    phrases: list[str] = [m for m in _ANSWER_PHRASE.findall(text) if _meaningful(m)]
     if phrases:
         return phrases[-1].strip()
     stripped = text.strip()
@@ -257,7 +257,8 @@ def _numbers_equal(a: sympy.Expr, b: sympy.Expr) -> bool:
 
 def _split_top_level(s: str) -> list[str]:
     inner = s[1:-1] if len(s) > 1 and s[0] in "([" and s[-1] in ")]" else s
-    parts, depth, cur = [], 0, []
+    parts: list[str] = []
+    depth, cur = 0, list[str]()
     for ch in inner:
         depth += ch in "([{"
         depth -= ch in ")]}"

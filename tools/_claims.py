@@ -60,7 +60,7 @@ def split_claims(text: str, limit: int = 40) -> list[Claim]:
     parts: list[str] = []
     for sentence in re.split(r"(?<=[.!?])\s+|\n+", text.strip()):
         parts.extend(p.strip() for p in sentence.split(";"))
-    claims = []
+    claims: list[Claim] = []
     for part in parts:
         if part.endswith("?") or len(_content_words(part)) + len(_numbers(part)) < 2:
             continue
@@ -255,7 +255,7 @@ def check_logic(inp: ClaimCheckInput) -> ClaimVerdict | None:
         if unsat:
             return ClaimVerdict(
                 claim=inp.claim, verdict=verdict, method="logic", span=span.strip()[:500], source=source
-            )  # type: ignore[arg-type]
+            )
     return None
 
 

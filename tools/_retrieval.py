@@ -20,8 +20,8 @@ import numpy as np
 import platformdirs
 from pydantic import BaseModel
 
+from judgegraph.errors import ToolFailure
 from judgegraph.schema import Document
-from judgegraph.tools._base import ToolFailure
 
 log = logging.getLogger(__name__)
 

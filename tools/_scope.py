@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from judgegraph.errors import ToolFailure
 from judgegraph.schema import JudgeRequest
-from judgegraph.tools._base import ToolFailure
 
 MAX_IMAGE_BYTES = 50 * 1024 * 1024
 

@@ -9,8 +9,9 @@ from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, Field
 
+from judgegraph.errors import ToolFailure
 from judgegraph.schema import CriterionResult, JudgeRequest, ModelTurn, ToolCall, ToolResult
-from judgegraph.tools._base import ToolContext, ToolFailure, ToolOutput, tool
+from judgegraph.tools._base import ToolContext, ToolOutput, tool
 from judgegraph.tools._claims import (
     CHECK_SCHEMA,
     CLAIMS_SCHEMA,

@@ -6,9 +6,10 @@ import asyncio
 
 from pydantic import BaseModel, Field
 
+from judgegraph.errors import ToolFailure
 from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult
 from judgegraph.tools._answers import Method, equivalent, extract_final_answer, stated_answers
-from judgegraph.tools._base import ToolContext, ToolFailure, ToolOutput, tool
+from judgegraph.tools._base import ToolContext, ToolOutput, tool
 
 
 class MatchReferenceArgs(BaseModel):

@@ -6,8 +6,9 @@ import asyncio
 
 from pydantic import BaseModel, Field, model_validator
 
+from judgegraph.errors import ToolFailure
 from judgegraph.schema import JudgeRequest, ToolCall
-from judgegraph.tools._base import ToolContext, ToolFailure, ToolOutput, tool
+from judgegraph.tools._base import ToolContext, ToolOutput, tool
 from judgegraph.tools._retrieval import Passage, passages_of
 
 

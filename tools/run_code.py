@@ -6,9 +6,10 @@ import re
 
 from pydantic import BaseModel, Field
 
+from judgegraph.errors import ToolFailure
 from judgegraph.sandboxes import Limits
 from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult
-from judgegraph.tools._base import ToolContext, ToolFailure, ToolOutput, tool
+from judgegraph.tools._base import ToolContext, ToolOutput, tool
 from judgegraph.tools._languages import CaseResult, languages
 
 CASE_TIMEOUT_S = 3.0

@@ -6,9 +6,10 @@ import asyncio
 
 from pydantic import BaseModel, Field
 
+from judgegraph.errors import ToolFailure
 from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult
 from judgegraph.schema.constraints import Check
-from judgegraph.tools._base import ToolContext, ToolFailure, ToolOutput, tool
+from judgegraph.tools._base import ToolContext, ToolOutput, tool
 
 
 class VerifyConstraintsArgs(BaseModel):

@@ -14,8 +14,9 @@ import warnings
 from PIL import Image, UnidentifiedImageError
 from pydantic import BaseModel, Field, field_validator
 
+from judgegraph.errors import ToolFailure
 from judgegraph.schema import JudgeRequest, ToolCall
-from judgegraph.tools._base import ImageBlob, ToolContext, ToolFailure, ToolOutput, tool
+from judgegraph.tools._base import ImageBlob, ToolContext, ToolOutput, tool
 from judgegraph.tools._scope import RunScope
 
 MAX_PIXELS = 40_000_000

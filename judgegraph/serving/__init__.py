@@ -1,7 +1,8 @@
 """Serving judges to pipelines: the HTTP reward server, and Ray actors for batches across machines (Ray itself
 is imported only when a `RayJudge` starts)."""
 
-from judgegraph.serving._ray import RayJudge, RemoteRunError
+from judgegraph.errors import RemoteRunError
+from judgegraph.serving._ray import RayJudge
 from judgegraph.serving._server import JudgeResponse, RewardRequest, RewardResponse, ServerConfig, create_app
 
 __all__ = (
