@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel
 from typer.testing import CliRunner
 
 from benchmarks.fake_openai import FakeOpenAI
@@ -17,7 +17,7 @@ from judgegraph import Judge
 from judgegraph.agents import JudgeSpec, judges
 from judgegraph.cli import app
 from judgegraph.errors import SandboxUnavailableError
-from judgegraph.graphs import EvidenceFirstGraph, checkpointed_types, graph_kinds, register_graph
+from judgegraph.graphs import EvidenceFirstGraph, EvidenceOptions, checkpointed_types, graph_kinds, register_graph
 from judgegraph.output import exporters
 from judgegraph.sandboxes import Limits, auto_order, doctor, sandbox_backends
 from judgegraph.schema import JudgeRequest, ToolCall, Trajectory
@@ -36,8 +36,9 @@ async def _echo_length(args: _EchoArgs, ctx: ToolContext) -> ToolOutput:
 
 
 # --- a judge graph: one register_graph call, with its own options and checkpointed types -------------------
-class _StrictnessOptions(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+class _StrictnessOptions(EvidenceOptions):
+    """The evidence-first knobs plus one of its own."""
+
     strictness: int = 1
 
 
@@ -89,7 +90,7 @@ def _ids(trajectories: list[Trajectory]) -> Iterable[dict[str, Any]]:
     return ({"id": t.id, "judge": t.judge} for t in trajectories)
 
 
-REQUEST = JudgeRequest(prompt="2+2?", candidates=["4", "5"], reference="4")
+REQUEST = JudgeRequest(id="ext-1", prompt="2+2?", candidates=["4", "5"], reference="4")
 
 
 async def test_a_registered_tool_is_callable_and_offered_to_models() -> None:
