@@ -12,8 +12,8 @@ from judgegraph.graphs._context import JudgeContext
 from judgegraph.graphs._propositions import ClaimTask, PropositionGraph, PropositionOptions
 from judgegraph.graphs._protocol import (
     GraphKind,
+    GraphOptions,
     JudgeGraph,
-    NoOptions,
     build_graph,
     checkpointed_types,
     graph_kinds,
@@ -35,11 +35,11 @@ __all__ = (
     "EvidenceFirstGraph",
     "EvidenceOptions",
     "GraphKind",
+    "GraphOptions",
     "JudgeContext",
     "JudgeGraph",
     "JudgeState",
     "ModelRuling",
-    "NoOptions",
     "PropositionGraph",
     "PropositionOptions",
     "RecordedGraph",

@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal, TypedDict
 
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from judgegraph.agents import JudgeSpec
 from judgegraph.errors import VerdictParseError
@@ -24,7 +24,7 @@ from judgegraph.graphs._aggregate import decide_from_evidence, verdict_from_ruli
 from judgegraph.graphs._builder import RecordedGraph
 from judgegraph.graphs._context import JudgeContext
 from judgegraph.graphs._nodes import combine_orders, sampling_of, shown_order, tool_context, unshuffle, with_images
-from judgegraph.graphs._protocol import register_graph
+from judgegraph.graphs._protocol import GraphOptions, register_graph
 from judgegraph.graphs._recorder import recorded
 from judgegraph.graphs._verdict_format import (
     LETTERS,
@@ -315,10 +315,8 @@ async def finalize(state: AgentState, runtime: Ctx) -> dict[str, Any]:
     return {"verdict": verdict}
 
 
-class AgenticOptions(BaseModel):
+class AgenticOptions(GraphOptions):
     """The agentic graph's own knobs: its budgets."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
 
     max_steps: int = Field(default=6, ge=1)
     """Model turns before the verdict is forced."""

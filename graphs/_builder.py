@@ -12,14 +12,13 @@ from typing import Any, Literal
 from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
 from langgraph.types import Send
-from pydantic import BaseModel, ConfigDict
 
 from judgegraph.agents import JudgeSpec
 from judgegraph.backends import ChatModel
 from judgegraph.errors import ConfigError
 from judgegraph.graphs import _nodes as nodes
 from judgegraph.graphs._context import JudgeContext
-from judgegraph.graphs._protocol import graph_options, register_graph
+from judgegraph.graphs._protocol import GraphOptions, register_graph
 from judgegraph.graphs._recorder import Recorder, recorded
 from judgegraph.graphs._state import JudgeState
 from judgegraph.graphs._verdict_format import ModelRuling
@@ -36,10 +35,8 @@ def route_after_plan(state: JudgeState) -> list[Send] | Literal["weigh_evidence"
     return [Send("run_tool", {"request": state["request"], "call": call}) for call in planned]
 
 
-class EvidenceOptions(BaseModel):
+class EvidenceOptions(GraphOptions):
     """The evidence-first and skill graphs' own knobs."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
 
     deliberate: Literal["undecided", "always"] = "undecided"
     """Ask the model only where no deterministic evidence decides, or always (evidence still wins)."""
@@ -85,7 +82,7 @@ class RecordedGraph:
     def __init__(
         self,
         spec: JudgeSpec,
-        options: BaseModel | None = None,
+        options: GraphOptions,
         settings: Settings | None = None,
         checkpointer: Any = None,
         artifacts: ArtifactSink | None = None,
@@ -94,7 +91,7 @@ class RecordedGraph:
             if name not in tools:
                 raise ConfigError(f"judge {spec.name!r} names tool {name!r}, which is not registered")
         self.spec = spec
-        self.options = options if options is not None else graph_options(spec)
+        self.options = options
         self.checkpointer = checkpointer
         settings = settings or Settings()
         self.budget_s = settings.budget_s

@@ -12,13 +12,13 @@ from typing import Annotated, Any, Literal, TypedDict
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 from langgraph.types import Send
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel
 
 from judgegraph.agents import JudgeSpec
 from judgegraph.graphs._builder import RecordedGraph
 from judgegraph.graphs._context import JudgeContext
 from judgegraph.graphs._nodes import tool_context
-from judgegraph.graphs._protocol import register_graph
+from judgegraph.graphs._protocol import GraphOptions, register_graph
 from judgegraph.graphs._recorder import recorded
 from judgegraph.graphs._strategies import ranking_of
 from judgegraph.schema import CriterionResult, JudgeRequest, Verdict
@@ -151,10 +151,8 @@ class PropositionGraph(RecordedGraph):
         return g
 
 
-class PropositionOptions(BaseModel):
+class PropositionOptions(GraphOptions):
     """The proposition graph's own knobs."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
 
     proposer: Literal["rules", "model"] = "rules"
     """How answers are split into claims."""

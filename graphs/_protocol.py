@@ -11,8 +11,18 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from judgegraph.errors import ConfigError
 from judgegraph.registry import Registry
-from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult, Trajectory, Verdict
-from judgegraph.schema._request import Candidate, Document, Label, RubricCriterion
+from judgegraph.schema import (
+    Candidate,
+    CriterionResult,
+    Document,
+    JudgeRequest,
+    Label,
+    RubricCriterion,
+    ToolCall,
+    ToolResult,
+    Trajectory,
+    Verdict,
+)
 
 if TYPE_CHECKING:
     from judgegraph.agents import JudgeSpec
@@ -40,10 +50,11 @@ class JudgeGraph(Protocol):
         """Release what the graph's tools hold (sandboxes)."""
 
 
-class NoOptions(BaseModel):
-    """A graph with no knobs of its own."""
+class GraphOptions(BaseModel):
+    """Base of every graph's options model (a graph with no knobs of its own registers it as is): unknown keys
+    are errors, and each field's docstring is its description."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
 
 
 GraphBuilder = Callable[..., JudgeGraph]
@@ -55,7 +66,7 @@ class GraphKind:
     """Everything a graph declares where it is registered (and nowhere else)."""
 
     build: GraphBuilder
-    options: type[BaseModel] = NoOptions
+    options: type[GraphOptions] = GraphOptions
     """The graph's own knobs, validated from a judge spec's `[options]` table when the judge loads."""
     checkpointed: tuple[type, ...] = ()
     """Types its state holds besides the core ones, allowed back out of a checkpoint."""
@@ -78,13 +89,13 @@ graph_kinds: Registry[GraphKind] = Registry("graph")
 
 
 def register_graph(
-    name: str, build: GraphBuilder, *, options: type[BaseModel] = NoOptions, checkpointed: tuple[type, ...] = ()
+    name: str, build: GraphBuilder, *, options: type[GraphOptions] = GraphOptions, checkpointed: tuple[type, ...] = ()
 ) -> None:
     """Register a graph kind: the only place a new judge graph is added."""
     graph_kinds.register(name, GraphKind(build=build, options=options, checkpointed=checkpointed))
 
 
-def graph_options(spec: JudgeSpec) -> BaseModel:
+def graph_options(spec: JudgeSpec) -> GraphOptions:
     """The spec's `[options]`, validated by its graph's options model (a bad option fails at load)."""
     kind = graph_kinds.get(spec.graph)
     try:

@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal, TypedDict
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 from langgraph.types import Send
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from judgegraph.agents import JudgeSpec
 from judgegraph.backends import Sampling
@@ -21,7 +21,7 @@ from judgegraph.graphs._aggregate import evidence_criteria
 from judgegraph.graphs._builder import RecordedGraph
 from judgegraph.graphs._context import JudgeContext
 from judgegraph.graphs._nodes import sampling_of, tool_context
-from judgegraph.graphs._protocol import register_graph
+from judgegraph.graphs._protocol import GraphOptions, register_graph
 from judgegraph.graphs._recorder import recorded
 from judgegraph.graphs._strategies import ranking_of
 from judgegraph.graphs._verdict_format import LETTERS, parse_verdict, verdict_schema
@@ -291,10 +291,8 @@ class RubricGraph(RecordedGraph):
         return g
 
 
-class RubricOptions(BaseModel):
+class RubricOptions(GraphOptions):
     """The rubric graph's own knobs."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
 
     rubric_writer_sees_reference: bool = True
     """Whether the rubric writer is shown the reference answer (a projection of its input)."""

@@ -240,14 +240,13 @@ async def doctor(limits: Limits | None = None) -> DoctorReport:
     """Check every registered backend and say which one `auto` would use."""
     statuses = []
     for name in auto_order():
-        backend = sandbox_backends.get(name)(limits or Limits(), pool_size=1)
         try:
-            await backend.start()
-            statuses.append(BackendStatus(name=name, available=True, detail=backend.describe()))
+            backend = await _start(name, limits or Limits(), None, 1)
         except (SandboxUnavailableError, ImportError) as e:
             statuses.append(BackendStatus(name=name, available=False, detail=str(e)))
-        finally:
-            await backend.close()
+            continue
+        statuses.append(BackendStatus(name=name, available=True, detail=backend.describe()))
+        await backend.close()
     active = next((s for s in statuses if s.available), None)
     if active is None:
         return DoctorReport(active=None, reason="no sandbox backend can run here", backends=statuses)

@@ -21,7 +21,7 @@ def _replay_chunk(args: tuple[str, str, list[str], dict[str, Any]]) -> tuple[lis
         judge = Judge.load(judge_name, store=False, **settings)  # not opened: a replay needs no model
         try:
             out = []
-            if ids:  # the first replay builds the replay graph: not part of the steady rate
+            if ids:  # the first replay warms the graph's caches: not part of the steady rate
                 await judge.areplay(store.get(ids[0]))
             start = time.perf_counter()
             for run_id in ids:
