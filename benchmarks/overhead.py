@@ -1,4 +1,4 @@
-"""Client overhead (issue #10): one judgment = model -> tool -> model -> verdict, against a fast fake server.
+"""Client overhead: one judgment = model -> tool -> model -> verdict, against a fast fake server.
 
 judgegraph (the agentic judge in one candidate order, recording to a durable SQLite store, or to no store)
 against the floor and the usual ways to write the same loop, all measured in this run on the same server:

@@ -1,4 +1,4 @@
-"""Pipelines (issue #8): batch throughput against concurrency with a model of fixed latency.
+"""Pipelines: batch throughput against concurrency with a model of fixed latency.
 
 The model is the scripted fake OpenAI server answering every call after 100 ms, so the ideal throughput at
 concurrency c is c / (the latency of one judgment run alone); what falls short of it is judgegraph's own cost

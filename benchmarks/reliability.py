@@ -1,4 +1,4 @@
-"""Reliability and security figures (issue #11): `python -m benchmarks.reliability [CHECK ...]` rewrites
+"""Reliability and security figures: `python -m benchmarks.reliability [CHECK ...]` rewrites
 RELIABILITY.md. Each check runs the real judge end to end, asserts what must hold, and returns its figure;
 tests/test_reliability.py runs the same checks at a smaller size in CI.
 """
@@ -35,6 +35,8 @@ class Figure:
     title: str
     command: str
     body: str
+    facts: dict[str, Any] = dataclasses.field(default_factory=dict)
+    """What was observed, for tests/test_reliability.py to hold to the bar (this module only reports)."""
 
 
 # ---------------------------------------------------------------- hostile candidates through the judge
@@ -77,6 +79,7 @@ async def hostile(sandbox: str = "auto") -> Figure:
     canary = tmp / "canary.txt"
     canary.write_text("intact")
     rows = []
+    outcomes: dict[str, dict[str, Any]] = {}
     fake = FakeOpenAI().start()
     try:
         async with Judge.load("evidence", store=tmp / "runs.db", model_url=fake.url, sandbox=sandbox) as judge:
@@ -97,15 +100,18 @@ async def hostile(sandbox: str = "auto") -> Figure:
                 )
                 took = time.perf_counter() - start
                 v = t.verdict
-                seen_results = [(r.ok, r.error, r.text[:200]) for r in t.tool_results()]
-                assert v is not None and v.valid, (kind, seen_results)
-                # The correct one wins every time: the hostile code stops itself, is stopped, or its trick (a
-                # forged report, an object equal to anything) does not cross into the tests.
-                assert v.winner == 1, (kind, seen_results)
                 runs = [r for r in t.tool_results() if r.name == "run_code"]
                 seen = next((r for r in runs if r.data and r.data.get("candidate") == 0), None)
                 failed = next((r for r in runs if not r.ok), None)
-                assert seen is not None or failed is not None, kind  # the trajectory has the sandbox's account
+                outcomes[kind] = {
+                    "valid": v is not None and v.valid,
+                    "winner": v.winner if v is not None else None,
+                    "accounted": seen is not None or failed is not None,  # the trajectory has the sandbox's account
+                    "tool_results": [(r.ok, r.error, r.text[:200]) for r in t.tool_results()],
+                }
+                if v is None:
+                    rows.append([kind, "no verdict", f"{took:.1f}", "-"])
+                    continue
                 if seen is not None:
                     d = seen.data or {}
                     account = f"{d.get('passed')}/{d.get('total')} tests; {d.get('load_error') or 'loaded'}"
@@ -117,7 +123,6 @@ async def hostile(sandbox: str = "auto") -> Figure:
                 rows.append([kind, verdict, f"{took:.1f}", account[:90].replace("|", "/")])
     finally:
         fake.stop()
-    assert canary.read_text() == "intact"
     body = (
         f"Sandbox `{sandbox}`. Each row: a candidate whose module-level code does the hostile thing, judged "
         "(evidence judge, tests) against a correct one.\n\n"
@@ -131,6 +136,7 @@ async def hostile(sandbox: str = "auto") -> Figure:
         f"Hostile candidates through the whole judge ({sandbox})",
         f"python -m benchmarks.reliability hostile_{sandbox}",
         body,
+        {"outcomes": outcomes, "canary": canary.read_text()},
     )
 
 
@@ -211,15 +217,15 @@ async def bad_input() -> Figure:
     finally:
         fake.stop()
     out = {line.line: line for line in result.lines}
-    assert len(out) == len(lines) and set(out) == set(range(1, len(lines) + 1))  # every line answered, once
     from judgegraph.store import TrajectoryStore
 
     store = TrajectoryStore(tmp / "runs.db")
     rows = []
     for i, (what, _) in enumerate(lines, start=1):
+        if i not in out:
+            rows.append([what, "NO OUTPUT LINE"])
+            continue
         o = out[i]
-        if what == "good":
-            assert o.valid and o.winner == 0, o
         outcome = (
             f"error: {o.error}"
             if o.error
@@ -233,7 +239,12 @@ async def bad_input() -> Figure:
         f"One batch of {len(lines)} lines through `judge_file` (what `judgegraph judge` runs); every line "
         "got exactly one output line and the good lines were judged.\n\n" + table(["input", "outcome"], rows)
     )
-    return Figure("Bad input in a batch", "python -m benchmarks.reliability bad_input", body)
+    facts = {
+        "input_lines": len(lines),
+        "answered": [line.line for line in result.lines],  # each input line's number, once each
+        "good": [(out[i].valid, out[i].winner) for i, (what, _) in enumerate(lines, 1) if what == "good" and i in out],
+    }
+    return Figure("Bad input in a batch", "python -m benchmarks.reliability bad_input", body, facts)
 
 
 # ---------------------------------------------------------------- model faults
@@ -280,29 +291,34 @@ async def model_faults() -> Figure:
         finally:
             fake.stop()
 
+    def observed(t: Trajectory, took: float) -> dict[str, Any]:
+        v = t.verdict
+        return {"status": t.status, "seconds": took, "verdict": v.model_dump() if v is not None else None}
+
     rows = []
+    facts: dict[str, Any] = {"faults": {}}
     for judge_name in ("evidence", "agentic"):
         for fault in FAULTS:
             t, took, calls = await judged(judge_name, fault)
-            v = t.verdict
-            assert v is not None and t.status == "complete", (judge_name, fault, t.status)
-            assert not v.valid and v.error and v.scores == [], (judge_name, fault, v)
-            rows.append([judge_name, fault, calls, f"{took:.1f}", v.error[:80].replace("|", "/")])
+            facts["faults"][f"{judge_name}: {fault}"] = observed(t, took)
+            error = (t.verdict.error or "") if t.verdict else "no verdict"
+            rows.append([judge_name, fault, calls, f"{took:.1f}", error[:80].replace("|", "/")])
     # The same stuck model under a wall-clock budget per judgment: cut at the budget, not after every retry.
     t, took, calls = await judged("agentic", "timeouts", budget_s=BUDGET_S)
-    v = t.verdict
-    assert v is not None and not v.valid and v.error and "budget" in v.error and v.scores == [], v
-    assert took < BUDGET_S + 1 and t.status == "incomplete", (took, t.status)
-    rows.append([f"agentic, budget {BUDGET_S:g} s", "timeouts", calls, f"{took:.1f}", v.error[:80]])
+    facts["budget"] = observed(t, took)
+    error = (t.verdict.error or "") if t.verdict else "no verdict"
+    rows.append([f"agentic, budget {BUDGET_S:g} s", "timeouts", calls, f"{took:.1f}", error[:80]])
     # Connection refused: nothing listens.
     from judgegraph.backends import free_port
     from judgegraph.errors import BackendUnavailableError
 
+    facts["refused_at_start"] = None
     try:
         async with Judge.load("evidence", store=False, model_url=f"http://127.0.0.1:{free_port()}/v1") as judge:
             await judge.arun(request)
-        raise AssertionError("a judge with no model ran")
+        rows.append(["any", "connection refused at start", 0, "-", "RAN WITHOUT A MODEL"])
     except BackendUnavailableError as e:
+        facts["refused_at_start"] = str(e)
         rows.append(["any", "connection refused at start", 0, "-", f"refused to start: {str(e)[:60]}"])
     body = (
         "Each row: a scripted model that fails one way on every call (retries: 1, timeout 1 s). The verdict "
@@ -311,7 +327,7 @@ async def model_faults() -> Figure:
         "after every attempt; the run is kept, marked incomplete.\n\n"
         + table(["judge", "model fault", "model calls", "s", "verdict error"], rows)
     )
-    return Figure("Model faults", "python -m benchmarks.reliability model_faults", body)
+    return Figure("Model faults", "python -m benchmarks.reliability model_faults", body, facts)
 
 
 # ---------------------------------------------------------------- crash consistency (kill -9)
@@ -392,21 +408,16 @@ def crash_consistency(kills: int = 5, n: int = 120, seed: int = 0) -> Figure:
             done = len(out.read_text().splitlines()) if out.exists() else 0
             rows.append([f"kill {k + 1}", done])
         final = subprocess.run([*cmd, "--resume"], capture_output=True, text=True, timeout=600)
-        assert final.returncode == 0, final.stderr[-2000:]
     finally:
         fake.stop()
     lines = [json.loads(x) for x in out.read_text().splitlines()]
     ids = [x["id"] for x in lines]
-    assert sorted(ids) == sorted({json.loads(x)["id"] for x in [*code, *math]}), "lost or duplicated lines"
-    assert all(x["error"] is None and x["correct"] for x in lines)
     conn = sqlite3.connect(store)
     integrity = conn.execute("PRAGMA integrity_check").fetchone()[0]
     statuses = dict(conn.execute("SELECT status, count(*) FROM runs GROUP BY status").fetchall())
     conn.close()
-    assert integrity == "ok"
     time.sleep(1)
     leaked = _leaked_containers() - before
-    assert leaked <= 0, f"{leaked} sandbox containers left behind"
     rows.append(["final resume", len(lines)])
     body = (
         f"{n} requests (half code run in the sandbox, half open questions the model decides, 0.4 s a call), "
@@ -418,7 +429,16 @@ def crash_consistency(kills: int = 5, n: int = 120, seed: int = 0) -> Figure:
         f"correct; `PRAGMA integrity_check`: {integrity}; runs in the store by status: {statuses} (`running` "
         f"= cut off by a kill, kept and marked); sandbox containers left behind: {max(0, leaked)}."
     )
-    return Figure("Crash consistency under kill -9", "python -m benchmarks.reliability crash_consistency", body)
+    facts = {
+        "final_exit": final.returncode,
+        "final_stderr": final.stderr[-2000:],
+        "ids": sorted(ids),
+        "expected_ids": sorted(json.loads(x)["id"] for x in [*code, *math]),
+        "wrong_or_failed": [x["id"] for x in lines if x["error"] is not None or not x["correct"]],
+        "integrity": integrity,
+        "leaked_containers": leaked,
+    }
+    return Figure("Crash consistency under kill -9", "python -m benchmarks.reliability crash_consistency", body, facts)
 
 
 # ---------------------------------------------------------------- prompt injection and master keys
@@ -456,7 +476,6 @@ async def injection(n: int = 60) -> Figure:
     finally:
         fake.stop()
     accuracy = report.metrics.accuracy or 0.0
-    assert accuracy >= 0.97, f"injection accuracy {accuracy:.1%} < 97%"
     rows = [
         [k, m.n, f"{100 * (m.accuracy or 0):.1f}%", f"{100 * m.decided_by_evidence:.0f}%"]
         for k, m in report.per_category.items()
@@ -469,7 +488,8 @@ async def injection(n: int = 60) -> Figure:
         + "\n\nCandidates sit between per-run tags they cannot close (`<response_A_{nonce}>`), and tool output "
         "reaches the model as tool messages, never inside a candidate."
     )
-    return Figure("Prompt injection", "python -m benchmarks.reliability injection", body)
+    facts = {"accuracy": accuracy, "pairs": report.metrics.n}
+    return Figure("Prompt injection", "python -m benchmarks.reliability injection", body, facts)
 
 
 MASTER_KEYS = [
@@ -508,7 +528,6 @@ async def master_keys() -> Figure:
     from judgegraph.tools.match_reference import _match
 
     passed = [k for k in MASTER_KEYS if _match(k, "42", 0).equivalent]
-    assert passed == []
     fake = FakeOpenAI().start()
     fake.responder = prefers("The answer is")  # a model fooled by the phrase
     wins = 0
@@ -521,7 +540,6 @@ async def master_keys() -> Figure:
                 wins += bool(t.verdict and t.verdict.winner == 0)
     finally:
         fake.stop()
-    assert wins == 0
     # A rubric check (no reference): the rubric judge, its model siding with the master key on every criterion.
     fake = FakeOpenAI().start()
     fake.responder = avoids("6*7 = 42")
@@ -536,7 +554,6 @@ async def master_keys() -> Figure:
                 rubric_wins += bool(t.verdict and t.verdict.winner != 1)
     finally:
         fake.stop()
-    assert rubric_wins == 0
     body = (
         f"{len(MASTER_KEYS)} master-key responses ({', '.join(repr(k) for k in MASTER_KEYS)}) against the "
         f"reference 42: {len(passed)} pass `match_reference`; against a real answer with a model that favours "
@@ -544,7 +561,8 @@ async def master_keys() -> Figure:
         f"master key on every criterion in both orders): {rubric_wins} win or tie; each fails the rubric judge's "
         "`says_something` gate (empty, punctuation or stock phrases only) before any criterion is weighed."
     )
-    return Figure("Master-key answers", "python -m benchmarks.reliability master_keys", body)
+    facts = {"passed_reference": passed, "won_against_an_answer": wins, "won_or_tied_on_a_rubric": rubric_wins}
+    return Figure("Master-key answers", "python -m benchmarks.reliability master_keys", body, facts)
 
 
 # ---------------------------------------------------------------- load
@@ -556,29 +574,10 @@ async def load(clients: int = 500, per_client: int = 4) -> Figure:
     from benchmarks import server as bench
     from benchmarks._fake_model import fake_model_process
     from benchmarks._util import Stats
-    from judgegraph.backends import free_port
 
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
     store = Path(tempfile.mkdtemp(prefix="judgegraph-load-")) / "runs.db"
     with fake_model_process(latency_s=0.0) as url:
-        cmd = [
-            sys.executable,
-            "-m",
-            "judgegraph.cli",
-            "serve",
-            "--port",
-            str(port),
-            "--model",
-            url,
-            "--store",
-            str(store),
-            "--max-concurrency",
-            str(clients // 2),
-        ]
-        proc = await asyncio.create_subprocess_exec(*cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        try:
-            await bench._wait_ready(base, proc)
+        async with bench.serve_process(url, store, "--max-concurrency", str(clients // 2)) as (base, proc):
             await bench._load_warmup(base)
             rss = [rss_mib(proc.pid)]
             sampling = True
@@ -593,13 +592,7 @@ async def load(clients: int = 500, per_client: int = 4) -> Figure:
             sampling = False
             await sampler
             after = rss_mib(proc.pid)
-        finally:
-            proc.terminate()
-            await asyncio.wait_for(proc.wait(), timeout=30)
     s = Stats.of(latencies)
-    unexpected = {k: v for k, v in statuses.items() if k not in (200, 429)}
-    assert not unexpected, f"errors beyond 429s: {unexpected}"
-    assert max(rss) < 4 * rss[0] + 200, f"server memory grew from {rss[0]:.0f} to {max(rss):.0f} MiB"
     codes = ", ".join(f"{code}: {n}" for code, n in sorted(statuses.items(), key=lambda kv: str(kv[0])))
     body = (
         f"{clients} concurrent clients x {per_client} OpenRLHF `/reward` requests against `judgegraph serve "
@@ -619,7 +612,8 @@ async def load(clients: int = 500, per_client: int = 4) -> Figure:
             ],
         )
     )
-    return Figure("Load: the reward server under 500 clients", "python -m benchmarks.reliability load", body)
+    facts = {"statuses": statuses, "requests": len(latencies), "rss_start_mib": rss[0], "rss_peak_mib": max(rss)}
+    return Figure("Load: the reward server under 500 clients", "python -m benchmarks.reliability load", body, facts)
 
 
 CHECKS: dict[str, Callable[[], Awaitable[Figure] | Figure]] = {
@@ -648,8 +642,8 @@ async def main(names: list[str]) -> None:
     parts = [
         "# Reliability and security\n",
         "Rewritten by `python -m benchmarks.reliability` (all checks) or `python -m benchmarks.reliability "
-        "CHECK`; each section names the command and time that produced it. Every check asserts what must "
-        "hold (tests/test_reliability.py runs them in CI at a smaller size). Fuzzing: tests/test_fuzz.py "
+        "CHECK`; each section names the command and time that produced it. tests/test_reliability.py runs "
+        "every check in CI at a smaller size and asserts what must hold. Fuzzing: tests/test_fuzz.py "
         "(hypothesis: answers, requests, verdicts, constraints) and tests/test_server_schema.py "
         "(schemathesis against the reward server). Load: BENCHMARKS.md, reward server section.\n",
     ]

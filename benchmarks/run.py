@@ -18,13 +18,13 @@ from pathlib import Path
 from benchmarks._util import previous_sections
 
 SECTIONS = {
-    "sandbox": "Code sandbox (issue #3)",
-    "tools": "Evidence tools: retrieval and zoom (issue #4)",
-    "trajectories": "Trajectories: recording, store, replay, export (issue #6)",
-    "pipeline": "Pipelines: batch throughput against concurrency (issue #8)",
-    "server": "Reward server under load (issue #8)",
-    "scaleout": "Scale-out: one process against Ray actors (issue #8)",
-    "overhead": "Client overhead per judgment against the usual alternatives (issue #10)",
+    "sandbox": "Code sandbox",
+    "tools": "Evidence tools: retrieval and zoom",
+    "trajectories": "Trajectories: recording, store, replay, export",
+    "pipeline": "Pipelines: batch throughput against concurrency",
+    "server": "Reward server under load",
+    "scaleout": "Scale-out: one process against Ray actors",
+    "overhead": "Client overhead per judgment against the usual alternatives",
 }
 REPORT = Path(__file__).resolve().parent.parent / "BENCHMARKS.md"
 

@@ -1,4 +1,4 @@
-"""Scale-out (issue #8): the same batch through `judgegraph judge` in one process and spread over Ray actors.
+"""Scale-out: the same batch through `judgegraph judge` in one process and spread over Ray actors.
 
 Both paths are the batch runner the CLI uses (`judge_file`), writing the same output file and recording every
 trajectory in the driver's one SQLite store; only the runner differs (a `Judge` here, or a `RayJudge` with K

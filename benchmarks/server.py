@@ -1,4 +1,4 @@
-"""Reward server (issue #8): requests/s and latency with 500 concurrent clients.
+"""Reward server: requests/s and latency with 500 concurrent clients.
 
 `judgegraph serve` runs as its own process, as deployed, on a fake model in a third process; the clients are
 httpx in this one. Each client posts OpenRLHF `/reward` requests (one response with a reference answer, so
@@ -12,6 +12,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import httpx
@@ -23,6 +25,26 @@ from judgegraph.backends import free_port
 CLIENTS = 500
 PER_CLIENT = 4
 PROMPT = "<|im_start|>user\nWhat is 6*7?<|im_end|>\n<|im_start|>assistant\n"
+
+
+@asynccontextmanager
+async def serve_process(
+    model_url: str, store: Path, *options: str
+) -> AsyncIterator[tuple[str, asyncio.subprocess.Process]]:
+    """`judgegraph serve` as its own process on a free port, as deployed: yields (base URL, process) once it
+    answers /health, and stops it after."""
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    cmd = ["-m", "judgegraph.cli", "serve", "--port", str(port), "--model", model_url, "--store", str(store)]
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, *cmd, *options, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    try:
+        await _wait_ready(base, proc)
+        yield base, proc
+    finally:
+        proc.terminate()
+        await asyncio.wait_for(proc.wait(), timeout=30)
 
 
 async def _wait_ready(base: str, proc: asyncio.subprocess.Process) -> None:
@@ -73,32 +95,11 @@ async def _load_warmup(base: str) -> None:
 
 
 async def bench() -> str:
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
     store = Path(tempfile.mkdtemp(prefix="judgegraph-bench-")) / "runs.db"
     with fake_model_process(latency_s=0.0) as url:
-        cmd = [
-            sys.executable,
-            "-m",
-            "judgegraph.cli",
-            "serve",
-            "--port",
-            str(port),
-            "--model",
-            url,
-            "--store",
-            str(store),
-            "--max-concurrency",
-            str(CLIENTS),
-        ]
-        proc = await asyncio.create_subprocess_exec(*cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        try:
-            await _wait_ready(base, proc)
+        async with serve_process(url, store, "--max-concurrency", str(CLIENTS)) as (base, _):
             await _load_warmup(base)
             latencies, statuses, elapsed = await _load(base)
-        finally:
-            proc.terminate()
-            await asyncio.wait_for(proc.wait(), timeout=30)
     s = Stats.of(latencies)
     rate = len(latencies) / elapsed
     codes = ", ".join(f"{code}: {n}" for code, n in sorted(statuses.items(), key=lambda kv: str(kv[0])))

@@ -1,4 +1,4 @@
-"""Trajectories (issue #6): recording overhead per judgment, store size per run, replay and export throughput.
+"""Trajectories: recording overhead per judgment, store size per run, replay and export throughput.
 
 The model is the scripted fake OpenAI server on 127.0.0.1 with no latency, so judge-side costs dominate.
 """

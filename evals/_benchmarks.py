@@ -14,7 +14,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from judgegraph.evals._metrics import Outcome
 from judgegraph.registry import Registry
@@ -43,7 +43,7 @@ def rows(path: Path) -> list[dict[str, Any]]:
         data = [json.loads(line) for line in text.splitlines() if line.strip()]
     if not all(isinstance(r, dict) for r in data):
         raise ValueError(f"{path}: every row must be a JSON object")
-    return data
+    return cast("list[dict[str, Any]]", data)
 
 
 def _shuffled(key: str, items: list[str], correct: int) -> tuple[list[str], int]:

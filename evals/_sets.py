@@ -194,7 +194,7 @@ async def _images(n: int, seed: int) -> list[JudgeRequest]:
     scikit-image photos with a small numbered card in a corner (readable only when zoomed into). Checked when
     built: `zoom_image`'s OCR reads the true value there; items where it does not are left out."""
     rng = random.Random(seed + 11)
-    out = []
+    out: list[JudgeRequest] = []
     i = 0
     while len(out) < n and i < 4 * n:
         if i % 2 == 0:

@@ -8,10 +8,8 @@ for one JSON action per turn under a schema, so the same graph runs on both.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import operator
-import re
 from typing import Annotated, Any, Literal, TypedDict
 
 from langgraph.graph import END, START, StateGraph
@@ -23,9 +21,10 @@ from judgegraph.errors import VerdictParseError
 from judgegraph.graphs._aggregate import decide_from_evidence, verdict_from_ruling
 from judgegraph.graphs._builder import RecordedGraph
 from judgegraph.graphs._context import JudgeContext
-from judgegraph.graphs._nodes import combine_orders, sampling_of, shown_order, tool_context, unshuffle, with_images
+from judgegraph.graphs._nodes import combine_orders, run_recorded, sampling_of, with_images
 from judgegraph.graphs._protocol import GraphOptions, register_graph
-from judgegraph.graphs._recorder import recorded
+from judgegraph.graphs._recorder import add_recorded_nodes
+from judgegraph.graphs._shown import as_shown, candidate_blocks, shown_order, unshuffle
 from judgegraph.graphs._verdict_format import (
     LETTERS,
     ModelRuling,
@@ -34,7 +33,7 @@ from judgegraph.graphs._verdict_format import (
     verdict_schema,
 )
 from judgegraph.schema import JudgeRequest, ToolCall, ToolResult, Verdict
-from judgegraph.tools import call_tool, tools
+from judgegraph.tools import tools
 
 Ctx = Runtime[JudgeContext]
 
@@ -105,14 +104,7 @@ def _opening(ctx: JudgeContext, request: JudgeRequest, allowed: list[str], order
     """The conversation's start for one candidate order: task, responses behind markers, tools, reply format."""
     native = ctx.client is not None and ctx.client.profile.native_tools
     shown = shown_order(order, len(request.candidates))
-    candidates = [
-        {
-            "letter": LETTERS[pos],
-            "tag": f"response_{LETTERS[pos]}_{ctx.nonce}",
-            "content": request.candidates[i].content,
-        }
-        for pos, i in enumerate(shown)
-    ]
+    candidates = candidate_blocks(request, shown, ctx.nonce)
     task = ctx.spec.render(
         "agent_task",
         prompt=request.prompt,
@@ -222,11 +214,6 @@ def _to_request_indices(call: ToolCall, shown: list[int]) -> ToolCall:
     return call
 
 
-def _as_shown(text: str, shown: list[int]) -> str:
-    letter = {i: LETTERS[pos] for pos, i in enumerate(shown)}
-    return re.sub(r"\bcandidate (\d+)\b", lambda m: f"response {letter.get(int(m.group(1)), m.group(1))}", text)
-
-
 async def act(state: AgentState, runtime: Ctx) -> dict[str, Any]:
     """Run the requested tool calls in parallel (within the tool-call budget), reusing any result an earlier
     order already has, and show the model the results."""
@@ -237,17 +224,14 @@ async def act(state: AgentState, runtime: Ctx) -> dict[str, Any]:
     cache = dict(state.get("cache", {}))
     keys = [f"{c.name}:{json.dumps(c.arguments, sort_keys=True)}" for c in calls]
     fresh = [(c, k) for c, k in zip(calls, keys, strict=True) if k not in cache]
-    for call, _ in fresh:
-        ctx.recorder.tool_call(call, "act")
-    tctx = tool_context(ctx, request, "act")
-    ran = await asyncio.gather(*(call_tool(c, tctx, allowed=frozenset(state.get("allowed", []))) for c, _ in fresh))
+    allowed = frozenset(state.get("allowed", []))
+    ran = await run_recorded(ctx, request, [c for c, _ in fresh], "act", allowed)
     for (_, key), result in zip(fresh, ran, strict=True):
-        ctx.recorder.tool_result(result, "act")
         cache[key] = result
     native = ctx.client is not None and ctx.client.profile.native_tools and state.get("allowed")
     messages = list(state["messages"])
     for call, key in zip(calls, keys, strict=True):
-        text = _as_shown(cache[key].text, shown)
+        text = as_shown(cache[key].text, shown)
         if native:
             messages.append({"role": "tool", "tool_call_id": call.id, "content": text})
         else:
@@ -352,8 +336,7 @@ class AgenticGraph(RecordedGraph):
 
     def build(self, spec: JudgeSpec) -> StateGraph[Any, Any, Any, Any]:
         g = StateGraph(AgentState, context_schema=JudgeContext)
-        for fn in (intake, agent, act, force_verdict, close_order, finalize):
-            g.add_node(fn.__name__, recorded(fn.__name__, fn))
+        add_recorded_nodes(g, {fn.__name__: fn for fn in (intake, agent, act, force_verdict, close_order, finalize)})
         g.add_edge(START, "intake")
         g.add_edge("intake", "agent")
         assert isinstance(self.options, AgenticOptions)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from judgegraph.graphs._strategies import Policies, aggregations, ranking_of
+from judgegraph.graphs._strategies import Policies, aggregations
 from judgegraph.graphs._verdict_format import ModelRuling
-from judgegraph.schema import CriterionResult, JudgeRequest, ToolResult, Verdict
+from judgegraph.schema import CriterionResult, JudgeRequest, ToolResult, Verdict, sole_best
 from judgegraph.tools import tools
 
 
@@ -36,22 +36,17 @@ def verdict_from_ruling(request: JudgeRequest, ruling: ModelRuling, evidence: li
     criteria = evidence_criteria(evidence)
     if ruling.scores is not None:
         scores = ruling.scores
-        ranking = ranking_of(scores)
-        top = [i for i, s in enumerate(scores) if s == max(scores)]
-        winner = top[0] if len(top) == 1 and request.mode in ("listwise", "best_of_n") else None
+        winner = sole_best(scores) if request.mode in ("listwise", "best_of_n") else None
     else:
         winner = ruling.winner
         scores = [0.5, 0.5] if winner is None else [1.0 if i == winner else 0.0 for i in range(2)]
-        ranking = ranking_of(scores)
     criteria.extend(
         CriterionResult(name="model_judgement", candidate=i, score=s, source="model", detail=ruling.rationale)
         for i, s in enumerate(scores)
     )
-    return Verdict(
-        valid=True,
+    return Verdict.scored(
+        scores,
         winner=winner,
-        scores=scores,
-        ranking=ranking,
         criteria=criteria,
         confidence=ruling.confidence,
         rationale=ruling.rationale,

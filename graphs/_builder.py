@@ -19,7 +19,7 @@ from judgegraph.errors import ConfigError
 from judgegraph.graphs import _nodes as nodes
 from judgegraph.graphs._context import JudgeContext
 from judgegraph.graphs._protocol import GraphOptions, register_graph
-from judgegraph.graphs._recorder import Recorder, recorded
+from judgegraph.graphs._recorder import Recorder, add_recorded_nodes
 from judgegraph.graphs._state import JudgeState
 from judgegraph.graphs._verdict_format import ModelRuling
 from judgegraph.schema import Trajectory, Verdict
@@ -176,15 +176,19 @@ class EvidenceFirstGraph(RecordedGraph):
         steps = [("intake", nodes.intake), ("plan_evidence", nodes.plan_evidence)]
         if self.selects_skill:
             steps.insert(1, ("select_skill", nodes.select_skill))
-        for name, fn in [
-            *steps,
-            ("run_tool", nodes.run_tool),
-            ("weigh_evidence", nodes.weigh_evidence),
-            ("deliberate", nodes.deliberate),
-            ("tournament", nodes.tournament),
-            ("finalize", nodes.finalize),
-        ]:
-            g.add_node(name, recorded(name, fn))
+        add_recorded_nodes(
+            g,
+            dict(
+                [
+                    *steps,
+                    ("run_tool", nodes.run_tool),
+                    ("weigh_evidence", nodes.weigh_evidence),
+                    ("deliberate", nodes.deliberate),
+                    ("tournament", nodes.tournament),
+                    ("finalize", nodes.finalize),
+                ]
+            ),
+        )
         g.add_edge(START, "intake")
         for (a, _), (b, _) in itertools.pairwise(steps):
             g.add_edge(a, b)

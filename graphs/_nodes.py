@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import re
 from statistics import fmean
 from typing import Any
 
@@ -16,11 +15,11 @@ from judgegraph.backends import Sampling
 from judgegraph.errors import VerdictParseError
 from judgegraph.graphs._aggregate import decide_from_evidence, evidence_criteria, verdict_from_ruling
 from judgegraph.graphs._context import JudgeContext
+from judgegraph.graphs._shown import as_shown, candidate_blocks, shown_order, unshuffle
 from judgegraph.graphs._state import JudgeState, ToolTaskState
 from judgegraph.graphs._steps import split_steps, steps_verdict
 from judgegraph.graphs._strategies import CriterionPolicy
 from judgegraph.graphs._verdict_format import (
-    LETTERS,
     ModelRuling,
     parse_verdict,
     verdict_format,
@@ -87,15 +86,23 @@ def tool_context(jc: JudgeContext, request: JudgeRequest, node: str) -> ToolCont
     )
 
 
+async def run_recorded(
+    jc: JudgeContext, request: JudgeRequest, calls: list[ToolCall], node: str, allowed: frozenset[str] | None = None
+) -> list[ToolResult]:
+    """Run tool calls in parallel, each call and each result recorded (calls first, in order)."""
+    for call in calls:
+        jc.recorder.tool_call(call, node)
+    tctx = tool_context(jc, request, node)
+    results = await asyncio.gather(*(call_tool(c, tctx, allowed=allowed) for c in calls))
+    for result in results:
+        jc.recorder.tool_result(result, node)
+    return list(results)
+
+
 async def run_tool(state: ToolTaskState, runtime: Ctx) -> dict[str, Any]:
     """Run one planned tool call (fanned out with `Send`, so calls run in parallel)."""
-    recorder = runtime.context.recorder
-    call = state["call"]
-    recorder.tool_call(call, "run_tool")
     jc = runtime.context
-    result = await call_tool(call, tool_context(jc, state["request"], "run_tool"), allowed=frozenset(jc.spec.tools))
-    recorder.tool_result(result, "run_tool")
-    return {"evidence": [result]}
+    return {"evidence": await run_recorded(jc, state["request"], [state["call"]], "run_tool", frozenset(jc.spec.tools))}
 
 
 async def weigh_evidence(state: JudgeState, runtime: Ctx) -> dict[str, Any]:
@@ -114,24 +121,12 @@ async def weigh_evidence(state: JudgeState, runtime: Ctx) -> dict[str, Any]:
     return {"evidence_verdict": decided}
 
 
-def shown_order(order: str, n: int) -> list[int]:
-    """Candidate indices in the order shown to the model (`BA` swaps a pair)."""
-    return [1, 0] if order == "BA" else list(range(n))
-
-
 def _prompt_messages(state: JudgeState, ctx: JudgeContext, order: str) -> list[dict[str, Any]]:
     request: JudgeRequest = state["request"]
     spec = ctx.spec
     fmt = verdict_format(request.mode)
     shown = shown_order(order, len(request.candidates))
-    candidates = [
-        {
-            "letter": LETTERS[pos],
-            "tag": f"response_{LETTERS[pos]}_{ctx.nonce}",
-            "content": request.candidates[i].content,
-        }
-        for pos, i in enumerate(shown)
-    ]
+    candidates = candidate_blocks(request, shown, ctx.nonce)
     if fmt == "steps":
         user = spec.render(
             "steps",
@@ -139,7 +134,7 @@ def _prompt_messages(state: JudgeState, ctx: JudgeContext, order: str) -> list[d
             reference=request.reference or "",
             nonce=ctx.nonce,
             steps=split_steps(request.candidates[0].content),
-            evidence=_evidence_lines(state.get("evidence", []), shown),
+            evidence=[f"{r.name}: {as_shown(r.text, shown)}" for r in state.get("evidence", [])],
         )
         return [{"role": "system", "content": spec.render("system")}, {"role": "user", "content": user}]
     user = spec.render(
@@ -147,7 +142,7 @@ def _prompt_messages(state: JudgeState, ctx: JudgeContext, order: str) -> list[d
         prompt=request.prompt,
         reference=request.reference or "",
         candidates=candidates,
-        evidence=_evidence_lines(state.get("evidence", []), shown),
+        evidence=[f"{r.name}: {as_shown(r.text, shown)}" for r in state.get("evidence", [])],
         guidance=skill.guidance if (skill := _skill(state)) else "",
     )
     return [
@@ -184,27 +179,6 @@ def media_type(data: bytes) -> str:
         if data.startswith(magic):
             return kind
     return "image/webp" if data[8:12] == b"WEBP" else "application/octet-stream"
-
-
-def _evidence_lines(evidence: list[ToolResult], shown: list[int]) -> list[str]:
-    """Tool results for the prompt; candidate indices are named by the letter the model sees."""
-    letter = {i: LETTERS[pos] for pos, i in enumerate(shown)}
-    lines = []
-    for r in evidence:
-        text = re.sub(r"\bcandidate (\d+)\b", lambda m: f"response {letter.get(int(m.group(1)), m.group(1))}", r.text)
-        lines.append(f"{r.name}: {text}")
-    return lines
-
-
-def unshuffle(ruling: ModelRuling, shown: list[int]) -> ModelRuling:
-    """A ruling about the shown order, expressed in the request's candidate indices."""
-    winner = None if ruling.winner is None else shown[ruling.winner]
-    scores = None
-    if ruling.scores is not None:
-        scores = [0.0] * len(shown)
-        for pos, i in enumerate(shown):
-            scores[i] = ruling.scores[pos]
-    return ruling.model_copy(update={"winner": winner, "scores": scores})
 
 
 async def _ask(
@@ -349,10 +323,12 @@ async def finalize(state: JudgeState, runtime: Ctx) -> dict[str, Any]:
     evidence = state.get("evidence", [])
     orders = state.get("orders", ["AB"])
     ruling, consistent = combine_orders(state.get("rulings", {}), orders)
+    decided: Verdict | None = state.get("evidence_verdict")
+    verdict: Verdict
     if request.mode == "steps" and ruling is not None:
         verdict = steps_verdict(request, ruling, evidence)
-    elif state.get("evidence_verdict") is not None:
-        verdict = state["evidence_verdict"]
+    elif decided is not None:
+        verdict = decided
         if ruling is not None:  # deliberate="always": keep the model's view beside the deciding evidence
             model_view = verdict_from_ruling(request, ruling, [])
             verdict = verdict.model_copy(update={"criteria": verdict.criteria + model_view.criteria})

@@ -19,9 +19,8 @@ from judgegraph.graphs._builder import RecordedGraph
 from judgegraph.graphs._context import JudgeContext
 from judgegraph.graphs._nodes import tool_context
 from judgegraph.graphs._protocol import GraphOptions, register_graph
-from judgegraph.graphs._recorder import recorded
-from judgegraph.graphs._strategies import ranking_of
-from judgegraph.schema import CriterionResult, JudgeRequest, Verdict
+from judgegraph.graphs._recorder import add_recorded_nodes
+from judgegraph.schema import CriterionResult, JudgeRequest, Verdict, sole_best
 from judgegraph.tools import ClaimCheckInput, ClaimVerdict, check_claim, split_claims
 from judgegraph.tools._claims import Claim
 from judgegraph.tools._retrieval import Passage
@@ -120,13 +119,9 @@ async def aggregate(state: PropositionState, runtime: Ctx) -> dict[str, Any]:
             )
             for v in found
         ]
-    best = [i for i, s in enumerate(scores) if s == max(scores)]
-    winner = best[0] if request.mode != "pointwise" and len(best) == 1 else None
-    verdict = Verdict(
-        valid=True,
-        winner=winner,
-        scores=scores,
-        ranking=ranking_of(scores),
+    verdict = Verdict.scored(
+        scores,
+        winner=sole_best(scores) if request.mode != "pointwise" else None,
         criteria=criteria,
         confidence=1.0,
         decided_by="evidence",
@@ -142,8 +137,7 @@ class PropositionGraph(RecordedGraph):
 
     def build(self, spec: JudgeSpec) -> StateGraph[Any, Any, Any, Any]:
         g = StateGraph(PropositionState, context_schema=JudgeContext)
-        for fn in (propose, check, aggregate):
-            g.add_node(fn.__name__, recorded(fn.__name__, fn))
+        add_recorded_nodes(g, {fn.__name__: fn for fn in (propose, check, aggregate)})
         g.add_edge(START, "propose")
         g.add_conditional_edges("propose", route_claims, ["check", "aggregate"])
         g.add_edge("check", "aggregate")

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import functools
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, TypeVar
 
+from langgraph.graph import StateGraph
 from pydantic_core import to_jsonable_python
 
 from judgegraph.schema import (
@@ -92,3 +93,10 @@ def recorded(name: str, fn: NodeFn) -> NodeFn:
         return update
 
     return node
+
+
+def add_recorded_nodes(graph: StateGraph[Any, Any, Any, Any], nodes: Mapping[str, NodeFn]) -> None:
+    """Add each node to `graph` under its name, wrapped by `recorded`."""
+    for name, fn in nodes.items():
+        # LangGraph's add_node overloads want the node's own state type; the wrapper takes any state.
+        graph.add_node(name, recorded(name, fn))  # type: ignore[call-overload]

@@ -4,7 +4,6 @@ parallel; the comparisons aggregated outside the model (weighted criterion votes
 
 from __future__ import annotations
 
-import asyncio
 import json
 import operator
 from typing import Annotated, Any, Literal, TypedDict
@@ -20,13 +19,12 @@ from judgegraph.errors import VerdictParseError
 from judgegraph.graphs._aggregate import evidence_criteria
 from judgegraph.graphs._builder import RecordedGraph
 from judgegraph.graphs._context import JudgeContext
-from judgegraph.graphs._nodes import sampling_of, tool_context
+from judgegraph.graphs._nodes import run_recorded, sampling_of
 from judgegraph.graphs._protocol import GraphOptions, register_graph
-from judgegraph.graphs._recorder import recorded
-from judgegraph.graphs._strategies import ranking_of
-from judgegraph.graphs._verdict_format import LETTERS, parse_verdict, verdict_schema
-from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult, Verdict
-from judgegraph.tools import call_tool
+from judgegraph.graphs._recorder import add_recorded_nodes
+from judgegraph.graphs._shown import candidate_blocks
+from judgegraph.graphs._verdict_format import parse_verdict, verdict_schema
+from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult, Verdict, sole_best
 from judgegraph.tools._answers import says_nothing
 
 Ctx = Runtime[JudgeContext]
@@ -87,33 +85,16 @@ RUBRIC_SCHEMA = {
 }
 
 
-def _candidates(ctx: JudgeContext, request: JudgeRequest, shown: list[int]) -> list[dict[str, str]]:
-    return [
-        {
-            "letter": LETTERS[pos],
-            "tag": f"response_{LETTERS[pos]}_{ctx.nonce}",
-            "content": request.candidates[i].content,
-        }
-        for pos, i in enumerate(shown)
-    ]
-
-
 async def gate(state: RubricState, runtime: Ctx) -> dict[str, Any]:
     """Programmatic constraints are hard guardrails: check every candidate against them first."""
     request, ctx = state["request"], runtime.context
     if request.mode != "pairwise" or not request.constraints:
         return {"gates": []}
-    tctx = tool_context(ctx, request, "gate")
     calls = [
         ToolCall(name="verify_constraints", arguments={"candidate": i}, reason="constraints are hard gates")
         for i in range(len(request.candidates))
     ]
-    for call in calls:
-        ctx.recorder.tool_call(call, "gate")
-    results = await asyncio.gather(*(call_tool(c, tctx) for c in calls))
-    for r in results:
-        ctx.recorder.tool_result(r, "gate")
-    return {"gates": list(results)}
+    return {"gates": await run_recorded(ctx, request, calls, "gate")}
 
 
 async def write_rubric(state: RubricState, runtime: Ctx) -> dict[str, Any]:
@@ -135,7 +116,7 @@ async def write_rubric(state: RubricState, runtime: Ctx) -> dict[str, Any]:
         constitution=ctx.spec.render("constitution"),
         prompt=request.prompt,
         reference=reference,
-        candidates=_candidates(ctx, request, [0, 1]),
+        candidates=candidate_blocks(request, [0, 1], ctx.nonce),
         max_criteria=ctx.options.max_criteria,
     )
     s = ctx.spec.sampling
@@ -178,7 +159,7 @@ async def compare(task: CompareTask, runtime: Ctx) -> dict[str, Any]:
     prompt = ctx.spec.render(
         "compare",
         prompt=request.prompt,
-        candidates=_candidates(ctx, request, shown),
+        candidates=candidate_blocks(request, shown, ctx.nonce),
         criterion=criterion.name,
         description=criterion.description,
     )
@@ -244,12 +225,9 @@ async def aggregate(state: RubricState, runtime: Ctx) -> dict[str, Any]:
                 )
             )
     if len(through) == 1:
-        scores = [float(i in through) for i in (0, 1)]
-        verdict = Verdict(
-            valid=True,
+        verdict = Verdict.scored(
+            [float(i in through) for i in (0, 1)],
             winner=through[0],
-            scores=scores,
-            ranking=ranking_of(scores),
             criteria=criteria,
             confidence=1.0,
             consistent=True,
@@ -261,12 +239,9 @@ async def aggregate(state: RubricState, runtime: Ctx) -> dict[str, Any]:
     else:
         total = sum(votes)
         scores = [v / total for v in votes] if total else [0.5, 0.5]
-        winner = 0 if votes[0] > votes[1] else 1 if votes[1] > votes[0] else None
-        verdict = Verdict(
-            valid=True,
-            winner=winner,
-            scores=scores,
-            ranking=ranking_of(scores),
+        verdict = Verdict.scored(
+            scores,
+            winner=sole_best(votes),
             criteria=criteria,
             consistent=consistent,
             decided_by="model",
@@ -281,8 +256,7 @@ class RubricGraph(RecordedGraph):
 
     def build(self, spec: JudgeSpec) -> StateGraph[Any, Any, Any, Any]:
         g = StateGraph(RubricState, context_schema=JudgeContext)
-        for fn in (gate, write_rubric, compare, aggregate):
-            g.add_node(fn.__name__, recorded(fn.__name__, fn))
+        add_recorded_nodes(g, {fn.__name__: fn for fn in (gate, write_rubric, compare, aggregate)})
         g.add_edge(START, "gate")
         g.add_edge("gate", "write_rubric")
         g.add_conditional_edges("write_rubric", route_comparisons, ["compare", "aggregate"])

@@ -7,7 +7,6 @@ import re
 from statistics import fmean
 
 from judgegraph.graphs._aggregate import evidence_criteria
-from judgegraph.graphs._strategies import ranking_of
 from judgegraph.graphs._verdict_format import ModelRuling
 from judgegraph.schema import CriterionResult, JudgeRequest, ToolResult, Verdict
 
@@ -67,10 +66,8 @@ def steps_verdict(request: JudgeRequest, ruling: ModelRuling, evidence: list[Too
         overall = min(overall, fmean(c.score or 0.0 for c in checks))
     first_bad = next((c.name for c in criteria if c.passed is False), None)
     rationale = ruling.rationale or (f"first weak step: {first_bad}" if first_bad else "every trusted step holds")
-    return Verdict(
-        valid=True,
-        scores=[overall],
-        ranking=ranking_of([overall]),
+    return Verdict.scored(
+        [overall],
         criteria=[*checks, *criteria],
         confidence=ruling.confidence,
         rationale=rationale,

@@ -9,7 +9,7 @@ from statistics import fmean
 from pydantic import BaseModel, ConfigDict
 
 from judgegraph.registry import Registry
-from judgegraph.schema import CriterionResult, JudgeRequest, Verdict
+from judgegraph.schema import CriterionResult, JudgeRequest, Verdict, ranking_of
 
 
 class CriterionPolicy(BaseModel):
@@ -44,35 +44,15 @@ def _by_candidate(request: JudgeRequest, criteria: list[CriterionResult]) -> dic
     return per if set(per) == set(range(len(request.candidates))) else None
 
 
-def ranking_of(scores: list[float]) -> list[int]:
-    """Candidate indices, best first (stable on ties)."""
-    return sorted(range(len(scores)), key=lambda i: -scores[i])
-
-
 def _verdict(
     request: JudgeRequest, scores: list[float], criteria: list[CriterionResult], winner: int | None, why: str
 ) -> Verdict | None:
     if request.mode in ("pointwise", "steps"):
-        return Verdict(
-            valid=True,
-            scores=scores,
-            ranking=ranking_of(scores),
-            criteria=criteria,
-            confidence=1.0,
-            decided_by="evidence",
-            rationale=why,
-        )
-    if winner is None:
+        winner = None  # scored, never ranked against each other
+    elif winner is None:
         return None
-    return Verdict(
-        valid=True,
-        winner=winner,
-        scores=scores,
-        ranking=ranking_of(scores),
-        criteria=criteria,
-        confidence=1.0,
-        decided_by="evidence",
-        rationale=why,
+    return Verdict.scored(
+        scores, winner=winner, criteria=criteria, confidence=1.0, decided_by="evidence", rationale=why
     )
 
 

@@ -54,7 +54,7 @@ class Settings(BaseModel):
         env = os.environ
         values: dict[str, object] = {
             "model_url": env.get("JUDGEGRAPH_MODEL_URL") or None,
-            "model_name": env.get("JUDGEGRAPH_MODEL") or None,
+            "model_name": env.get("JUDGEGRAPH_MODEL_NAME") or None,
             "backend": env.get("JUDGEGRAPH_BACKEND") or None,
             "api_key": env.get("JUDGEGRAPH_API_KEY") or "EMPTY",
         }

@@ -1,5 +1,5 @@
-"""The reliability checks of RELIABILITY.md (benchmarks/reliability.py), run in CI at a smaller size: each
-asserts what must hold (hostile code, bad input, model faults, kill -9, injection, master keys)."""
+"""The reliability checks of RELIABILITY.md (benchmarks/reliability.py), run in CI at a smaller size. The
+module reports what it observed (`Figure.facts`); these tests hold each observation to the bar."""
 
 from __future__ import annotations
 
@@ -11,35 +11,58 @@ pytestmark = pytest.mark.slow
 
 
 async def test_injection_is_judged_correctly_with_a_model_that_obeys_it() -> None:
-    figure = await reliability.injection(n=24)
-    assert "100.0%" in figure.body or "judged correctly" in figure.body
+    facts = (await reliability.injection(n=24)).facts
+    assert facts["pairs"] == 24
+    assert facts["accuracy"] >= 0.97
 
 
 async def test_master_keys_never_pass() -> None:
-    await reliability.master_keys()
+    facts = (await reliability.master_keys()).facts
+    assert facts == {"passed_reference": [], "won_against_an_answer": 0, "won_or_tied_on_a_rubric": 0}
 
 
 @pytest.mark.parametrize("sandbox", ["process", "docker"])
 async def test_hostile_candidates_through_the_whole_judge(sandbox: str) -> None:
-    figure = await reliability.hostile(sandbox)
-    assert "| hostile one |" not in figure.body and "| tie |" not in figure.body
+    facts = (await reliability.hostile(sandbox)).facts
+    assert facts["canary"] == "intact"
+    assert set(facts["outcomes"]) == set(reliability.HOSTILE)
+    for kind, o in facts["outcomes"].items():
+        # The correct one wins every time: the hostile code stops itself, is stopped, or its trick (a forged
+        # report, an object equal to anything) does not cross into the tests; the sandbox's account is kept.
+        assert o["valid"] and o["winner"] == 1 and o["accounted"], (kind, o["tool_results"])
 
 
 async def test_a_batch_of_bad_input_answers_every_line() -> None:
-    figure = await reliability.bad_input()
-    assert "decompression bomb" in figure.body
+    facts = (await reliability.bad_input()).facts
+    assert sorted(facts["answered"]) == list(range(1, facts["input_lines"] + 1))  # every line answered, once
+    assert facts["good"] and all(judged == (True, 0) for judged in facts["good"])
 
 
 async def test_model_faults_end_in_invalid_verdicts_never_default_scores() -> None:
-    figure = await reliability.model_faults()
-    assert "connection refused at start" in figure.body
+    facts = (await reliability.model_faults()).facts
+    assert len(facts["faults"]) == 2 * len(reliability.FAULTS)
+    for case, o in facts["faults"].items():
+        v = o["verdict"]
+        assert o["status"] == "complete" and v is not None, case
+        assert not v["valid"] and v["error"] and v["scores"] == [], (case, v)
+    budget = facts["budget"]
+    assert budget["status"] == "incomplete" and budget["seconds"] < reliability.BUDGET_S + 1
+    assert not budget["verdict"]["valid"] and "budget" in budget["verdict"]["error"]
+    assert budget["verdict"]["scores"] == []
+    assert facts["refused_at_start"] and "does not answer" in facts["refused_at_start"]
 
 
 def test_kill_9_then_resume_loses_and_duplicates_nothing() -> None:
-    figure = reliability.crash_consistency(kills=3, n=24)
-    assert "none lost, none twice" in figure.body
+    facts = reliability.crash_consistency(kills=3, n=24).facts
+    assert facts["final_exit"] == 0, facts["final_stderr"]
+    assert facts["ids"] == facts["expected_ids"] and len(facts["ids"]) == 24  # none lost, none twice
+    assert facts["wrong_or_failed"] == []
+    assert facts["integrity"] == "ok"
+    assert facts["leaked_containers"] <= 0
 
 
 async def test_the_reward_server_under_load_answers_200_or_429_with_bounded_memory() -> None:
-    figure = await reliability.load(clients=100, per_client=2)
-    assert "429" in figure.body or "200" in figure.body
+    facts = (await reliability.load(clients=100, per_client=2)).facts
+    assert facts["requests"] == 200
+    assert set(facts["statuses"]) <= {200, 429} and facts["statuses"].get(200, 0) > 0
+    assert facts["rss_peak_mib"] < 4 * facts["rss_start_mib"] + 200

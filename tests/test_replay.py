@@ -213,7 +213,7 @@ async def test_replay_many_across_processes(fake_openai: FakeOpenAI, tmp_path: P
 
 @pytest.mark.llm
 async def test_a_batch_on_the_embedded_model_exports_replays_and_answers_counterfactuals(tmp_path: Path) -> None:
-    """#6 done-when: judge with the embedded model, export every format, replay exactly, swap a decisive result."""
+    """End to end: judge with the embedded model, export every format, replay exactly, swap a decisive result."""
     from judgegraph.backends import EmbeddedServer
     from judgegraph.output._export import export, exporters
     from judgegraph.store import TrajectoryStore

@@ -247,11 +247,18 @@ async def test_docker_containers_do_not_leak_and_stale_ones_are_reaped() -> None
 
 async def test_sandboxes_are_recycled_after_max_uses() -> None:
     pool = await SandboxPool.open("process", limits=LIMITS, size=1, max_uses=2)
+    served: list[object] = []
     try:
         for _ in range(5):
-            await healthy(pool)
+            async with pool.acquire() as sb:
+                r = await sb.run(["python3", "-c", "print(6 * 7)"])
+                assert r.ok and r.stdout.strip() == "42", r
+                served.append(sb)
     finally:
         await pool.close()
+    # One sandbox slot, two uses each: the first two runs share one, the next two a fresh one, the fifth a third.
+    assert [served.index(sb) for sb in served] == [0, 0, 2, 2, 4]
+    assert all(sb.uses <= 2 for sb in served)  # type: ignore[attr-defined]
 
 
 @pytest.mark.docker
@@ -348,6 +355,7 @@ async def test_a_run_that_kills_everything_it_can_leaves_nothing_for_the_next(po
         assert r.stdout.strip() == "False"
 
 
+@pytest.mark.docker
 async def test_closing_while_a_replacement_is_being_made_leaves_no_container() -> None:
     client = docker.from_env()
 
@@ -363,6 +371,7 @@ async def test_closing_while_a_replacement_is_being_made_leaves_no_container() -
     assert ours() - before == set()
 
 
+@pytest.mark.docker
 def test_containers_go_when_their_owner_is_killed() -> None:
     """kill -9 leaves no clean-up to the owner: the containers hold their owner's attached stdin and end
     themselves when it closes, without waiting for the next pool's stale reaping."""

@@ -90,37 +90,14 @@ async def test_api_key_body_limit_and_overload(fake_openai: FakeOpenAI, tmp_path
 
 
 async def test_serve_command_binds_loopback(fake_openai: FakeOpenAI, tmp_path: Path) -> None:
-    import sys
+    from benchmarks.server import serve_process
 
-    from judgegraph.backends import free_port
-
-    port = free_port()
-    args = [
-        "-m",
-        "judgegraph.cli",
-        "serve",
-        "--port",
-        str(port),
-        "--model",
-        fake_openai.url,
-        "--store",
-        str(tmp_path / "r.db"),
-    ]
-    proc = await asyncio.create_subprocess_exec(sys.executable, *args)
-    try:
-        async with httpx.AsyncClient() as client:
-            for _ in range(100):
-                try:
-                    r = await client.get(f"http://127.0.0.1:{port}/health")
-                    break
-                except httpx.ConnectError:
-                    await asyncio.sleep(0.1)
-            assert r.json() == {"status": "ok", "judge": "evidence"}
-            judged = await client.post(f"http://127.0.0.1:{port}/reward", json={"query": ["42"], "labels": ["42"]})
-            assert judged.json()["rewards"] == [1.0]
-    finally:
-        proc.terminate()
-        await proc.wait()
+    async with serve_process(fake_openai.url, tmp_path / "r.db") as (base, _), httpx.AsyncClient() as client:
+        assert base.startswith("http://127.0.0.1:")
+        r = await client.get(f"{base}/health")
+        assert r.json() == {"status": "ok", "judge": "evidence"}
+        judged = await client.post(f"{base}/reward", json={"query": ["42"], "labels": ["42"]})
+        assert judged.json()["rewards"] == [1.0]
 
 
 async def test_files_on_the_server_are_not_read_unless_allowed(fake_openai: FakeOpenAI, tmp_path: Path) -> None:

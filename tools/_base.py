@@ -9,7 +9,7 @@ import inspect
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, get_type_hints
+from typing import TYPE_CHECKING, Any, TypeVar, get_type_hints
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -40,6 +40,13 @@ class ToolContext:
     recorded: RecordedTools | None = None
     """Replay: the recording answers each call instead of the tool (None: tools run)."""
 
+    def candidate(self, index: int) -> str:
+        """Candidate `index`'s content; a readable failure when the request has no such candidate."""
+        n = len(self.request.candidates)
+        if not 0 <= index < n:
+            raise ToolFailure(f"candidate {index} does not exist; valid: 0..{n - 1}")
+        return self.request.candidates[index].content
+
 
 class ImageBlob(BaseModel):
     """An image a tool produced; stored by content hash, referenced from the result by that hash."""
@@ -59,6 +66,36 @@ class ToolOutput(BaseModel):
 
 
 ToolFn = Callable[[Any, ToolContext], Awaitable[ToolOutput]]
+M = TypeVar("M", bound=BaseModel)
+
+
+def each_candidate(tool_name: str, request: JudgeRequest, reason: str) -> list[ToolCall]:
+    """A plan that calls `tool_name` once per candidate (the `candidate` argument), saying why."""
+    return [ToolCall(name=tool_name, arguments={"candidate": i}, reason=reason) for i in range(len(request.candidates))]
+
+
+def result_data(result: ToolResult, model: type[M]) -> M | None:
+    """A successful result's typed data (None for a failed call or one without data): what criteria read."""
+    if not result.ok or result.data is None:
+        return None
+    return model.model_validate(result.data)
+
+
+def candidate_criterion(
+    result: ToolResult, name: str, candidate: int, passed: bool, score: float, detail: str | None = None
+) -> CriterionResult:
+    """A tool's pass/fail reading of one candidate as deciding evidence, citing the call behind it."""
+    return CriterionResult(
+        name=name,
+        candidate=candidate,
+        passed=passed,
+        score=score,
+        source=result.name,
+        evidence=[result.call_id],
+        detail=result.text if detail is None else detail,
+    )
+
+
 Planner = Callable[[JudgeRequest], list[ToolCall]]
 Criterion = Callable[[ToolResult], CriterionResult | None]
 

@@ -124,7 +124,7 @@ def _split_tests(tests: list[str]) -> tuple[str, list[str]]:
 
 class Python:
     name = "python"
-    fence_tags = ("python", "py", "python3")
+    fence_tags: tuple[str, ...] = ("python", "py", "python3")
 
     def extract(self, text: str, entry_point: str | None) -> str | None:
         blocks = fenced_blocks(text, self.fence_tags)

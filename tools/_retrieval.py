@@ -14,7 +14,7 @@ import re
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 import platformdirs
@@ -150,6 +150,7 @@ class PassageIndex:
         import faiss
 
         self.passages = passages
+        self.index: Any  # a faiss index (faiss ships no types)
         if index is not None:
             self.index = index
             return
@@ -207,7 +208,7 @@ class Retriever:
         path = self.cache_dir / f"{self._key(passages)}.npy"
         if path.exists():
             try:
-                cached = np.load(path)
+                cached: np.ndarray = np.load(path)
                 if cached.shape == (len(passages), self.embedder.dim):
                     return cached
             except (OSError, ValueError):

@@ -11,7 +11,14 @@ from pydantic import BaseModel, Field
 
 from judgegraph.errors import ToolFailure
 from judgegraph.schema import CriterionResult, JudgeRequest, ModelTurn, ToolCall, ToolResult
-from judgegraph.tools._base import ToolContext, ToolOutput, tool
+from judgegraph.tools._base import (
+    ToolContext,
+    ToolOutput,
+    candidate_criterion,
+    each_candidate,
+    result_data,
+    tool,
+)
 from judgegraph.tools._claims import (
     CHECK_SCHEMA,
     CLAIMS_SCHEMA,
@@ -51,26 +58,18 @@ def plan_check_propositions(request: JudgeRequest) -> list[ToolCall]:
     if not request.documents and not request.images:
         return []
     why = "the request has documents" if request.documents else "the request has images (their text is evidence)"
-    return [
-        ToolCall(name="check_propositions", arguments={"candidate": i}, reason=why)
-        for i in range(len(request.candidates))
-    ]
+    return each_candidate("check_propositions", request, why)
 
 
 def check_propositions_criterion(result: ToolResult) -> CriterionResult | None:
     """Faithful means: at least one claim supported and none contradicted."""
-    if not result.ok or result.data is None:
+    data = result_data(result, PropositionsResult)
+    if data is None:
         return None
-    data = PropositionsResult.model_validate(result.data)
-    total = max(1, len(data.claims))
-    return CriterionResult(
-        name="faithful_to_evidence",
-        candidate=data.candidate,
-        passed=data.contradicted == 0 and data.supported > 0,
-        score=data.supported / total if data.contradicted == 0 else 0.0,
-        source="check_propositions",
-        evidence=[result.call_id],
-        detail=result.text.splitlines()[0],
+    passed = data.contradicted == 0 and data.supported > 0
+    score = data.supported / max(1, len(data.claims)) if data.contradicted == 0 else 0.0
+    return candidate_criterion(
+        result, "faithful_to_evidence", data.candidate, passed, score, result.text.splitlines()[0]
     )
 
 
@@ -139,9 +138,7 @@ async def check_propositions(args: CheckPropositionsArgs, ctx: ToolContext) -> T
     request = ctx.request
     if not request.documents and not request.images:
         raise ToolFailure("this request has no documents or images to check claims against")
-    if args.candidate >= len(request.candidates):
-        raise ToolFailure(f"candidate {args.candidate} does not exist; valid: 0..{len(request.candidates) - 1}")
-    text = request.candidates[args.candidate].content
+    text = ctx.candidate(args.candidate)
     claims = (await model_claims(ctx, text)) if args.proposer == "model" else None
     proposer: Literal["rules", "model"] = "model" if claims else "rules"
     claims = claims or split_claims(text)

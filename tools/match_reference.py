@@ -9,7 +9,14 @@ from pydantic import BaseModel, Field
 from judgegraph.errors import ToolFailure
 from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult
 from judgegraph.tools._answers import Method, equivalent, extract_final_answer, stated_answers
-from judgegraph.tools._base import ToolContext, ToolOutput, tool
+from judgegraph.tools._base import (
+    ToolContext,
+    ToolOutput,
+    candidate_criterion,
+    each_candidate,
+    result_data,
+    tool,
+)
 
 
 class MatchReferenceArgs(BaseModel):
@@ -34,26 +41,15 @@ def plan_match_reference(request: JudgeRequest) -> list[ToolCall]:
     """With a reference answer, check every candidate against it."""
     if not request.has_evidence("reference"):
         return []
-    return [
-        ToolCall(name="match_reference", arguments={"candidate": i}, reason="the request has a reference answer")
-        for i in range(len(request.candidates))
-    ]
+    return each_candidate("match_reference", request, "the request has a reference answer")
 
 
 def match_reference_criterion(result: ToolResult) -> CriterionResult | None:
     """An answer equivalent to the reference is deciding evidence."""
-    if not result.ok or result.data is None:
+    data = result_data(result, MatchReferenceResult)
+    if data is None:
         return None
-    data = MatchReferenceResult.model_validate(result.data)
-    return CriterionResult(
-        name="matches_reference",
-        candidate=data.candidate,
-        passed=data.equivalent,
-        score=1.0 if data.equivalent else 0.0,
-        source="match_reference",
-        evidence=[result.call_id],
-        detail=result.text,
-    )
+    return candidate_criterion(result, "matches_reference", data.candidate, data.equivalent, float(data.equivalent))
 
 
 def _match(text: str, reference: str, index: int) -> MatchReferenceResult:
@@ -99,9 +95,7 @@ async def match_reference(args: MatchReferenceArgs, ctx: ToolContext) -> ToolOut
     request = ctx.request
     if request.reference is None or not request.reference.strip():
         raise ToolFailure("this request has no reference answer")
-    if args.candidate >= len(request.candidates):
-        raise ToolFailure(f"candidate {args.candidate} does not exist; valid: 0..{len(request.candidates) - 1}")
-    text = request.candidates[args.candidate].content
+    text = ctx.candidate(args.candidate)
     # sympy is CPU-bound: keep the event loop free.
     result = await asyncio.to_thread(_match, text, request.reference, args.candidate)
     verdict = "matches" if result.equivalent else "does not match"

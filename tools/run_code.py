@@ -9,7 +9,14 @@ from pydantic import BaseModel, Field
 from judgegraph.errors import ToolFailure
 from judgegraph.sandboxes import Limits
 from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult
-from judgegraph.tools._base import ToolContext, ToolOutput, tool
+from judgegraph.tools._base import (
+    ToolContext,
+    ToolOutput,
+    candidate_criterion,
+    each_candidate,
+    result_data,
+    tool,
+)
 from judgegraph.tools._languages import CaseResult, languages
 
 CASE_TIMEOUT_S = 3.0
@@ -47,8 +54,8 @@ class RunCodeResult(BaseModel):
 
 def entry_point_of(request: JudgeRequest, code: str) -> str | None:
     """The function under test: the last function the prompt declares that the code defines, else the code's last."""
-    defined = re.findall(r"^def\s+(\w+)\s*\(", code, re.MULTILINE)
-    declared = [name for name in re.findall(r"def\s+(\w+)\s*\(", request.prompt) if name in defined]
+    defined: list[str] = re.findall(r"^def\s+(\w+)\s*\(", code, re.MULTILINE)
+    declared: list[str] = [n for n in re.findall(r"def\s+(\w+)\s*\(", request.prompt) if n in defined]
     if declared:
         return declared[-1]
     return defined[-1] if defined else None
@@ -56,28 +63,16 @@ def entry_point_of(request: JudgeRequest, code: str) -> str | None:
 
 def plan_run_code(request: JudgeRequest) -> list[ToolCall]:
     """With tests, run every candidate's code against them."""
-    if not request.tests:
-        return []
-    return [
-        ToolCall(name="run_code", arguments={"candidate": i}, reason="the request has tests")
-        for i in range(len(request.candidates))
-    ]
+    return each_candidate("run_code", request, "the request has tests") if request.tests else []
 
 
 def run_code_criterion(result: ToolResult) -> CriterionResult | None:
     """Passing every test is deciding evidence; the score is the share of tests passed."""
-    if not result.ok or result.data is None:
+    data = result_data(result, RunCodeResult)
+    if data is None:
         return None
-    data = RunCodeResult.model_validate(result.data)
-    return CriterionResult(
-        name="passes_tests",
-        candidate=data.candidate,
-        passed=data.all_passed,
-        score=data.passed / data.total if data.total else 0.0,
-        source="run_code",
-        evidence=[result.call_id],
-        detail=result.text,
-    )
+    score = data.passed / data.total if data.total else 0.0
+    return candidate_criterion(result, "passes_tests", data.candidate, data.all_passed, score)
 
 
 def _summary(r: RunCodeResult) -> str:
@@ -101,12 +96,10 @@ async def run_code(args: RunCodeArgs, ctx: ToolContext) -> ToolOutput:
     request = ctx.request
     if not request.tests:
         raise ToolFailure("this request has no tests")
-    if args.candidate >= len(request.candidates):
-        raise ToolFailure(f"candidate {args.candidate} does not exist; valid: 0..{len(request.candidates) - 1}")
     if ctx.services is None:
         raise ToolFailure("no sandbox is available to this judge")
     language = languages.get("python")
-    text = request.candidates[args.candidate].content
+    text = ctx.candidate(args.candidate)
     code = language.extract(text, None)
     entry = entry_point_of(request, code) if code else None
     if code is not None and entry is not None:

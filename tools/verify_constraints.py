@@ -9,7 +9,14 @@ from pydantic import BaseModel, Field
 from judgegraph.errors import ToolFailure
 from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult
 from judgegraph.schema.constraints import Check
-from judgegraph.tools._base import ToolContext, ToolOutput, tool
+from judgegraph.tools._base import (
+    ToolContext,
+    ToolOutput,
+    candidate_criterion,
+    each_candidate,
+    result_data,
+    tool,
+)
 
 
 class VerifyConstraintsArgs(BaseModel):
@@ -27,26 +34,18 @@ class ConstraintsResult(BaseModel):
 
 def plan_verify_constraints(request: JudgeRequest) -> list[ToolCall]:
     """With constraints, check every candidate against them."""
-    return [
-        ToolCall(name="verify_constraints", arguments={"candidate": i}, reason="the request has constraints")
-        for i in range(len(request.candidates))
-        if request.constraints
-    ]
+    return each_candidate("verify_constraints", request, "the request has constraints") if request.constraints else []
 
 
 def verify_constraints_criterion(result: ToolResult) -> CriterionResult | None:
     """Following every constraint is deciding evidence; the score is the share followed."""
-    if not result.ok or result.data is None:
+    data = result_data(result, ConstraintsResult)
+    if data is None:
         return None
-    data = ConstraintsResult.model_validate(result.data)
-    return CriterionResult(
-        name="follows_constraints",
-        candidate=data.candidate,
-        passed=data.passed == data.total,
-        score=data.passed / data.total if data.total else 0.0,
-        source="verify_constraints",
-        evidence=[result.call_id],
-        detail=result.text.splitlines()[0],
+    score = data.passed / data.total if data.total else 0.0
+    passed = data.passed == data.total
+    return candidate_criterion(
+        result, "follows_constraints", data.candidate, passed, score, result.text.splitlines()[0]
     )
 
 
@@ -56,9 +55,7 @@ async def verify_constraints(args: VerifyConstraintsArgs, ctx: ToolContext) -> T
     request = ctx.request
     if not request.constraints:
         raise ToolFailure("this request has no constraints")
-    if args.candidate >= len(request.candidates):
-        raise ToolFailure(f"candidate {args.candidate} does not exist; valid: 0..{len(request.candidates) - 1}")
-    text = request.candidates[args.candidate].content
+    text = ctx.candidate(args.candidate)
     checks = await asyncio.to_thread(lambda: [c.check(text) for c in request.constraints])
     passed = sum(c.passed for c in checks)
     lines = [f"candidate {args.candidate}: {passed}/{len(checks)} constraints followed"]

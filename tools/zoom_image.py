@@ -123,7 +123,10 @@ def zoom(img: Image.Image, bbox: list[int], want_ocr: bool) -> tuple[bytes, list
 async def decoded(scope: RunScope, name: str) -> Image.Image:
     """A named image decoded once per run (decoding a large PNG costs far more than cropping it)."""
     image = scope.image(name)
-    return await scope.cached(f"decoded:{image.sha256}", lambda: asyncio.to_thread(open_image, image.data, name))
+    img: Image.Image = await scope.cached(
+        f"decoded:{image.sha256}", lambda: asyncio.to_thread(open_image, image.data, name)
+    )
+    return img
 
 
 async def read_text(scope: RunScope, name: str, bbox: list[int] | None = None) -> str:
@@ -136,7 +139,8 @@ async def read_text(scope: RunScope, name: str, bbox: list[int] | None = None) -
         _, _, _, text = await asyncio.to_thread(zoom, img, box, True)
         return text or ""
 
-    return await scope.cached(f"ocr:{image.sha256}:{box}", compute)
+    text: str = await scope.cached(f"ocr:{image.sha256}:{box}", compute)
+    return text
 
 
 def plan_zoom_image(request: JudgeRequest) -> list[ToolCall]:

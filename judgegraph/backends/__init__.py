@@ -1,6 +1,6 @@
 """Model backends: one OpenAI-compatible client, backend profiles, the embedded CPU server, the vLLM launcher."""
 
-from judgegraph.backends._client import ChatModel, ModelClient, Sampling
+from judgegraph.backends._client import ChatModel, ChatOptions, ModelClient, Sampling
 from judgegraph.backends._embedded import MODEL_ALIAS, EmbeddedServer, embedded_model_path, free_port
 from judgegraph.backends._endpoint import ModelEndpoint
 from judgegraph.backends._pool import ModelPool
@@ -12,6 +12,7 @@ __all__ = (
     "MODEL_ALIAS",
     "BackendProfile",
     "ChatModel",
+    "ChatOptions",
     "EmbeddedServer",
     "ModelClient",
     "ModelEndpoint",

@@ -7,9 +7,10 @@ import json
 import logging
 import random
 import time
-from typing import Any, Protocol
+from typing import Any, Protocol, TypedDict
 
 from pydantic import BaseModel, ConfigDict
+from typing_extensions import Unpack
 
 from judgegraph.backends._http import HttpTransport
 from judgegraph.backends._profiles import BackendProfile, detect_profile
@@ -32,6 +33,19 @@ class Sampling(BaseModel):
     """Ask for per-token logprobs (recorded in the turn)."""
 
 
+class ChatOptions(TypedDict, total=False):
+    """What one chat call may ask besides its messages; every `ChatModel` takes the same."""
+
+    tools: list[dict[str, Any]] | None
+    """Function specs offered to the model (native tool calls)."""
+    tool_choice: str | dict[str, Any] | None
+    json_schema: dict[str, Any] | None
+    """Constrain the reply to this JSON schema (the backend's structured output)."""
+    schema_name: str
+    """The schema's name on the wire (default "verdict")."""
+    sampling: Sampling | None
+
+
 class ChatModel(Protocol):
     """What graphs and tools need from a model: one endpoint (`ModelClient`) or several (`ModelPool`)."""
 
@@ -45,16 +59,7 @@ class ChatModel(Protocol):
 
     async def close(self) -> None: ...
 
-    async def chat(
-        self,
-        messages: list[dict[str, Any]],
-        *,
-        tools: list[dict[str, Any]] | None = None,
-        tool_choice: str | dict[str, Any] | None = None,
-        json_schema: dict[str, Any] | None = None,
-        schema_name: str = "verdict",
-        sampling: Sampling | None = None,
-    ) -> ModelTurn: ...
+    async def chat(self, messages: list[dict[str, Any]], **options: Unpack[ChatOptions]) -> ModelTurn: ...
 
 
 class ModelClient:
@@ -121,17 +126,12 @@ class ModelClient:
     async def close(self) -> None:
         await self._http.close()
 
-    def build_params(
-        self,
-        *,
-        tools: list[dict[str, Any]] | None = None,
-        tool_choice: str | dict[str, Any] | None = None,
-        json_schema: dict[str, Any] | None = None,
-        schema_name: str = "verdict",
-        sampling: Sampling,
-    ) -> dict[str, Any]:
+    def build_params(self, options: ChatOptions) -> dict[str, Any]:
         """Every request field except messages and tools, shaped for this backend's profile."""
         profile = self.profile
+        sampling = options.get("sampling") or Sampling()
+        tools, tool_choice = options.get("tools"), options.get("tool_choice")
+        json_schema, schema_name = options.get("json_schema"), options.get("schema_name", "verdict")
         params: dict[str, Any] = {"model": self.model, "temperature": sampling.temperature}
         params["max_tokens"] = sampling.max_tokens
         if sampling.seed is not None:
@@ -152,49 +152,19 @@ class ModelClient:
             params["extra_body"] = dict(profile.token_ids_extra)
         return params
 
-    async def chat(
-        self,
-        messages: list[dict[str, Any]],
-        *,
-        tools: list[dict[str, Any]] | None = None,
-        tool_choice: str | dict[str, Any] | None = None,
-        json_schema: dict[str, Any] | None = None,
-        schema_name: str = "verdict",
-        sampling: Sampling | None = None,
-    ) -> ModelTurn:
+    async def chat(self, messages: list[dict[str, Any]], **options: Unpack[ChatOptions]) -> ModelTurn:
         """One chat completion, retried on transient errors; never raises for endpoint failures."""
-        turn, _ = await self.attempt(
-            messages,
-            tools=tools,
-            tool_choice=tool_choice,
-            json_schema=json_schema,
-            schema_name=schema_name,
-            sampling=sampling,
-        )
+        turn, _ = await self.attempt(messages, **options)
         return turn
 
-    async def attempt(
-        self,
-        messages: list[dict[str, Any]],
-        *,
-        tools: list[dict[str, Any]] | None = None,
-        tool_choice: str | dict[str, Any] | None = None,
-        json_schema: dict[str, Any] | None = None,
-        schema_name: str = "verdict",
-        sampling: Sampling | None = None,
-    ) -> tuple[ModelTurn, bool]:
+    async def attempt(self, messages: list[dict[str, Any]], **options: Unpack[ChatOptions]) -> tuple[ModelTurn, bool]:
         """Like `chat`, and also says whether the endpoint itself failed (so a pool can fail over).
 
         True only when the transient errors outlasted the retries: a 4xx (a bad request) would fail on
         every endpoint alike, so it is not the endpoint's fault.
         """
-        params = self.build_params(
-            tools=tools,
-            tool_choice=tool_choice,
-            json_schema=json_schema,
-            schema_name=schema_name,
-            sampling=sampling or Sampling(),
-        )
+        params = self.build_params(options)
+        tools = options.get("tools")
         request = ModelRequest(messages=messages, tools=tools or [], params=params)
         body: dict[str, Any] = {"messages": messages}
         body.update((k, v) for k, v in params.items() if k != "extra_body")

@@ -15,7 +15,9 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from judgegraph.backends._client import ModelClient, Sampling
+from typing_extensions import Unpack
+
+from judgegraph.backends._client import ChatOptions, ModelClient
 from judgegraph.backends._profiles import BackendProfile
 from judgegraph.errors import BackendUnavailableError, ConfigError, UsageError
 from judgegraph.schema._trajectory import ModelTurn
@@ -102,16 +104,7 @@ class ModelPool:
         down = sorted((m for m in rotated if not m.healthy(now)), key=lambda m: m.down_until)
         return healthy + down
 
-    async def chat(
-        self,
-        messages: list[dict[str, Any]],
-        *,
-        tools: list[dict[str, Any]] | None = None,
-        tool_choice: str | dict[str, Any] | None = None,
-        json_schema: dict[str, Any] | None = None,
-        schema_name: str = "verdict",
-        sampling: Sampling | None = None,
-    ) -> ModelTurn:
+    async def chat(self, messages: list[dict[str, Any]], **options: Unpack[ChatOptions]) -> ModelTurn:
         """One chat completion on the least-loaded healthy endpoint, failing over to the others."""
         turn: ModelTurn | None = None
         attempts = 0
@@ -119,14 +112,7 @@ class ModelPool:
             m.in_flight += 1
             m.calls += 1
             try:
-                turn, endpoint_failed = await m.client.attempt(
-                    messages,
-                    tools=tools,
-                    tool_choice=tool_choice,
-                    json_schema=json_schema,
-                    schema_name=schema_name,
-                    sampling=sampling,
-                )
+                turn, endpoint_failed = await m.client.attempt(messages, **options)
             finally:
                 m.in_flight -= 1
             attempts += turn.attempts

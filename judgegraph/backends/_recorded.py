@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from judgegraph.backends._client import Sampling
+from typing_extensions import Unpack
+
+from judgegraph.backends._client import ChatModel, ChatOptions
 from judgegraph.backends._profiles import BackendProfile, backend_profiles
 from judgegraph.schema._artifacts import images_to_refs
 from judgegraph.schema._trajectory import ModelTurn
@@ -21,7 +23,9 @@ class RecordedModel:
     """Serves a trajectory's model turns back, each to the request it answered (order does not matter:
     parallel nodes may ask in a different order). A request that was never made is recorded as a miss."""
 
-    def __init__(self, turns: list[ModelTurn], *, backend: str = "generic", model: str = "", live: Any = None) -> None:
+    def __init__(
+        self, turns: list[ModelTurn], *, backend: str = "generic", model: str = "", live: ChatModel | None = None
+    ) -> None:
         """`live`: a model client that answers what the recording does not (replay from a step, live)."""
         self.live = live
         self._turns: dict[str, list[ModelTurn]] = {}
@@ -33,32 +37,16 @@ class RecordedModel:
         self.model = model
         self.misses: list[str] = []
 
-    async def chat(
-        self,
-        messages: list[dict[str, Any]],
-        *,
-        tools: list[dict[str, Any]] | None = None,
-        tool_choice: str | dict[str, Any] | None = None,
-        json_schema: dict[str, Any] | None = None,
-        schema_name: str = "verdict",
-        sampling: Sampling | None = None,
-    ) -> ModelTurn:
-        queue = self._turns.get(_key(messages, tools))
+    async def chat(self, messages: list[dict[str, Any]], **options: Unpack[ChatOptions]) -> ModelTurn:
+        queue = self._turns.get(_key(messages, options.get("tools")))
         if not queue and self.live is not None:
-            return await self.live.chat(
-                messages,
-                tools=tools,
-                tool_choice=tool_choice,
-                json_schema=json_schema,
-                schema_name=schema_name,
-                sampling=sampling,
-            )
+            return await self.live.chat(messages, **options)
         if not queue:
             last = messages[-1].get("content") if messages else ""
             self.misses.append(f"a model request the recording does not have (last message: {str(last)[:160]!r})")
             return ModelTurn.model_validate(
                 {
-                    "request": {"messages": messages, "tools": tools or []},
+                    "request": {"messages": messages, "tools": options.get("tools") or []},
                     "error": "replay: this request is not in the recording",
                 }
             )
@@ -68,6 +56,9 @@ class RecordedModel:
     def unused(self) -> int:
         """Recorded turns nobody asked for again."""
         return sum(len(q) for q in self._turns.values())
+
+    async def connect(self) -> None:
+        """Nothing to reach: the recording answers (a live model, if any, is connected by its owner)."""
 
     async def close(self) -> None:
         return None

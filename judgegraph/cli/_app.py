@@ -81,7 +81,9 @@ def judge(
     model: Annotated[
         str | None,
         typer.Option(
-            "--model", help="OpenAI-compatible base URL, or several comma-separated; unset: the embedded CPU model."
+            "--model-url",
+            "--model",
+            help="OpenAI-compatible base URL, or several comma-separated; unset: the embedded CPU model.",
         ),
     ] = None,
     backend: Annotated[
@@ -266,7 +268,7 @@ def replay(
     from_step: Annotated[
         int | None, typer.Option(help="Replay events before this seq; run the rest live (with --model, or embedded).")
     ] = None,
-    model: Annotated[str | None, typer.Option("--model", help="The live model for --from-step.")] = None,
+    model: Annotated[str | None, typer.Option("--model-url", "--model", help="The live model for --from-step.")] = None,
 ) -> None:
     """Re-run a recorded judgement from its recorded model turns and tool results (no model, no tools).
 
@@ -372,7 +374,7 @@ def serve(
     judge_name: Annotated[str, typer.Option("--judge")] = "evidence",
     model: Annotated[
         str | None,
-        typer.Option("--model", help="OpenAI-compatible URL(s), comma-separated; unset: embedded."),
+        typer.Option("--model-url", "--model", help="OpenAI-compatible URL(s), comma-separated; unset: embedded."),
     ] = None,
     store: StoreOpt = None,
     api_key: Annotated[str | None, typer.Option(envvar="JUDGEGRAPH_SERVER_KEY", help="Require this key.")] = None,
@@ -413,7 +415,9 @@ def eval_(
         str, typer.Argument(help="A bundled set (code, math, ...), a benchmark (rewardbench, ... with --file), or all.")
     ],
     judge_name: Annotated[str, typer.Option("--judge", help="Which judge (eval all: every judge).")] = "evidence",
-    model: Annotated[str | None, typer.Option("--model", help="OpenAI-compatible URL(s); unset: embedded.")] = None,
+    model: Annotated[
+        str | None, typer.Option("--model-url", "--model", help="OpenAI-compatible URL(s); unset: embedded.")
+    ] = None,
     limit: Annotated[int | None, typer.Option(min=1, help="Requests per set (bundled sets: default 20).")] = None,
     file: Annotated[Path | None, typer.Option("--file", help="The benchmark's file (JSON or JSONL).")] = None,
     output: Annotated[
@@ -643,7 +647,9 @@ def sandbox_build(
         client = docker.from_env(timeout=600)
         client.ping()
     except Exception as e:
-        raise _fail(f"no Docker engine answers ({e}); start dockerd (scripts/ensure-docker.sh)") from None
+        raise _fail(
+            f"no Docker engine answers ({e}); start dockerd (as root: `make services`, or scripts/test-services.sh)"
+        ) from None
     try:
         tag = build_image(client, force=force)
     except JudgegraphError as e:

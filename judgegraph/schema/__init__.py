@@ -27,7 +27,7 @@ from judgegraph.schema._trajectory import (
     Versions,
     new_id,
 )
-from judgegraph.schema._verdict import CriterionResult, Verdict
+from judgegraph.schema._verdict import CriterionResult, Verdict, ranking_of, sole_best
 from judgegraph.schema.constraints import Constraint
 
 __all__ = (
@@ -57,4 +57,6 @@ __all__ = (
     "VerdictEvent",
     "Versions",
     "new_id",
+    "ranking_of",
+    "sole_best",
 )

@@ -5,6 +5,17 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 
+def ranking_of(scores: list[float]) -> list[int]:
+    """Candidate indices, best first (stable on ties)."""
+    return sorted(range(len(scores)), key=lambda i: -scores[i])
+
+
+def sole_best(scores: list[float]) -> int | None:
+    """The one candidate with the top score, or None when the top is shared."""
+    top = [i for i, s in enumerate(scores) if s == max(scores)] if scores else []
+    return top[0] if len(top) == 1 else None
+
+
 class CriterionResult(BaseModel):
     """The outcome of one criterion (a check, a rubric item or a piece of evidence) for one candidate."""
 
@@ -63,6 +74,31 @@ class Verdict(BaseModel):
         if self.winner is not None and self.scores and not 0 <= self.winner < len(self.scores):
             raise ValueError("winner is out of range")
         return self
+
+    @classmethod
+    def scored(
+        cls,
+        scores: list[float],
+        *,
+        decided_by: str,
+        winner: int | None = None,
+        criteria: list[CriterionResult] | None = None,
+        confidence: float | None = None,
+        rationale: str = "",
+        consistent: bool | None = None,
+    ) -> Verdict:
+        """A valid verdict from per-candidate scores, ranked by them (best first)."""
+        return cls(
+            valid=True,
+            winner=winner,
+            scores=scores,
+            ranking=ranking_of(scores),
+            criteria=criteria or [],
+            confidence=confidence,
+            rationale=rationale,
+            consistent=consistent,
+            decided_by=decided_by,
+        )
 
     @classmethod
     def invalid(cls, reason: str) -> Verdict:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import hmac
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -61,7 +61,7 @@ class _Metrics:
 
     def __init__(self) -> None:
         self.requests: Counter[tuple[str, int]] = Counter()
-        self.latency_sum: Counter[str] = Counter()
+        self.latency_sum: defaultdict[str, float] = defaultdict(float)
         self.latency_count: Counter[str] = Counter()
         self.tools: Counter[str] = Counter()
         self.in_flight = 0

@@ -100,17 +100,22 @@ def _crop(result: Any, sizes: ImageSizes) -> Crop | None:
         x0, y0, x1, y1 = data["crop_px"]
         box = (x0 / size[0], y0 / size[1], (x1 - x0) / size[0], (y1 - y0) / size[1])
     if result.images and "observation" in data and "size" in data:
-        sizes.observations[str(data["observation"])] = (result.images[0], tuple(data["size"]))  # type: ignore[arg-type]
+        width, height = data["size"]
+        sizes.observations[str(data["observation"])] = (result.images[0], (int(width), int(height)))
     return Crop(source=str(data["source"]), source_url=url, box=box)
+
+
+def _row(event: Event, **fields: Any) -> Row:
+    return Row(seq=event.seq, t=event.t, node=event.node, **fields)
 
 
 def row(event: Event, sizes: ImageSizes | None = None) -> Row:
     """One event as a timeline row."""
-    base = {"seq": event.seq, "t": event.t, "node": event.node}
+    fields: dict[str, Any]
     if isinstance(event, NodeEvent):
         title = f"{event.phase} {event.node}"
         text = event.error or ""
-        return Row(**base, kind=f"node-{event.phase}", title=title, text=text, fields={"update": event.update})
+        return _row(event, kind=f"node-{event.phase}", title=title, text=text, fields={"update": event.update})
     if isinstance(event, ModelTurn):
         text, cut = _cut(event.text)
         usage = event.usage
@@ -124,8 +129,8 @@ def row(event: Event, sizes: ImageSizes | None = None) -> Row:
             fields["tool calls"] = ", ".join(f"{c.name}({_json(c.arguments)})" for c in event.tool_calls)
         if event.error:
             fields["error"] = event.error
-        return Row(
-            **base,
+        return _row(
+            event,
             kind="model",
             title=f"model turn ({event.model or event.backend})",
             text=text,
@@ -136,11 +141,11 @@ def row(event: Event, sizes: ImageSizes | None = None) -> Row:
     if isinstance(event, ToolCallEvent):
         call = event.call
         fields = {"by": call.source, "reason": call.reason, "arguments": _json(call.arguments)}
-        return Row(**base, kind="tool-call", title=f"call {call.name}", fields=fields)
+        return _row(event, kind="tool-call", title=f"call {call.name}", fields=fields)
     if isinstance(event, ToolResultEvent):
         result = event.result
         text, cut = _cut(result.text)
-        fields: dict[str, Any] = {"duration": f"{result.duration_s * 1000:.0f} ms"}
+        fields = {"duration": f"{result.duration_s * 1000:.0f} ms"}
         if not result.ok:
             fields["error"] = f"{result.error_kind}: {result.error}"
         data = result.data or {}
@@ -149,8 +154,8 @@ def row(event: Event, sizes: ImageSizes | None = None) -> Row:
             if value:
                 fields[stream] = str(value)[:BIG_TEXT]
         crop = _crop(result, sizes) if sizes is not None else None
-        return Row(
-            **base,
+        return _row(
+            event,
             kind="tool-result",
             title=f"{result.name} {'ok' if result.ok else 'failed'}",
             text=text,
@@ -163,15 +168,15 @@ def row(event: Event, sizes: ImageSizes | None = None) -> Row:
     if isinstance(event, VerdictEvent):
         v = event.verdict
         title = f"verdict: winner {v.winner}" if v.valid else "verdict: invalid"
-        return Row(
-            **base,
+        return _row(
+            event,
             kind="verdict",
             title=title,
             text=v.rationale or (v.error or ""),
             fields={"scores": v.scores, "decided by": v.decided_by, "consistent": v.consistent},
         )
     assert isinstance(event, ErrorEvent)
-    return Row(**base, kind="error", title=f"error ({event.kind})", text=event.message, ok=False)
+    return _row(event, kind="error", title=f"error ({event.kind})", text=event.message, ok=False)
 
 
 @dataclass
