@@ -1,6 +1,6 @@
 # judgegraph: `make demo` (set up, then judge the bundled examples on the embedded CPU model)
 #             `make test` (set up, then run the whole test suite, as CI does)
-#             `make test-fast` (your own loop: no Docker, browser, Ray or real model; about two minutes)
+#             `make test-fast` (your own loop: no Docker, browser, Ray or real model; under two minutes)
 #             `make lint` (ruff, the formatter check and mypy; builds no model)
 
 PYTHON ?= python3
@@ -64,8 +64,10 @@ test: lint services
 	$(BIN)/python -m pytest -ra
 
 FAST_MARKERS := not llm and not ray and not browser and not slow and not docker
+# Four workers on any machine: the fast tier mostly waits (sandbox timeouts, subprocesses), so it gains past the
+# core count. The full suite stays serial: its real-model and timing checks must not compete for two cores.
 test-fast: setup
-	$(BIN)/python -m pytest -q -m "$(FAST_MARKERS)"
+	$(BIN)/python -m pytest -q -n 4 -m "$(FAST_MARKERS)"
 
 clean:
 	rm -rf $(VENV) $(LINT_VENV) $(DEMO_DIR) .pytest_cache .ruff_cache build *.egg-info

@@ -18,7 +18,7 @@ from pydantic import Field
 
 from judgegraph.agents import JudgeSpec
 from judgegraph.errors import VerdictParseError
-from judgegraph.graphs._aggregate import decide_from_evidence, verdict_from_ruling
+from judgegraph.graphs._aggregate import decide_from_evidence, final_verdict
 from judgegraph.graphs._builder import RecordedGraph
 from judgegraph.graphs._context import JudgeContext
 from judgegraph.graphs._nodes import combine_orders, run_recorded, sampling_of, with_images
@@ -283,18 +283,10 @@ async def finalize(state: AgentState, runtime: Ctx) -> dict[str, Any]:
     """Deciding evidence the model gathered wins; else the orders' rulings combined (disagreement is a tie);
     else an invalid verdict with the reason."""
     request, evidence = state["request"], state.get("evidence", [])
-    decided = decide_from_evidence(request, evidence)
     ruling, consistent = combine_orders(state.get("rulings", {}), state.get("orders", ["AB"]))
-    if decided is not None:
-        verdict = decided.model_copy(update={"consistent": True if request.mode == "pairwise" else None})
-        if ruling is not None:
-            extra = verdict_from_ruling(request, ruling, []).criteria
-            verdict = verdict.model_copy(update={"criteria": verdict.criteria + extra})
-    elif ruling is not None:
-        verdict = verdict_from_ruling(request, ruling, evidence).model_copy(update={"consistent": consistent})
-    else:
-        why = "; ".join(f"{o}: {p}" for o, p in state.get("problems", {}).items())
-        verdict = Verdict.invalid(f"no usable verdict: {why}")
+    why = "; ".join(f"{o}: {p}" for o, p in state.get("problems", {}).items())
+    decided = decide_from_evidence(request, evidence)
+    verdict = final_verdict(request, decided, ruling, consistent, evidence, f"no usable verdict: {why}")
     runtime.context.recorder.verdict(verdict, "finalize")
     return {"verdict": verdict}
 

@@ -52,3 +52,25 @@ def verdict_from_ruling(request: JudgeRequest, ruling: ModelRuling, evidence: li
         rationale=ruling.rationale,
         decided_by="model",
     )
+
+
+def final_verdict(
+    request: JudgeRequest,
+    decided: Verdict | None,
+    ruling: ModelRuling | None,
+    consistent: bool | None,
+    evidence: list[ToolResult],
+    no_ruling: str,
+) -> Verdict:
+    """Deciding evidence wins (with the model's view, if it gave one, kept beside it); else the model's ruling;
+    else an invalid verdict saying `no_ruling`."""
+    if decided is not None:
+        if ruling is not None:
+            decided = decided.model_copy(
+                update={"criteria": decided.criteria + verdict_from_ruling(request, ruling, []).criteria}
+            )
+        # Evidence about each candidate does not depend on the order they are shown in.
+        return decided.model_copy(update={"consistent": True if request.mode == "pairwise" else None})
+    if ruling is not None:
+        return verdict_from_ruling(request, ruling, evidence).model_copy(update={"consistent": consistent})
+    return Verdict.invalid(no_ruling)

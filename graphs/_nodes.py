@@ -13,7 +13,7 @@ from judgegraph.agents import JudgeSpec, Skill, skills
 from judgegraph.agents import select_skill as choose_skill
 from judgegraph.backends import Sampling
 from judgegraph.errors import VerdictParseError
-from judgegraph.graphs._aggregate import decide_from_evidence, evidence_criteria, verdict_from_ruling
+from judgegraph.graphs._aggregate import decide_from_evidence, evidence_criteria, final_verdict
 from judgegraph.graphs._context import JudgeContext
 from judgegraph.graphs._shown import as_shown, candidate_blocks, shown_order, unshuffle
 from judgegraph.graphs._state import JudgeState, ToolTaskState
@@ -25,7 +25,7 @@ from judgegraph.graphs._verdict_format import (
     verdict_format,
     verdict_schema,
 )
-from judgegraph.schema import JudgeRequest, ToolCall, ToolResult, Verdict
+from judgegraph.schema import JudgeRequest, ToolCall, ToolResult
 from judgegraph.tools import ToolContext, ToolFailure, call_tool, tools
 
 Ctx = Runtime[JudgeContext]
@@ -323,24 +323,12 @@ async def finalize(state: JudgeState, runtime: Ctx) -> dict[str, Any]:
     evidence = state.get("evidence", [])
     orders = state.get("orders", ["AB"])
     ruling, consistent = combine_orders(state.get("rulings", {}), orders)
-    decided: Verdict | None = state.get("evidence_verdict")
-    verdict: Verdict
     if request.mode == "steps" and ruling is not None:
         verdict = steps_verdict(request, ruling, evidence)
-    elif decided is not None:
-        verdict = decided
-        if ruling is not None:  # deliberate="always": keep the model's view beside the deciding evidence
-            model_view = verdict_from_ruling(request, ruling, [])
-            verdict = verdict.model_copy(update={"criteria": verdict.criteria + model_view.criteria})
-        # Evidence about each candidate does not depend on the order they are shown in.
-        verdict = verdict.model_copy(update={"consistent": True if request.mode == "pairwise" else None})
-    elif ruling is not None:
-        if "tournament_consistent" in state:
-            consistent = state["tournament_consistent"]
-        verdict = verdict_from_ruling(request, ruling, evidence).model_copy(update={"consistent": consistent})
     else:
-        attempts = state.get("attempts", 0)
+        consistent = state.get("tournament_consistent", consistent)
         why = "; ".join(f"{o}: {p}" for o, p in state.get("problems", {}).items())
-        verdict = Verdict.invalid(f"no usable verdict after {attempts} model attempt(s): {why}")
+        no_ruling = f"no usable verdict after {state.get('attempts', 0)} model attempt(s): {why}"
+        verdict = final_verdict(request, state.get("evidence_verdict"), ruling, consistent, evidence, no_ruling)
     runtime.context.recorder.verdict(verdict, "finalize")
     return {"verdict": verdict}

@@ -4,14 +4,13 @@ parallel; the comparisons aggregated outside the model (weighted criterion votes
 
 from __future__ import annotations
 
-import json
 import operator
 from typing import Annotated, Any, Literal, TypedDict
 
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 from langgraph.types import Send
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from judgegraph.agents import JudgeSpec
 from judgegraph.backends import Sampling
@@ -24,7 +23,7 @@ from judgegraph.graphs._protocol import GraphOptions, register_graph
 from judgegraph.graphs._recorder import add_recorded_nodes
 from judgegraph.graphs._shown import candidate_blocks
 from judgegraph.graphs._verdict_format import parse_verdict, verdict_schema
-from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult, Verdict, sole_best
+from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult, Verdict, reply_schema, sole_best
 from judgegraph.tools._answers import says_nothing
 
 Ctx = Runtime[JudgeContext]
@@ -64,25 +63,25 @@ class RubricState(TypedDict, total=False):
     verdict: Verdict
 
 
-RUBRIC_SCHEMA = {
-    "type": "object",
-    "properties": {
-        "criteria": {
-            "type": "array",
-            "maxItems": 6,
-            "items": {
-                "type": "object",
-                "properties": {
-                    "name": {"type": "string", "maxLength": 60},
-                    "description": {"type": "string", "maxLength": 200},
-                    "weight": {"type": "integer", "minimum": 1, "maximum": 3},
-                },
-                "required": ["name", "description", "weight"],
-            },
-        }
-    },
-    "required": ["criteria"],
-}
+class WrittenCriterion(BaseModel):
+    """One criterion as the rubric writer must state it (tighter than a request's own rubric)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(min_length=1, max_length=60)
+    description: str = Field(max_length=200)
+    weight: int = Field(ge=1, le=3)
+
+
+class WrittenRubric(BaseModel):
+    """The rubric writer's reply: both the schema it is decoded under and the parser of what it said."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    criteria: list[WrittenCriterion] = Field(max_length=6)
+
+
+RUBRIC_SCHEMA = reply_schema(WrittenRubric)
 
 
 async def gate(state: RubricState, runtime: Ctx) -> dict[str, Any]:
@@ -128,12 +127,12 @@ async def write_rubric(state: RubricState, runtime: Ctx) -> dict[str, Any]:
     )
     ctx.recorder.model_turn(turn, "write_rubric")
     try:
-        items = json.loads(turn.text or "")["criteria"]
-        criteria = [
-            RubricItem.model_validate(i) for i in items if isinstance(i, dict) and str(i.get("name", "")).strip()
-        ]
-    except (json.JSONDecodeError, KeyError, TypeError, ValueError):
-        criteria = []
+        written = WrittenRubric.model_validate_json(turn.text or "").criteria
+    except ValueError:  # pydantic's ValidationError included: an unusable rubric falls back to the constitution
+        written = []
+    criteria = [
+        RubricItem(name=c.name.strip(), description=c.description, weight=c.weight) for c in written if c.name.strip()
+    ]
     seen: set[str] = set()
     unique = [c for c in criteria if not (c.name.lower() in seen or seen.add(c.name.lower()))]  # type: ignore[func-returns-value]
     return {"criteria": unique[: ctx.options.max_criteria] or fallback}

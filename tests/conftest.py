@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -8,6 +9,11 @@ import pytest
 from benchmarks.fake_openai import FakeOpenAI
 
 ROOT = Path(__file__).resolve().parent.parent
+
+# The CLI's rich consoles fix their size when both of these are set at import (pytest-xdist's workers inherit
+# them): unset, each console reads COLUMNS when it prints, so a test's `env={"COLUMNS": ...}` holds.
+for _name in ("COLUMNS", "LINES"):
+    os.environ.pop(_name, None)
 
 
 @pytest.fixture

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import json
+
 import pytest
 from pydantic import TypeAdapter, ValidationError
 
@@ -91,3 +93,31 @@ def test_correct_is_none_without_label_and_false_for_invalid_verdict() -> None:
     t.label = JudgeRequest(id="r", prompt="p", candidates=["a", "b"], label=0).label
     t.verdict = Verdict.invalid("x")
     assert t.correct is False
+
+
+def test_reply_schemas_are_the_parsing_models_inlined() -> None:
+    from pydantic import BaseModel, Field
+
+    from judgegraph.graphs._rubric import RUBRIC_SCHEMA, WrittenRubric
+    from judgegraph.schema import reply_schema
+
+    class Inner(BaseModel):
+        """Docstring."""
+
+        name: str = Field(max_length=5)
+        title: str = ""
+
+    class Outer(BaseModel):
+        items: list[Inner] = Field(max_length=2)
+        best: Inner | None = None
+
+    schema = reply_schema(Outer)
+    assert "$ref" not in json.dumps(schema) and "$defs" not in schema and "title" not in schema
+    assert schema["properties"]["items"]["items"]["properties"]["name"]["maxLength"] == 5
+    assert set(schema["properties"]["items"]["items"]["properties"]) == {"name", "title"}  # a field named title
+    assert "description" not in schema["properties"]["items"]["items"]
+    # The rubric writer's limits are the ones its reply is parsed with: one place, so they cannot disagree.
+    item = RUBRIC_SCHEMA["properties"]["criteria"]["items"]["properties"]
+    assert item["name"]["maxLength"] == 60 and item["description"]["maxLength"] == 200
+    with pytest.raises(ValidationError):
+        WrittenRubric.model_validate({"criteria": [{"name": "x" * 61, "description": "", "weight": 1}]})

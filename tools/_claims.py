@@ -5,14 +5,14 @@ nothing else, so by construction it never sees the response the claim came from.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Awaitable, Callable
-from typing import Literal
+from typing import Annotated, Literal
 
 import sympy
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StringConstraints
 
+from judgegraph.schema import reply_schema
 from judgegraph.tools._retrieval import Passage
 
 Verdict = Literal["supported", "contradicted", "not_found"]
@@ -70,23 +70,22 @@ def split_claims(text: str, limit: int = 40) -> list[Claim]:
     return claims
 
 
-CLAIMS_SCHEMA = {
-    "type": "object",
-    "properties": {"claims": {"type": "array", "items": {"type": "string", "maxLength": 300}, "maxItems": 20}},
-    "required": ["claims"],
-}
+class ModelClaims(BaseModel):
+    """The claim extractor's reply (the schema it is decoded under and its parser)."""
+
+    claims: list[Annotated[str, StringConstraints(max_length=300)]] = Field(max_length=20)
+
+
+CLAIMS_SCHEMA = reply_schema(ModelClaims)
 
 
 def parse_model_claims(text: str | None) -> list[Claim] | None:
     """Claims from a model reply `{"claims": [...]}`, or None when the reply is unusable."""
     try:
-        data = json.loads(text or "")
-    except json.JSONDecodeError:
+        items = ModelClaims.model_validate_json(text or "").claims
+    except ValueError:
         return None
-    items = data.get("claims") if isinstance(data, dict) else None
-    if not isinstance(items, list):
-        return None
-    claims = [Claim(id=i, text=c.strip()) for i, c in enumerate(x for x in items if isinstance(x, str) and x.strip())]
+    claims = [Claim(id=i, text=c.strip()) for i, c in enumerate(x for x in items if x.strip())]
     return claims or None
 
 
@@ -263,14 +262,16 @@ def check_logic(inp: ClaimCheckInput) -> ClaimVerdict | None:
 
 ModelJudge = Callable[[ClaimCheckInput], Awaitable[ClaimVerdict | None]]
 
-CHECK_SCHEMA = {
-    "type": "object",
-    "properties": {
-        "verdict": {"type": "string", "enum": ["supported", "contradicted", "not_found"]},
-        "span": {"type": "string", "maxLength": 300},
-    },
-    "required": ["verdict", "span"],
-}
+
+class ModelClaimCheck(BaseModel):
+    """The model checker's reply on one claim (the schema it is decoded under and its parser)."""
+
+    verdict: Literal["supported", "contradicted", "not_found"]
+    span: str = Field(max_length=300)
+    """The evidence text it relied on."""
+
+
+CHECK_SCHEMA = reply_schema(ModelClaimCheck)
 
 
 async def check_claim(inp: ClaimCheckInput, model_judge: ModelJudge | None = None) -> ClaimVerdict:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Literal
 
@@ -25,6 +24,7 @@ from judgegraph.tools._claims import (
     Claim,
     ClaimCheckInput,
     ClaimVerdict,
+    ModelClaimCheck,
     ModelJudge,
     PropositionsResult,
     check_claim,
@@ -118,13 +118,10 @@ def model_judge(model: ChatModel | None, on_model_turn: Callable[[ModelTurn], ob
         if on_model_turn is not None:
             on_model_turn(turn)
         try:
-            data = json.loads(turn.text or "")
-            verdict = data["verdict"]
-        except (json.JSONDecodeError, KeyError, TypeError):
+            said = ModelClaimCheck.model_validate_json(turn.text or "")
+        except ValueError:
             return None
-        if verdict not in ("supported", "contradicted", "not_found"):
-            return None
-        return ClaimVerdict(claim=inp.claim, verdict=verdict, method="model", span=str(data.get("span", ""))[:300])
+        return ClaimVerdict(claim=inp.claim, verdict=said.verdict, method="model", span=said.span)
 
     return judge
 

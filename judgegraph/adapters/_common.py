@@ -57,3 +57,10 @@ def pointwise_request(request_id: str, prompt: Any, completion: Any, evidence: d
 def score_of(verdict: Verdict) -> float | None:
     """The completion's score in [0, 1]; None when the judge could not rule (never a made-up default)."""
     return verdict.scores[0] if verdict.valid and verdict.scores else None
+
+
+def numeric_score(verdict: Verdict) -> float:
+    """`score_of` for trainers that need a number for every sample: 0.0 when the judge could not rule (the
+    caller reports `valid` beside it, so the 0.0 is never mistaken for a ruling)."""
+    score = score_of(verdict)
+    return 0.0 if score is None else score

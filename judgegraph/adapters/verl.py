@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from judgegraph.adapters._common import evidence_from, pointwise_request
+from judgegraph.adapters._common import evidence_from, numeric_score, pointwise_request
 from judgegraph.errors import UsageError
 from judgegraph.runtime._judge import Judge
 
@@ -41,7 +41,7 @@ async def compute_score_async(
     verdict = trajectory.verdict
     assert verdict is not None
     return {
-        "score": verdict.scores[0] if verdict.valid and verdict.scores else 0.0,
+        "score": numeric_score(verdict),
         "valid": verdict.valid,
         "decided_by": verdict.decided_by,
         "trajectory_id": trajectory.id,

@@ -1,5 +1,6 @@
 """The data that crosses judgegraph's boundaries: requests, verdicts, trajectories and their events."""
 
+from judgegraph.schema._reply import reply_schema
 from judgegraph.schema._request import (
     SCHEMA_VERSION,
     Candidate,
@@ -58,5 +59,6 @@ __all__ = (
     "Versions",
     "new_id",
     "ranking_of",
+    "reply_schema",
     "sole_best",
 )

@@ -18,7 +18,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from judgegraph.adapters._common import evidence_from, pointwise_request
+from judgegraph.adapters._common import evidence_from, numeric_score, pointwise_request
 from judgegraph.runtime._judge import Judge
 from judgegraph.schema._request import JudgeRequest
 from judgegraph.schema._verdict import Verdict
@@ -189,7 +189,7 @@ def create_app(config: ServerConfig, **judge_settings: Any) -> FastAPI:
                 raise _invalid(("body", "labels", i), f"item {i}: {e}", label) from None
             requests.append(_admit(request, ("body", "labels", i)))
         results = await asyncio.gather(*(_run(r) for r in requests))
-        scores = [r.verdict.scores[0] if r.verdict.valid and r.verdict.scores else 0.0 for r in results]
+        scores = [numeric_score(r.verdict) for r in results]
         logs = {
             "valid": [r.verdict.valid for r in results],
             "decided_by": [r.verdict.decided_by for r in results],
