@@ -10,14 +10,7 @@ from pydantic import BaseModel, Field
 
 from judgegraph.errors import ToolFailure
 from judgegraph.schema import CriterionResult, JudgeRequest, ModelTurn, ToolCall, ToolResult
-from judgegraph.tools._base import (
-    ToolContext,
-    ToolOutput,
-    candidate_criterion,
-    each_candidate,
-    result_data,
-    tool,
-)
+from judgegraph.tools._base import ToolContext, ToolOutput, candidate_criterion, each_candidate, result_data, tool
 from judgegraph.tools._claims import (
     CHECK_SCHEMA,
     CLAIMS_SCHEMA,

@@ -9,14 +9,7 @@ from pydantic import BaseModel, Field
 from judgegraph.errors import ToolFailure
 from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult
 from judgegraph.tools._answers import Method, equivalent, extract_final_answer, stated_answers
-from judgegraph.tools._base import (
-    ToolContext,
-    ToolOutput,
-    candidate_criterion,
-    each_candidate,
-    result_data,
-    tool,
-)
+from judgegraph.tools._base import ToolContext, ToolOutput, candidate_criterion, each_candidate, result_data, tool
 
 
 class MatchReferenceArgs(BaseModel):

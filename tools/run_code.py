@@ -9,14 +9,7 @@ from pydantic import BaseModel, Field
 from judgegraph.errors import ToolFailure
 from judgegraph.sandboxes import Limits
 from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult
-from judgegraph.tools._base import (
-    ToolContext,
-    ToolOutput,
-    candidate_criterion,
-    each_candidate,
-    result_data,
-    tool,
-)
+from judgegraph.tools._base import ToolContext, ToolOutput, candidate_criterion, each_candidate, result_data, tool
 from judgegraph.tools._languages import CaseResult, languages
 
 CASE_TIMEOUT_S = 3.0

@@ -9,14 +9,7 @@ from pydantic import BaseModel, Field
 from judgegraph.errors import ToolFailure
 from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult
 from judgegraph.schema.constraints import Check
-from judgegraph.tools._base import (
-    ToolContext,
-    ToolOutput,
-    candidate_criterion,
-    each_candidate,
-    result_data,
-    tool,
-)
+from judgegraph.tools._base import ToolContext, ToolOutput, candidate_criterion, each_candidate, result_data, tool
 
 
 class VerifyConstraintsArgs(BaseModel):
