@@ -22,15 +22,16 @@ def comparison(reports: list[EvalReport], command: str, plot: str | None) -> str
         "consistent). Invalid verdicts count as wrong. Each (judge, set) has its own report with per-category",
         "tables and plots (accuracy, tool usage, latency, calibration) under the eval folder the command names.",
         "",
-        "| judge | set | n | accuracy | consistent | valid | by evidence | tool calls | tokens | s / judgment |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "| judge | set | n | accuracy | consistent | valid | by evidence | tool calls | call validity | tool choice "
+        "| tokens | s / judgment |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in reports:
         m = r.metrics
         lines.append(
             f"| {r.judge} | {r.suite} | {m.n} | {pct(m.accuracy)} | {pct(m.consistency)} | {pct(m.valid_rate)} "
-            f"| {pct(m.decided_by_evidence)} | {m.tool_calls_per_judgment:.2f} | {m.tokens_per_judgment:.0f} "
-            f"| {m.wall_s_per_judgment:.2f} |"
+            f"| {pct(m.decided_by_evidence)} | {m.tool_calls_per_judgment:.2f} | {pct(m.tool_call_validity)} "
+            f"| {pct(m.tool_choice)} | {m.tokens_per_judgment:.0f} | {m.wall_s_per_judgment:.2f} |"
         )
     lines += [
         "",

@@ -143,14 +143,16 @@ def markdown(report: EvalReport) -> str:
         + (f", with `{report.command}`" if report.command else "")
         + f". {m.n} requests in {report.wall_s:.1f} s; {m.failed} failed.",
         "",
-        "| category | n | accuracy | consistent | valid | by evidence | tool calls | tokens | wall s | model s |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "| category | n | accuracy | consistent | valid | by evidence | tool calls | call validity | tool choice "
+        "| tokens | wall s | model s |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for name, c in [*report.per_category.items(), ("all", m)]:
         lines.append(
             f"| {name} | {c.n} | {pct(c.accuracy)} | {pct(c.consistency)} | {pct(c.valid_rate)} "
-            f"| {pct(c.decided_by_evidence)} | {c.tool_calls_per_judgment:.2f} | {c.tokens_per_judgment:.0f} "
-            f"| {c.wall_s_per_judgment:.2f} | {c.model_s_per_judgment:.2f} |"
+            f"| {pct(c.decided_by_evidence)} | {c.tool_calls_per_judgment:.2f} | {pct(c.tool_call_validity)} "
+            f"| {pct(c.tool_choice)} | {c.tokens_per_judgment:.0f} | {c.wall_s_per_judgment:.2f} "
+            f"| {c.model_s_per_judgment:.2f} |"
         )
     lines += ["", "Tool calls per judgment: " + (", ".join(f"{k} {v:.2f}" for k, v in m.tool_usage.items()) or "none")]
     lines += [f"Expected calibration error of stated confidence: {report.ece:.3f}" if report.ece is not None else ""]

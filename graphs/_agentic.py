@@ -33,7 +33,7 @@ from judgegraph.graphs._verdict_format import (
     verdict_schema,
 )
 from judgegraph.schema import JudgeRequest, ToolCall, ToolResult, Verdict
-from judgegraph.tools import tools
+from judgegraph.tools import RunScope, tools
 
 Ctx = Runtime[JudgeContext]
 
@@ -56,6 +56,8 @@ class AgentState(TypedDict, total=False):
     """The current order's conversation, as sent to the model."""
     pending: list[ToolCall]
     """Tool calls the model just asked for."""
+    called: list[str]
+    """`tool#position` of the candidate-checking calls made in this order's conversation: not offered again."""
     evidence: Annotated[list[ToolResult], operator.add]
     steps: int
     tool_calls: int
@@ -72,18 +74,53 @@ def _verdict_fields(mode: str, n: int) -> str:
     return f'"scores": {{{letters}}}, "confidence": 0.0-1.0, "rationale": "..."'
 
 
-def _action_schema(allowed: list[str], mode: str, n: int) -> dict[str, Any]:
-    verdict = verdict_schema(verdict_format(mode), n)
-    return {
-        "type": "object",
-        "properties": {
-            "action": {"type": "string", "enum": ["call", "verdict"] if allowed else ["verdict"]},
-            "tool": {"type": "string", "enum": allowed or ["none"]},
-            "arguments": {"type": "object"},
-            **verdict["properties"],
-        },
-        "required": ["action"],
-    }
+def _offered(
+    allowed: list[str], request: JudgeRequest, scope: RunScope | None, called: list[str], *, described: bool
+) -> dict[str, dict[str, Any]]:
+    """Each tool still worth calling in this order, with its argument schema narrowed to this request and to
+    candidates it has not yet checked in this conversation (a repeat only returns the same result again)."""
+    offered = {}
+    for name in allowed:
+        done = {int(c.split("#", 1)[1]) for c in called if c.split("#", 1)[0] == name}
+        schema = tools.get(name).argument_schema(request, scope, described=described, exclude_candidates=done)
+        if schema.get("properties", {}).get("candidate", {}).get("enum", [None]):
+            offered[name] = schema
+    return offered
+
+
+def action_schema(
+    allowed: list[str], request: JudgeRequest, scope: RunScope | None = None, called: list[str] | None = None
+) -> dict[str, Any]:
+    """One JSON action per turn, constrained: one alternative per tool still offered (its own arguments,
+    narrowed to this request), and one for the verdict. A schema-constrained decoder can then only produce a
+    call the tool accepts, or a well-formed verdict."""
+    verdict = verdict_schema(verdict_format(request.mode), len(request.candidates))
+    alternatives: list[dict[str, Any]] = [
+        {
+            "type": "object",
+            "properties": {"action": {"const": "call"}, "tool": {"const": name}, "arguments": arguments},
+            "required": ["action", "tool", "arguments"],
+            "additionalProperties": False,
+        }
+        for name, arguments in _offered(allowed, request, scope, called or [], described=False).items()
+    ]
+    alternatives.append(
+        {
+            "type": "object",
+            "properties": {"action": {"const": "verdict"}, **verdict["properties"]},
+            "required": ["action", *verdict["required"]],
+            "additionalProperties": False,
+        }
+    )
+    return alternatives[0] if len(alternatives) == 1 else {"anyOf": alternatives}
+
+
+def _native(ctx: JudgeContext, allowed: list[str]) -> bool:
+    """Whether this run's actions are native tool calls (else JSON actions under a schema)."""
+    if ctx.client is None or not allowed:
+        return False
+    choice = ctx.options.actions
+    return ctx.client.profile.native_tools if choice == "auto" else choice == "native"
 
 
 def allowed_tools(spec: JudgeSpec, request: JudgeRequest) -> list[str]:
@@ -102,7 +139,7 @@ def _order(state: AgentState) -> str:
 
 def _opening(ctx: JudgeContext, request: JudgeRequest, allowed: list[str], order: str) -> list[dict[str, Any]]:
     """The conversation's start for one candidate order: task, responses behind markers, tools, reply format."""
-    native = ctx.client is not None and ctx.client.profile.native_tools
+    native = _native(ctx, allowed)
     shown = shown_order(order, len(request.candidates))
     candidates = candidate_blocks(request, shown, ctx.nonce)
     task = ctx.spec.render(
@@ -118,7 +155,7 @@ def _opening(ctx: JudgeContext, request: JudgeRequest, allowed: list[str], order
     return [system, {"role": "user", "content": with_images(ctx, request, task)}]
 
 
-_FRESH: dict[str, Any] = {"steps": 0, "tool_calls": 0, "ruling": None, "problem": None, "pending": []}
+_FRESH: dict[str, Any] = {"steps": 0, "tool_calls": 0, "ruling": None, "problem": None, "pending": [], "called": []}
 
 
 async def intake(state: AgentState, runtime: Ctx) -> dict[str, Any]:
@@ -170,13 +207,18 @@ async def agent(state: AgentState, runtime: Ctx) -> dict[str, Any]:
     messages = list(state["messages"])
     if state.get("problem"):
         messages.append({"role": "user", "content": ctx.spec.render("retry", problem=state["problem"])})
-    allowed = state.get("allowed", [])
+    allowed, called = state.get("allowed", []), state.get("called", [])
     n = len(request.candidates)
-    if ctx.client.profile.native_tools and allowed:
-        specs = [tools.get(name).openai_spec() for name in allowed]
+    offered = _offered(allowed, request, ctx.scope, called, described=True) if _native(ctx, allowed) else None
+    if offered:
+        strict = ctx.client.profile.strict_tools
+        specs = [tools.get(name).openai_spec(narrowed, strict=strict) for name, narrowed in offered.items()]
         turn = await ctx.client.chat(messages, tools=specs, tool_choice="auto", sampling=sampling_of(ctx.spec))
+    elif offered is not None:  # native, but every tool has told what it can: the verdict is what is left
+        schema = verdict_schema(verdict_format(request.mode), n)
+        turn = await ctx.client.chat(messages, json_schema=schema, sampling=sampling_of(ctx.spec))
     else:
-        schema = _action_schema(allowed, request.mode, n)
+        schema = action_schema(allowed, request, ctx.scope, called)
         turn = await ctx.client.chat(messages, json_schema=schema, schema_name="action", sampling=sampling_of(ctx.spec))
     ctx.recorder.model_turn(turn, "agent")
     if turn.error is not None:
@@ -206,6 +248,11 @@ async def agent(state: AgentState, runtime: Ctx) -> dict[str, Any]:
     return update
 
 
+def _names_one(call: ToolCall) -> bool:
+    value = call.arguments.get("candidate")
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def _to_request_indices(call: ToolCall, shown: list[int]) -> ToolCall:
     """The model names candidates by the position it sees; tools take the request's indices."""
     value = call.arguments.get("candidate")
@@ -220,7 +267,9 @@ async def act(state: AgentState, runtime: Ctx) -> dict[str, Any]:
     ctx, request = runtime.context, state["request"]
     shown = shown_order(_order(state), len(request.candidates))
     room = max(0, ctx.options.max_tool_calls - state.get("tool_calls", 0))
-    calls = [_to_request_indices(c, shown) for c in state.get("pending", [])[:room]]
+    asked = state.get("pending", [])[:room]
+    called = [*state.get("called", []), *(f"{c.name}#{c.arguments['candidate']}" for c in asked if _names_one(c))]
+    calls = [_to_request_indices(c, shown) for c in asked]
     cache = dict(state.get("cache", {}))
     keys = [f"{c.name}:{json.dumps(c.arguments, sort_keys=True)}" for c in calls]
     fresh = [(c, k) for c, k in zip(calls, keys, strict=True) if k not in cache]
@@ -228,7 +277,7 @@ async def act(state: AgentState, runtime: Ctx) -> dict[str, Any]:
     ran = await run_recorded(ctx, request, [c for c, _ in fresh], "act", allowed)
     for (_, key), result in zip(fresh, ran, strict=True):
         cache[key] = result
-    native = ctx.client is not None and ctx.client.profile.native_tools and state.get("allowed")
+    native = _native(ctx, state.get("allowed", []))
     messages = list(state["messages"])
     for call, key in zip(calls, keys, strict=True):
         text = as_shown(cache[key].text, shown)
@@ -241,6 +290,7 @@ async def act(state: AgentState, runtime: Ctx) -> dict[str, Any]:
         "evidence": list(ran),
         "messages": messages,
         "cache": cache,
+        "called": called,
         "pending": [],
         "tool_calls": state.get("tool_calls", 0) + len(calls),
     }
@@ -298,6 +348,10 @@ class AgenticOptions(GraphOptions):
     """Model turns before the verdict is forced."""
     max_tool_calls: int = Field(default=8, ge=0)
     """Tool calls before the verdict is forced."""
+    actions: Literal["auto", "json", "native"] = "auto"
+    """How the model acts: `native` tool calls (the server parses them; narrowed, strict tool schemas), `json`
+    actions decoded under one schema (every call valid by construction), or `auto`: native where the backend
+    parses tool calls, else json."""
 
 
 def route_after_agent(options: AgenticOptions) -> Any:

@@ -10,6 +10,7 @@ from typing import Any
 from benchmarks.fake_openai import FakeOpenAI, Reply, prefers
 from judgegraph import Judge
 from judgegraph.agents import judges
+from judgegraph.evals._metrics import Outcome, metrics
 from judgegraph.schema import ModelTurn, ToolCallEvent
 
 MATH = {
@@ -55,6 +56,9 @@ async def test_native_tool_calls_in_both_orders_share_the_evidence(tmp_path: Pat
     assert [e.call.source for e in t.events if isinstance(e, ToolCallEvent)] == ["model", "model"]
     first = server.requests[0]
     assert [tool["function"]["name"] for tool in first["tools"]] == ["match_reference"]  # only what the evidence allows
+    function = first["tools"][0]["function"]
+    assert function["strict"] is True and function["parameters"]["properties"]["candidate"]["enum"] == [0, 1]
+    assert "tools" not in server.requests[1]  # both candidates checked: the verdict is all that is left to say
     ba_tool_messages = [m["content"] for m in server.requests[3]["messages"] if m["role"] == "tool"]
     assert "response A" in ba_tool_messages[0] and " matches" in ba_tool_messages[0]  # named as the model sees them
 
@@ -84,12 +88,27 @@ async def test_json_actions_where_the_backend_has_no_tool_parser(tmp_path: Path,
     ]
     assert t.verdict is not None and t.verdict.winner == 1 and t.verdict.decided_by == "model" and t.verdict.consistent
     sent = fake_openai.requests[0]
-    assert "tools" not in sent and sent["response_format"]["schema"]["properties"]["tool"]["enum"] == [
-        "match_reference"
-    ]
+    assert "tools" not in sent
+
+    def offered(request: dict[str, Any]) -> dict[str, list[int]]:
+        """tool -> candidate positions the action schema lets the model name."""
+        alternatives = request["response_format"]["schema"]["anyOf"]
+        calls = [a["properties"] for a in alternatives if a["properties"]["action"]["const"] == "call"]
+        assert [a["properties"]["action"]["const"] for a in alternatives][-1] == "verdict"
+        return {c["tool"]["const"]: c["arguments"]["properties"]["candidate"]["enum"] for c in calls}
+
+    # Only the tool the evidence allows, only candidates the request has; a candidate checked once in this
+    # order's conversation is not offered again.
+    assert offered(fake_openai.requests[0]) == {"match_reference": [0, 1]}
+    assert offered(fake_openai.requests[1]) == {"match_reference": [0]}
+    assert offered(fake_openai.requests[3]) == {"match_reference": [0, 1]}  # the second order starts afresh
     unknown = t.tool_results()[1]
     assert not unknown.ok and unknown.error_kind == "unknown_tool"
     assert "Result of no_such_tool" in fake_openai.requests[2]["messages"][-1]["content"]
+    # The eval metrics: one of the model's two calls was refused; it chose the tool the reference needs.
+    outcome = Outcome.of("m", "math", True, t, None)
+    assert (outcome.model_calls, outcome.invalid_calls, outcome.tool_choice) == (2, 1, True)
+    assert metrics([outcome]).tool_call_validity == 0.5 and metrics([outcome]).tool_choice == 1.0
 
 
 async def test_tool_budget_forces_the_verdict(tmp_path: Path) -> None:

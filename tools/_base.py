@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import copy
 import functools
 import hashlib
 import inspect
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar, get_type_hints
 
@@ -15,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from judgegraph.errors import ToolFailure, UnknownComponentError
 from judgegraph.registry import Registry
-from judgegraph.schema import CriterionResult, JudgeRequest, ModelTurn, ToolCall, ToolResult
+from judgegraph.schema import CriterionResult, JudgeRequest, ModelTurn, ToolCall, ToolResult, reply_schema
 
 if TYPE_CHECKING:
     from judgegraph.backends import ChatModel
@@ -98,6 +99,8 @@ def candidate_criterion(
 
 Planner = Callable[[JudgeRequest], list[ToolCall]]
 Criterion = Callable[[ToolResult], CriterionResult | None]
+Narrower = Callable[[dict[str, Any], JudgeRequest, "RunScope | None"], dict[str, Any]]
+"""Tightens a tool's argument schema to what is valid for one request (its documents, the images in scope)."""
 
 
 @dataclass(frozen=True)
@@ -114,19 +117,43 @@ class ToolDef:
     """The deterministic rule that schedules this tool for a request (None: only the model calls it)."""
     criterion: Criterion | None = None
     """Turns a result into deciding evidence about one candidate (None: the result only informs the model)."""
+    narrow: Narrower | None = None
+    """Tightens the argument schema per request (beyond the candidate indices every tool gets)."""
     version: str = "1"
     metadata: dict[str, Any] = field(default_factory=dict)
 
-    def openai_spec(self) -> dict[str, Any]:
-        """The OpenAI function-calling spec the model sees (its parameter schema is shared: do not mutate)."""
-        return {
-            "type": "function",
-            "function": {
-                "name": self.name,
-                "description": self.description,
-                "parameters": _parameters(self.args_model),
-            },
+    def openai_spec(self, parameters: dict[str, Any] | None = None, *, strict: bool = False) -> dict[str, Any]:
+        """The OpenAI function-calling spec the model sees: with `parameters` (an `argument_schema` narrowed
+        to one request) in place of the general ones, which are shared (do not mutate them); `strict` asks the
+        server to decode the call's arguments under them."""
+        function: dict[str, Any] = {
+            "name": self.name,
+            "description": self.description,
+            "parameters": _parameters(self.args_model) if parameters is None else parameters,
         }
+        if strict:
+            function["strict"] = True
+        return {"type": "function", "function": function}
+
+    def argument_schema(
+        self,
+        request: JudgeRequest,
+        scope: RunScope | None = None,
+        *,
+        described: bool = True,
+        exclude_candidates: Collection[int] = (),
+    ) -> dict[str, Any]:
+        """The argument schema narrowed to what is valid for `request`: a `candidate` argument may name only the
+        request's candidates (less `exclude_candidates`), and the tool's own `narrow` tightens the rest. Without
+        `described`, titles and descriptions are dropped (a decoding constraint, not text for the model)."""
+        schema = copy.deepcopy(_parameters(self.args_model)) if described else reply_schema(self.args_model)
+        schema["additionalProperties"] = False
+        props = schema.get("properties", {})
+        if "candidate" in props:
+            allowed = [i for i in range(len(request.candidates)) if i not in exclude_candidates]
+            kept = {k: v for k, v in props["candidate"].items() if k in ("title", "description")}
+            props["candidate"] = {**kept, "type": "integer", "enum": allowed}
+        return self.narrow(schema, request, scope) if self.narrow is not None else schema
 
 
 @functools.cache
@@ -148,6 +175,7 @@ def tool(
     max_output_chars: int = 20_000,
     plan: Planner | None = None,
     criterion: Criterion | None = None,
+    narrow: Narrower | None = None,
     version: str = "1",
 ) -> Callable[[ToolFn], ToolFn]:
     """Register an async `fn(args: ArgsModel, ctx: ToolContext) -> ToolOutput` as a tool.
@@ -178,6 +206,7 @@ def tool(
                 max_output_chars=max_output_chars,
                 plan=plan,
                 criterion=criterion,
+                narrow=narrow,
                 version=version,
             ),
         )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 from pydantic import BaseModel, Field, model_validator
 
@@ -10,6 +11,7 @@ from judgegraph.errors import ToolFailure
 from judgegraph.schema import JudgeRequest, ToolCall
 from judgegraph.tools._base import ToolContext, ToolOutput, tool
 from judgegraph.tools._retrieval import Passage, passages_of
+from judgegraph.tools._scope import RunScope
 
 
 class RetrieveArgs(BaseModel):
@@ -44,7 +46,40 @@ def plan_retrieve(request: JudgeRequest) -> list[ToolCall]:
     return [ToolCall(name="retrieve", arguments={"query": request.prompt, "k": 3}, reason="the request has documents")]
 
 
-@tool("retrieve", timeout_s=120.0, plan=plan_retrieve)
+QUERY_CHARS = 200
+"""The longest query a constrained model may write (a search, not an essay)."""
+
+
+def narrow_retrieve(schema: dict[str, Any], request: JudgeRequest, scope: RunScope | None) -> dict[str, Any]:
+    """Two ways to call it, each with what it needs: a query (and how many passages), or one of this request's
+    documents and a page."""
+    props = schema["properties"]
+    by_query = {
+        "type": "object",
+        "properties": {
+            "query": {**_described(props["query"]), "type": "string", "minLength": 1, "maxLength": QUERY_CHARS},
+            "k": props["k"],
+        },
+        "required": ["query"],
+        "additionalProperties": False,
+    }
+    by_page = {
+        "type": "object",
+        "properties": {
+            "document": {**_described(props["document"]), "type": "string", "enum": [d.id for d in request.documents]},
+            "page": {**_described(props["page"]), "type": "integer", "minimum": 0},
+        },
+        "required": ["document", "page"],
+        "additionalProperties": False,
+    }
+    return {**_described(schema), "type": "object", "anyOf": [by_query, by_page] if request.documents else [by_query]}
+
+
+def _described(node: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in node.items() if k in ("title", "description")}
+
+
+@tool("retrieve", timeout_s=120.0, plan=plan_retrieve, narrow=narrow_retrieve)
 async def retrieve(args: RetrieveArgs, ctx: ToolContext) -> ToolOutput:
     """Search the request's documents: by query (the best-matching passages, with scores) or by document and page."""
     docs = ctx.request.documents

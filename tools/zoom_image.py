@@ -10,6 +10,7 @@ import asyncio
 import io
 import shutil
 import warnings
+from typing import Any
 
 from PIL import Image, UnidentifiedImageError
 from pydantic import BaseModel, Field, field_validator
@@ -154,7 +155,21 @@ def plan_zoom_image(request: JudgeRequest) -> list[ToolCall]:
     ]
 
 
-@tool("zoom_image", timeout_s=60.0, plan=plan_zoom_image)
+def narrow_zoom_image(schema: dict[str, Any], request: JudgeRequest, scope: RunScope | None) -> dict[str, Any]:
+    """The images this run has (the request's and the crops so far, never a candidate's own), and a box of four
+    coordinates: the model states which image, which region, and whether to read it."""
+    names = [n for n in scope.names() if not n.startswith("candidate_")] if scope is not None else []
+    names = names or ["original_image", *(f"image_{i}" for i in range(1, len(request.images)))]
+    props = schema["properties"]
+    props["image"] = {**props["image"], "enum": names}
+    box = props["bbox_2d"]
+    box["items"] = {"type": "integer", "minimum": 0, "maximum": 1000}
+    box["minItems"] = box["maxItems"] = 4
+    schema["required"] = ["image", "bbox_2d", "ocr"]
+    return schema
+
+
+@tool("zoom_image", timeout_s=60.0, plan=plan_zoom_image, narrow=narrow_zoom_image)
 async def zoom_image(args: ZoomImageArgs, ctx: ToolContext) -> ToolOutput:
     """Crop a region of an image and return it enlarged as a new observation; optionally read its text (OCR).
 

@@ -37,6 +37,9 @@ class BackendProfile(BaseModel):
     native_tools: bool = True
     """Whether the server parses the model's tool calls (`tools=`); if not, agentic judges ask for a JSON
     action instead (llama.cpp's default chat format ignores `tools`)."""
+    strict_tools: bool = False
+    """Whether function specs may carry `strict: true` (the server decodes a call's arguments under its schema).
+    Off by default: OpenAI's strict mode also demands every property be required."""
     owned_by: tuple[str, ...] = ()
     """`/v1/models`' `owned_by` values that identify this kind of server (how a profile is detected)."""
 
@@ -66,6 +69,7 @@ backend_profiles.register(
         tool_choice_required=True,
         parallel_tool_calls=True,
         token_ids_extra={"return_token_ids": True},
+        strict_tools=True,
         owned_by=("vllm",),
     ),
 )
