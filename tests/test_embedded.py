@@ -188,3 +188,33 @@ async def test_server_stops_with_its_owner() -> None:
             os.kill(pid, 0)
         with pytest.raises(httpx.ConnectError):
             await client.get(f"{url}/models")
+
+
+def test_server_ends_when_its_owner_is_killed() -> None:
+    """kill -9 leaves the owner no chance to clean up: the server's stdin is the owner's pipe, and it exits when
+    that pipe closes (an orphaned llama_cpp.server used to stay behind)."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    code = (
+        "import asyncio, time\nfrom judgegraph.backends import EmbeddedServer\n"
+        "server = EmbeddedServer(n_threads=1)\nasyncio.run(server.start())\n"
+        "print(server._proc.pid, flush=True)\ntime.sleep(120)\n"
+    )
+    owner = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    assert owner.stdout is not None
+    pid = int(owner.stdout.readline())
+    os.kill(pid, 0)  # running
+    owner.send_signal(signal.SIGKILL)
+    owner.wait()
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.2)
+    os.kill(pid, signal.SIGKILL)
+    raise AssertionError(f"the embedded server {pid} outlived its killed owner")

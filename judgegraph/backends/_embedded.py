@@ -86,6 +86,7 @@ class EmbeddedServer:
         return [
             sys.executable,
             "-m",
+            "judgegraph.backends._tethered",  # ends with this process, kill -9 included
             "llama_cpp.server",
             "--model",
             str(model),
@@ -125,8 +126,9 @@ class EmbeddedServer:
         # on a background loop, and asyncio's transport would kill the child when its loop closes.
         log.info("starting the embedded model server: %s", " ".join(cmd))
         with open(log_path, "wb") as log_file:
+            # stdin is the tether: the server exits when this process (the pipe's only writer) is gone.
             return subprocess.Popen(
-                cmd, stdout=log_file, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True
+                cmd, stdout=log_file, stderr=subprocess.STDOUT, stdin=subprocess.PIPE, start_new_session=True
             )
 
     async def _wait_ready(self) -> None:
@@ -155,14 +157,17 @@ class EmbeddedServer:
 
     def _kill(self) -> None:
         proc, self._proc = self._proc, None
-        if proc is None or proc.poll() is not None:
+        if proc is None:
             return
-        proc.terminate()
-        try:
-            proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        if proc.poll() is None:
+            proc.terminate()
+            try:
+                proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        if proc.stdin is not None:
+            proc.stdin.close()
 
     async def stop(self) -> None:
         """Stop the server (idempotent)."""
