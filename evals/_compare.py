@@ -9,6 +9,7 @@ from pathlib import Path
 from judgegraph.backends import ModelEndpoint
 from judgegraph.evals._harness import EvalReport, pct, run_eval
 from judgegraph.evals._sets import eval_sets
+from judgegraph.evals._splits import Split
 from judgegraph.settings import Settings
 
 
@@ -54,6 +55,7 @@ async def run_all(
     concurrency: int,
     command: str,
     report: Path,
+    split: Split | None = None,
 ) -> str:
     """Every judge x every bundled set; writes `report` (Markdown) and its plot beside it."""
     from judgegraph.agents import judges as registry
@@ -81,6 +83,7 @@ async def run_all(
                         limit=limit,
                         concurrency=concurrency,
                         command=command,
+                        split=split,
                     )
                 )
                 text = await asyncio.to_thread(_write, reports, command, report, plots)  # rewritten as it goes

@@ -15,6 +15,7 @@ from rich.progress import Progress
 from judgegraph.evals._benchmarks import benchmarks
 from judgegraph.evals._metrics import CalibrationBin, Metrics, Outcome, calibration, metrics, per_category
 from judgegraph.evals._sets import build_set, eval_sets
+from judgegraph.evals._splits import MAX_BUILD, Split, split_of
 from judgegraph.runtime._batch import OutputLine, judge_file
 from judgegraph.schema import JudgeRequest
 from judgegraph.settings import Settings
@@ -47,11 +48,21 @@ def suites() -> list[str]:
     return [*eval_sets.names(), *benchmarks.names()]
 
 
-async def load_suite(suite: str, *, limit: int | None, file: Path | None, seed: int = 0) -> list[JudgeRequest]:
+async def load_suite(
+    suite: str, *, limit: int | None, file: Path | None, seed: int = 0, split: Split | None = None
+) -> list[JudgeRequest]:
+    """The suite's requests: a bundled set (the first `limit`, or the first `limit` of one split), or a
+    benchmark's file."""
     if suite in eval_sets:
         if file is not None:
             raise ValueError(f"{suite!r} is a bundled set: it takes no --file")
-        return await build_set(suite, limit or DEFAULT_N, seed)
+        n = limit or DEFAULT_N
+        if split is None:
+            return await build_set(suite, n, seed)
+        built = await build_set(suite, n * MAX_BUILD, seed)
+        return [r for r in built if split_of(r.id) == split][:n]
+    if split is not None:
+        raise ValueError(f"{suite!r} is a standard benchmark: splits are for the bundled sets")
     bench = benchmarks.get(suite) if suite in benchmarks else None
     if bench is None:
         raise ValueError(f"unknown suite {suite!r}; known: {', '.join(suites())}")
@@ -72,10 +83,11 @@ async def run_eval(
     concurrency: int = 4,
     command: str = "",
     progress: Progress | None = None,
+    split: Split | None = None,
 ) -> EvalReport:
     """Judge `suite` with `judge` through the batch runner (every run recorded in `settings.store_path`), then
     write `report.json`, `report.md` and the plots into `out_dir`."""
-    requests = await load_suite(suite, limit=limit, file=file)
+    requests = await load_suite(suite, limit=limit, file=file, split=split)
     src = await asyncio.to_thread(_write_requests, out_dir, requests)
     started, t0 = datetime.now(UTC), time.perf_counter()
     result = await judge_file(

@@ -45,3 +45,20 @@ async def test_evidence_judge_scores_every_verifiable_pair_in_both_orders(
     assert m.n == 3 and m.accuracy == 1.0 and m.consistency == 1.0 and m.valid_rate == 1.0
     assert m.decided_by_evidence == 1.0 and fake_openai.requests == []  # the evidence decided every one
     assert (tmp_path / suite / "report.md").read_text().count("| 100.0% | 100.0% | 100.0% | 100.0% |") >= 1
+
+
+async def test_training_and_evaluation_splits_are_disjoint_and_deterministic() -> None:
+    from judgegraph.evals._harness import load_suite
+    from judgegraph.evals._splits import EVAL_SHARE, split_of
+
+    for suite in ("math", "instructions", "documents"):
+        held_out = await load_suite(suite, limit=6, file=None, split="eval")
+        train = await load_suite(suite, limit=6, file=None, split="train")
+        assert len(held_out) == len(train) == 6
+        assert {r.id for r in held_out}.isdisjoint({r.id for r in train})
+        assert all(split_of(r.id) == "eval" for r in held_out) and all(split_of(r.id) == "train" for r in train)
+        again = await load_suite(suite, limit=6, file=None, split="eval")
+        assert [r.model_dump() for r in again] == [r.model_dump() for r in held_out]
+    # A function of the id alone, about EVAL_SHARE of ids held out.
+    share = sum(split_of(f"any/{i}") == "eval" for i in range(2000)) / 2000
+    assert abs(share - EVAL_SHARE) < 0.05

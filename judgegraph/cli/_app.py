@@ -8,7 +8,7 @@ import shutil
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, cast
 
 import typer
 from rich.console import Console
@@ -39,6 +39,9 @@ model_app = typer.Typer(no_args_is_help=True, help="Start model servers.")
 app.add_typer(model_app, name="model")
 sandbox_app = typer.Typer(no_args_is_help=True, help="The code sandbox: build its image, see which backend runs.")
 app.add_typer(sandbox_app, name="sandbox")
+if TYPE_CHECKING:
+    from judgegraph.evals._splits import Split
+
 out = Console()
 err = Console(stderr=True)
 
@@ -432,6 +435,10 @@ def eval_(
         "EVALS.md"
     ),
     budget: BudgetOpt = None,
+    split: Annotated[
+        str | None,
+        typer.Option(help="Bundled sets: only the `eval` or the `train` split (by request id); default: both."),
+    ] = None,
 ) -> None:
     """Run a judge over an eval set, record every run, and write a report (JSON, Markdown, plots)."""
     from judgegraph.evals._compare import run_all
@@ -439,6 +446,9 @@ def eval_(
 
     if suite != "all" and suite not in suites():
         raise _fail(f"unknown suite {suite!r}; known: all, {', '.join(suites())}")
+    if split not in (None, "train", "eval"):
+        raise _fail(f"unknown split {split!r}; known: train, eval")
+    chosen = cast("Split | None", split)
     settings = _settings(model_url=model, store_path=store, budget_s=budget)
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
     root = output or settings.store_path.parent / "evals"
@@ -456,6 +466,7 @@ def eval_(
                     concurrency=concurrency,
                     command=command,
                     report=report,
+                    split=chosen,
                 )
             )
             out.print(text, soft_wrap=True, highlight=False, markup=False)
@@ -471,6 +482,7 @@ def eval_(
                 file=file,
                 concurrency=concurrency,
                 command=command,
+                split=chosen,
             )
         )
     except (ValueError, OSError, JudgegraphError) as e:
