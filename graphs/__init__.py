@@ -5,7 +5,7 @@ tools and judge specs).
 """
 
 from judgegraph.errors import VerdictParseError
-from judgegraph.graphs._agentic import AgenticGraph, AgenticOptions, AgentState
+from judgegraph.graphs._agentic import AgenticGraph, AgenticOptions, AgentState, action_schema
 from judgegraph.graphs._aggregate import decide_from_evidence, verdict_from_ruling
 from judgegraph.graphs._builder import EvidenceFirstGraph, EvidenceOptions, RecordedGraph
 from judgegraph.graphs._context import JudgeContext
@@ -22,11 +22,14 @@ from judgegraph.graphs._protocol import (
 )
 from judgegraph.graphs._recorder import Recorder, recorded
 from judgegraph.graphs._rubric import RubricGraph, RubricOptions
+from judgegraph.graphs._shown import as_shown, shown_order
 from judgegraph.graphs._state import JudgeState
 from judgegraph.graphs._strategies import CriterionPolicy, aggregations
-from judgegraph.graphs._verdict_format import ModelRuling, parse_verdict, verdict_schema
+from judgegraph.graphs._verdict_format import LETTERS, RATIONALE_CHARS, ModelRuling, parse_verdict, verdict_schema
 
 __all__ = (
+    "LETTERS",
+    "RATIONALE_CHARS",
     "AgentState",
     "AgenticGraph",
     "AgenticOptions",
@@ -47,7 +50,9 @@ __all__ = (
     "RubricGraph",
     "RubricOptions",
     "VerdictParseError",
+    "action_schema",
     "aggregations",
+    "as_shown",
     "build_graph",
     "checkpointed_types",
     "decide_from_evidence",
@@ -56,6 +61,7 @@ __all__ = (
     "parse_verdict",
     "recorded",
     "register_graph",
+    "shown_order",
     "verdict_from_ruling",
     "verdict_schema",
 )

@@ -38,6 +38,7 @@ LAYERS: list[tuple[str, list[str], bool]] = [
     ("runtime", ["judgegraph.runtime"], False),
     ("output", ["judgegraph.output"], False),
     ("evals", ["judgegraph.evals"], False),
+    ("training", ["judgegraph.training"], False),
     ("pipelines", ["judgegraph.adapters"], False),
     ("serving", ["judgegraph.serving"], False),
     ("viewer", ["judgegraph.viz"], False),

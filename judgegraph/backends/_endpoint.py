@@ -13,9 +13,12 @@ from judgegraph.settings import Settings
 class ModelEndpoint:
     """Owns the model connection for a judge's lifetime: opens the client, starts and stops the embedded server."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, client: ChatModel | None = None) -> None:
+        """`client`: a model to use instead of one the settings name (a teacher, a test double); it is
+        connected and closed here like any other."""
         self.settings = settings
         self.embedded: EmbeddedServer | None = None
+        self._given = client
         self._client: ChatModel | None = None
 
     @property
@@ -31,6 +34,10 @@ class ModelEndpoint:
         """
         if self._client is not None:
             return self._client
+        if self._given is not None:
+            await self._given.connect()
+            self._client = self._given
+            return self._given
         s = self.settings
         url = s.model_url
         profile = backend_profiles.get(s.backend) if s.backend else None

@@ -12,7 +12,7 @@ from pydantic import BaseModel
 
 from judgegraph._version import __version__
 from judgegraph.agents import judges
-from judgegraph.backends import ModelEndpoint
+from judgegraph.backends import ChatModel, ModelEndpoint
 from judgegraph.errors import InvalidInputError
 from judgegraph.graphs import JudgeGraph, build_graph, checkpointed_types
 from judgegraph.runtime._replay import ReplayReport, replay
@@ -87,13 +87,14 @@ class Judge:
         settings: Settings,
         store: TrajectoryStore | None,
         reward: RewardConfig | None = None,
+        client: ChatModel | None = None,
     ) -> None:
         self.spec = spec
         self.reward = reward or RewardConfig()
         self._graph = graph
         self.settings = settings
         self.store = store
-        self._endpoint = ModelEndpoint(settings)
+        self._endpoint = ModelEndpoint(settings, client)
         self._open_lock = asyncio.Lock()
         self._opened = False
         self._loop_thread: _LoopThread | None = None
@@ -109,6 +110,7 @@ class Judge:
         checkpointer: Any = None,
         reward: RewardConfig | None = None,
         artifacts: ArtifactSink | None = None,
+        client: ChatModel | None = None,
         **overrides: Any,
     ) -> Judge:
         """Load a registered judge and compile its graph (a bad spec fails here, not on the first request).
@@ -120,6 +122,8 @@ class Judge:
             checkpointer: a LangGraph checkpointer to compile the graph with (none by default).
             reward: how each labelled run is rewarded (stored with the run); TIR-Judge's rule by default.
             artifacts: where images that tools produce go when there is no store (default: kept in memory).
+            client: the model to judge with, instead of the endpoint the settings name (a teacher that plays
+                a deterministic plan, a test double).
             **overrides: `Settings` fields, e.g. `model_url="http://127.0.0.1:8000/v1"`.
         """
         spec = judges.get(name)
@@ -134,7 +138,7 @@ class Judge:
         # Images tools produce are stored by content hash beside the trajectories that refer to them.
         sink = store if store is not None else artifacts
         graph = build_graph(spec, settings=settings, checkpointer=checkpointer, artifacts=sink)
-        return cls(spec, graph, settings=settings, store=store, reward=reward)
+        return cls(spec, graph, settings=settings, store=store, reward=reward, client=client)
 
     @property
     def name(self) -> str:

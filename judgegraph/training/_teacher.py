@@ -1,0 +1,157 @@
+"""A teacher for the agentic judge: the evidence judge's deterministic tool plan, played in the agentic judge's
+own action format, so its runs are agentic-judge trajectories (the same messages, JSON actions, tool results
+and verdicts the graph produces for any model) and its SFT export is in the student's format.
+
+The teacher is a `ChatModel`: the agentic graph runs unchanged with it in place of the model. Each turn it
+reads which request and candidate order the conversation is about, then answers with the next call the
+request's evidence plans (tools in the judge's order, candidates A, B, ...), or, when none is left, the verdict
+the evidence judge reached on the same request. Its runs carry the model name `teacher:evidence`."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from typing_extensions import Unpack
+
+from judgegraph.backends import BackendProfile, ChatOptions, backend_profiles
+from judgegraph.graphs import LETTERS, RATIONALE_CHARS, as_shown
+from judgegraph.schema import JudgeRequest, ModelRequest, ModelTurn, Verdict
+from judgegraph.tools import tools
+from judgegraph.tools.retrieve import QUERY_CHARS
+
+TEACHER_MODEL = "teacher:evidence"
+_BLOCK = re.compile(r"<response_([A-Z])_[0-9a-f]+>\n(.*?)\n</response_\1_[0-9a-f]+>", re.DOTALL)
+
+
+@dataclass(frozen=True)
+class Lesson:
+    """One request and the evidence judge's verdict on it (in the request's candidate indices)."""
+
+    request: JudgeRequest
+    verdict: Verdict | None
+
+
+class TeacherModel:
+    """Plays each lesson's tool plan and verdict as JSON actions (the embedded model's format)."""
+
+    def __init__(self, lessons: Iterable[Lesson], tool_names: list[str]) -> None:
+        """`tool_names`: the agentic judge's tools, in its order (the order the teacher calls them in)."""
+        self._lessons = list(lessons)
+        self._tool_names = tool_names
+        self.turns = 0
+
+    @property
+    def profile(self) -> BackendProfile:
+        return backend_profiles.get("llama_cpp")
+
+    @property
+    def model(self) -> str:
+        return TEACHER_MODEL
+
+    async def connect(self) -> None:
+        """Nothing to reach."""
+
+    async def close(self) -> None:
+        """Nothing to release."""
+
+    async def chat(self, messages: list[dict[str, Any]], **options: Unpack[ChatOptions]) -> ModelTurn:
+        self.turns += 1
+        schema = options.get("json_schema") or {}
+        request = ModelRequest(
+            messages=messages,
+            tools=options.get("tools") or [],
+            params={"model": TEACHER_MODEL, "response_format": {"type": "json_object", "schema": schema}},
+        )
+        found = self._lesson(messages)
+        if found is None:
+            return ModelTurn(
+                request=request, error="the teacher has no lesson for this conversation", model=TEACHER_MODEL
+            )
+        lesson, shown = found
+        action = self._next_call(lesson, shown, messages, schema) if _offers_calls(schema) else None
+        if action is None:
+            action = self._verdict(
+                lesson, shown, with_action="anyOf" in schema or "action" in schema.get("properties", {})
+            )
+        text = json.dumps(action)
+        return ModelTurn(request=request, text=text, finish_reason="stop", backend="teacher", model=TEACHER_MODEL)
+
+    def _lesson(self, messages: list[dict[str, Any]]) -> tuple[Lesson, list[int]] | None:
+        """The lesson this conversation is about, and its candidate order (request index at each position)."""
+        opening = next((m.get("content") for m in messages if m.get("role") == "user"), None)
+        if not isinstance(opening, str):
+            return None
+        blocks = [content for _, content in _BLOCK.findall(opening)]
+        for lesson in self._lessons:
+            contents = [c.content for c in lesson.request.candidates]
+            if lesson.request.prompt in opening and sorted(blocks) == sorted(contents):
+                shown = []
+                for block in blocks:
+                    i = next(i for i, c in enumerate(contents) if c == block and i not in shown)
+                    shown.append(i)
+                return lesson, shown
+        return None
+
+    def _next_call(
+        self, lesson: Lesson, shown: list[int], messages: list[dict[str, Any]], schema: dict[str, Any]
+    ) -> dict[str, Any] | None:
+        """The first planned call this conversation has not made, as an action the schema offers."""
+        offered = _offered_calls(schema)
+        said = "\n".join(str(m.get("content")) for m in messages if m.get("role") == "user")
+        for name in self._tool_names:
+            plan = tools.get(name).plan if name in offered and name in tools else None
+            if plan is None:
+                continue
+            for call in plan(lesson.request):
+                arguments = dict(call.arguments)
+                if "candidate" in arguments:
+                    arguments["candidate"] = shown.index(int(arguments["candidate"]))
+                    if arguments["candidate"] not in (offered[name] or []):
+                        continue  # checked already in this conversation
+                else:
+                    arguments = _as_offered(name, arguments)
+                    if f"Result of {name}({json.dumps(arguments)})" in said:
+                        continue
+                return {"action": "call", "tool": name, "arguments": arguments}
+        return None
+
+    def _verdict(self, lesson: Lesson, shown: list[int], *, with_action: bool) -> dict[str, Any]:
+        v = lesson.verdict
+        head: dict[str, Any] = {"action": "verdict"} if with_action else {}
+        rationale = as_shown(v.rationale, shown)[:RATIONALE_CHARS] if v is not None else ""
+        confidence = v.confidence if v is not None and v.confidence is not None else 0.5
+        if lesson.request.mode == "pairwise":
+            winner = "tie" if v is None or v.winner is None else LETTERS[shown.index(v.winner)]
+            return {**head, "winner": winner, "confidence": confidence, "rationale": rationale}
+        scores = v.scores if v is not None and v.valid and v.scores else [0.5] * len(shown)
+        letters = {LETTERS[pos]: round(1 + 9 * scores[i]) for pos, i in enumerate(shown)}
+        return {**head, "scores": letters, "confidence": confidence, "rationale": rationale}
+
+
+def _offers_calls(schema: dict[str, Any]) -> bool:
+    return bool(_offered_calls(schema))
+
+
+def _offered_calls(schema: dict[str, Any]) -> dict[str, list[int] | None]:
+    """tool -> candidate positions the action schema still offers (None: the tool takes no candidate)."""
+    out: dict[str, list[int] | None] = {}
+    for alternative in schema.get("anyOf", [schema]):
+        props = alternative.get("properties", {})
+        if props.get("action", {}).get("const") != "call":
+            continue
+        candidate = props["arguments"].get("properties", {}).get("candidate")
+        out[props["tool"]["const"]] = candidate.get("enum") if candidate else None
+    return out
+
+
+def _as_offered(name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    """A planned call's arguments in the form the constrained action schema asks for."""
+    if name == "retrieve" and arguments.get("query"):
+        return {"query": str(arguments["query"])[:QUERY_CHARS], "k": int(arguments.get("k", 3))}
+    if name == "zoom_image":
+        return {"image": arguments.get("image", "original_image"), "bbox_2d": [0, 0, 1000, 1000], "ocr": True}
+    return arguments
