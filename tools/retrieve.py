@@ -8,7 +8,7 @@ from typing import Any
 from pydantic import BaseModel, Field, model_validator
 
 from judgegraph.errors import ToolFailure
-from judgegraph.schema import JudgeRequest, ToolCall
+from judgegraph.schema import Document, JudgeRequest, ToolCall
 from judgegraph.tools._base import ToolContext, ToolOutput, tool
 from judgegraph.tools._retrieval import Passage, passages_of
 from judgegraph.tools._scope import RunScope
@@ -52,7 +52,7 @@ QUERY_CHARS = 200
 
 def narrow_retrieve(schema: dict[str, Any], request: JudgeRequest, scope: RunScope | None) -> dict[str, Any]:
     """Two ways to call it, each with what it needs: a query (and how many passages), or one of this request's
-    documents and a page."""
+    documents and one of its pages."""
     props = schema["properties"]
     by_query = {
         "type": "object",
@@ -63,16 +63,28 @@ def narrow_retrieve(schema: dict[str, Any], request: JudgeRequest, scope: RunSco
         "required": ["query"],
         "additionalProperties": False,
     }
-    by_page = {
-        "type": "object",
-        "properties": {
-            "document": {**_described(props["document"]), "type": "string", "enum": [d.id for d in request.documents]},
-            "page": {**_described(props["page"]), "type": "integer", "minimum": 0},
-        },
-        "required": ["document", "page"],
-        "additionalProperties": False,
-    }
-    return {**_described(schema), "type": "object", "anyOf": [by_query, by_page] if request.documents else [by_query]}
+    by_page = [
+        {
+            "type": "object",
+            "properties": {
+                "document": {**_described(props["document"]), "const": d.id},
+                "page": {**_described(props["page"]), "type": "integer", **_pages(d)},
+            },
+            "required": ["document", "page"],
+            "additionalProperties": False,
+        }
+        for d in request.documents
+    ]
+    return {**_described(schema), "type": "object", "anyOf": [by_query, *by_page]}
+
+
+def _pages(document: Document) -> dict[str, Any]:
+    """The pages a document has, where that is known without reading a file."""
+    if document.pages is not None:
+        return {"enum": list(range(len(document.pages)))}
+    if document.text is not None:
+        return {"enum": [0]}
+    return {"minimum": 0}
 
 
 def _described(node: dict[str, Any]) -> dict[str, Any]:

@@ -28,6 +28,8 @@ UPSAMPLE_TO = 448
 MAX_SIDE = 1536
 """Large crops are reduced to this longer side: more pixels help no vision model and cost seconds to encode."""
 FORMATS = {"PNG", "JPEG", "GIF", "BMP", "TIFF", "WEBP"}
+BOX_GRID = 50
+"""A constrained model states box coordinates on this grid (0, 50, ..., 1000)."""
 
 
 class ZoomImageArgs(BaseModel):
@@ -45,10 +47,10 @@ class ZoomImageArgs(BaseModel):
     def _box(cls, v: list[int]) -> list[int]:
         if len(v) != 4 or any(not 0 <= c <= 1000 for c in v):
             raise ValueError("bbox_2d must be four numbers from 0 to 1000")
+        # Corners in either order name the same region; a box of no width or height is a point to zoom
+        # around (crop_box grows it to MIN_SIDE).
         x1, y1, x2, y2 = v
-        if x2 <= x1 or y2 <= y1:
-            raise ValueError("bbox_2d must have x2 > x1 and y2 > y1")
-        return v
+        return [min(x1, x2), min(y1, y2), max(x1, x2), max(y1, y2)]
 
 
 class ZoomResult(BaseModel):
@@ -163,7 +165,9 @@ def narrow_zoom_image(schema: dict[str, Any], request: JudgeRequest, scope: RunS
     props = schema["properties"]
     props["image"] = {**props["image"], "enum": names}
     box = props["bbox_2d"]
-    box["items"] = {"type": "integer", "minimum": 0, "maximum": 1000}
+    # A grid of 50 (an enum, which every grammar converter enforces; llama.cpp's Python one ignores minimum
+    # and maximum): each coordinate is one the tool accepts.
+    box["items"] = {"type": "integer", "enum": list(range(0, 1001, BOX_GRID))}
     box["minItems"] = box["maxItems"] = 4
     schema["required"] = ["image", "bbox_2d", "ocr"]
     return schema
