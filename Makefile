@@ -17,7 +17,7 @@ TORCH_VERSION ?= 2.13.0
 LINT_VENV ?= .venv-lint
 LINT_STAMP := $(LINT_VENV)/.judgegraph-lint
 
-.PHONY: setup demo test test-fast lint services clean evals
+.PHONY: setup demo test test-fast lint services clean evals train
 
 setup: $(STAMP)
 
@@ -29,13 +29,20 @@ $(STAMP): pyproject.toml Makefile
 	# torch first and pinned: the CPU build (2.13.0+cpu where a local wheel provides it), never a CUDA one.
 	$(BIN)/python -m pip install -q torch==$(TORCH_VERSION)
 	CMAKE_BUILD_PARALLEL_LEVEL=2 CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" \
-		$(BIN)/python -m pip install -q -e '.[embedded,retrieval,graph,ray,evals,bench,dev]'
+		$(BIN)/python -m pip install -q -e '.[embedded,retrieval,graph,ray,evals,bench,train,dev]'
 	touch $(STAMP)
 
 # Judge the bundled examples, then serve the viewer over their runs (Ctrl-C stops it).
 demo: services
 	$(BIN)/judgegraph judge examples/demo.jsonl -o $(DEMO_DIR)/demo-output.jsonl --store $(DEMO_DIR)/runs.db
 	$(BIN)/judgegraph viz --store $(DEMO_DIR)/runs.db --port $(VIZ_PORT)
+
+# Train the agentic judge on its own runs (teacher runs on the training split -> SFT -> GGUF), then judge
+# with TRAIN_DIR/judge.gguf: judgegraph judge INPUT --judge agentic --embedded-model TRAIN_DIR/judge.gguf
+TRAIN_DIR ?= $(DEMO_DIR)/train
+TRAIN_PER_SET ?= 4
+train: services
+	$(BIN)/judgegraph train run --run $(TRAIN_DIR) --per-set $(TRAIN_PER_SET)
 
 # Every judge on every bundled eval set with the embedded model; rewrites EVALS.md (EVAL_LIMIT per set).
 EVAL_LIMIT ?= 3

@@ -35,6 +35,9 @@ class Settings(BaseModel):
     never waits on one stuck judgment). None: bounded only by the judge's step, call and retry budgets."""
     max_retries: int = Field(default=2, ge=0)
     """Retries of a model request on transient errors."""
+    embedded_model: Path | None = None
+    """A GGUF file for the embedded model to serve instead of the bundled SmolLM2-135M-Instruct (a trained
+    judge, another model); it is served under its file name and content hash."""
     embedded_threads: int | None = None
     """Threads for the embedded model (default: the machine's cores, at most 4)."""
     store_path: Path = Field(default_factory=default_store_path)
@@ -55,6 +58,7 @@ class Settings(BaseModel):
         values: dict[str, object] = {
             "model_url": env.get("JUDGEGRAPH_MODEL_URL") or None,
             "model_name": env.get("JUDGEGRAPH_MODEL_NAME") or None,
+            "embedded_model": env.get("JUDGEGRAPH_EMBEDDED_MODEL") or None,
             "backend": env.get("JUDGEGRAPH_BACKEND") or None,
             "api_key": env.get("JUDGEGRAPH_API_KEY") or "EMPTY",
         }

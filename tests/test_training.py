@@ -1,0 +1,122 @@
+"""Training the agentic judge on its own runs: teacher runs in the agent's format, splits, SFT, GGUF."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+from benchmarks.fake_openai import FakeOpenAI
+from judgegraph.evals._harness import load_suite
+from judgegraph.evals._splits import split_of
+from judgegraph.graphs import action_schema
+from judgegraph.schema import JudgeRequest, ModelTurn
+from judgegraph.settings import Settings
+from judgegraph.store import TrajectoryStore
+from judgegraph.training import TEACHER_MODEL, collect_teacher_runs, examples, export_sft, training_requests
+
+
+async def test_training_reads_only_training_ids() -> None:
+    train = await training_requests(["math", "instructions"], 5)
+    held_out = [r.id for s in ("math", "instructions") for r in await load_suite(s, limit=5, file=None, split="eval")]
+    assert len(train) == 10 and all(split_of(r.id) == "train" for r in train)
+    assert {r.id for r in train}.isdisjoint(held_out)
+
+
+async def test_teacher_runs_are_agentic_trajectories_in_the_agents_own_format(
+    fake_openai: FakeOpenAI, tmp_path: Path
+) -> None:
+    store = tmp_path / "runs.db"
+    settings = Settings(model_url=fake_openai.url, store_path=store)  # the teacher never asks a model
+    collected = await collect_teacher_runs(["math", "instructions"], 2, settings, store)
+    assert collected.requests == collected.teacher_runs == 4 and collected.correct == 4
+    assert fake_openai.requests == []  # these sets are decided by evidence: no model was asked
+    st = TrajectoryStore(store)
+    runs = [st.get(r.id) for r in st.list_runs(judge="agentic")]
+    assert len(runs) == 4
+    for t in runs:
+        assert t.versions.model == TEACHER_MODEL and t.correct and t.verdict is not None
+        assert t.verdict.decided_by == "evidence"  # the agent's own calls gathered the deciding evidence
+        turns = [e for e in t.events if isinstance(e, ModelTurn)]
+        for turn in turns:  # every action is one the constrained schema allows
+            schema = turn.request.params["response_format"]["schema"]
+            jsonschema.validate(json.loads(turn.text or ""), schema)
+        request = JudgeRequest.model_validate(t.request.model_dump())
+        assert json.loads(turns[0].text or "")["action"] == "call"
+        assert turns[0].request.params["response_format"]["schema"] == action_schema(
+            list(t.versions.tools and [n for n in t.versions.tools if _plans(n, request)]), request
+        )
+    st.close()
+    rows = export_sft(store, tmp_path / "sft.jsonl")
+    assert rows == 8  # one conversation per candidate order
+    found = examples(json.loads(line) for line in (tmp_path / "sft.jsonl").read_text().splitlines())
+    completions = [json.loads(e["completion"][0]["content"]) for e in found]
+    assert {c["action"] for c in completions} == {"call", "verdict"}
+    # Tool results are in the prompts (never a completion to learn), after the call that asked for them.
+    assert all(m["role"] != "assistant" or "Result of" not in str(m["content"]) for e in found for m in e["prompt"])
+
+
+def _plans(name: str, request: JudgeRequest) -> bool:
+    from judgegraph.tools import tools
+
+    plan = tools.get(name).plan
+    return plan is None or bool(plan(request))
+
+
+def test_sft_examples_keep_correct_runs_and_one_turn_each() -> None:
+    row: dict[str, Any] = {
+        "correct": True,
+        "messages": [
+            {"role": "system", "content": "s"},
+            {"role": "user", "content": "u"},
+            {"role": "assistant", "content": "a1"},
+            {"role": "user", "content": "Result of t({}):\nr"},
+            {"role": "assistant", "content": "a2"},
+        ],
+    }
+    found = examples([row, {**row, "correct": False}])
+    assert [e["completion"][0]["content"] for e in found] == ["a1", "a2"]
+    assert [len(e["prompt"]) for e in found] == [2, 4]
+    assert len(examples([{**row, "correct": False}], only_correct=False)) == 2
+
+
+@pytest.mark.llm
+@pytest.mark.timeout(1200)
+async def test_every_stage_at_a_tiny_size_sft_lowers_the_loss_and_the_converted_judge_judges(
+    fake_openai: FakeOpenAI, tmp_path: Path
+) -> None:
+    """The recipe's stages at the smallest size: teacher runs, the sft export, four SFT steps on one turn (its
+    loss falls), conversion to GGUF, and the agentic judge judging with the converted file."""
+    from judgegraph import Judge
+    from judgegraph.backends._embedded import embedded_model_path
+    from judgegraph.training import SFTSettings, to_gguf, train_sft
+
+    store = tmp_path / "runs.db"
+    await collect_teacher_runs(["math"], 1, Settings(model_url=fake_openai.url, store_path=store), store)
+    assert export_sft(store, tmp_path / "all.jsonl") == 2
+    row = json.loads((tmp_path / "all.jsonl").read_text().splitlines()[0])
+    first = next(k for k, m in enumerate(row["messages"]) if m["role"] == "assistant")
+    (tmp_path / "one.jsonl").write_text(json.dumps({**row, "messages": row["messages"][: first + 1]}) + "\n")
+    settings = SFTSettings(max_steps=4, grad_accumulation=1, learning_rate=1e-4, save_steps=2)
+    summary = await asyncio.to_thread(
+        train_sft, tmp_path / "one.jsonl", embedded_model_path(), tmp_path / "sft", settings
+    )
+    assert summary["examples"] == 1 and summary["steps"] == 4
+    assert summary["last_loss"] < summary["first_loss"]
+    assert (tmp_path / "sft" / "config.json").exists() and (tmp_path / "sft" / "metrics.jsonl").exists()
+    gguf = await asyncio.to_thread(to_gguf, tmp_path / "sft" / "model", tmp_path / "judge.gguf")
+    request = {
+        "id": "m",
+        "prompt": "What is 6*7?",
+        "candidates": ["The answer is 41.", "6*7 = 42"],
+        "reference": "42",
+        "label": {"winner": 1},
+    }
+    async with Judge.load("agentic", store=False, embedded_model=gguf) as judge:
+        t = await judge.arun(request)
+    assert t.verdict is not None and t.verdict.valid
+    assert t.versions.model.startswith("judge@sha256:")  # the checkpoint's own hash, in every run it judges
