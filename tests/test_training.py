@@ -18,6 +18,7 @@ from judgegraph.schema import JudgeRequest, ModelTurn
 from judgegraph.settings import Settings
 from judgegraph.store import TrajectoryStore
 from judgegraph.training import TEACHER_MODEL, collect_teacher_runs, examples, export_sft, training_requests
+from tests.test_agentic import MATH
 
 
 async def test_training_reads_only_training_ids() -> None:
@@ -109,14 +110,7 @@ async def test_every_stage_at_a_tiny_size_sft_lowers_the_loss_and_the_converted_
     assert summary["last_loss"] < summary["first_loss"]
     assert (tmp_path / "sft" / "config.json").exists() and (tmp_path / "sft" / "metrics.jsonl").exists()
     gguf = await asyncio.to_thread(to_gguf, tmp_path / "sft" / "model", tmp_path / "judge.gguf")
-    request = {
-        "id": "m",
-        "prompt": "What is 6*7?",
-        "candidates": ["The answer is 41.", "6*7 = 42"],
-        "reference": "42",
-        "label": {"winner": 1},
-    }
     async with Judge.load("agentic", store=False, embedded_model=gguf) as judge:
-        t = await judge.arun(request)
+        t = await judge.arun(MATH)
     assert t.verdict is not None and t.verdict.valid
     assert t.versions.model.startswith("judge@sha256:")  # the checkpoint's own hash, in every run it judges
