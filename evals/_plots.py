@@ -95,3 +95,19 @@ def comparison_plot(accuracy: dict[str, dict[str, float | None]], path: Path) ->
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path
+
+
+def training_plot(history: list[dict[str, float]], path: Path) -> Path:
+    """A trainer's loss (and reward, where it logged one) per optimizer step."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(6, 3.2))
+    for key in ("loss", "reward"):
+        points = [(e["step"], e[key]) for e in history if key in e and "step" in e]
+        if points:
+            ax.plot([s for s, _ in points], [v for _, v in points], marker=".", label=key)
+    ax.set_xlabel("step")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path

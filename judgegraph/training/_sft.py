@@ -152,6 +152,9 @@ def train_sft(data: Path, base: Path, run_dir: Path, settings: SFTSettings | Non
     with (run_dir / "metrics.jsonl").open("w") as f:
         for entry in history:
             f.write(json.dumps(entry) + "\n")
+    from judgegraph.evals._plots import training_plot
+
+    training_plot(history, run_dir / "training.png")
     losses = [e["loss"] for e in history if "loss" in e]
     summary = {
         "examples": len(kept),
