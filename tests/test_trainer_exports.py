@@ -1,0 +1,103 @@
+"""The exports load into the trainers they are for, and a training step runs on them (TRL, on the CPU)."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from benchmarks.fake_openai import FakeOpenAI, prefers
+from judgegraph import Judge
+from judgegraph.output import export
+from judgegraph.store import TrajectoryStore
+
+pytestmark = [pytest.mark.llm, pytest.mark.timeout(900)]
+
+OPEN = {
+    "id": "o",
+    "prompt": "Greet a guest politely.",
+    "candidates": ["Hello, and welcome!", "go away"],
+    "label": {"winner": 0},
+}
+
+
+@pytest.fixture(scope="module")
+def base() -> Iterator[tuple[Any, Any]]:
+    from judgegraph.backends._embedded import embedded_model_path
+    from judgegraph.training._sft import load_base
+
+    yield load_base(embedded_model_path())
+
+
+async def _runs(fake_openai: FakeOpenAI, store: Path) -> list[Any]:
+    """Two runs of the same request by the llm judge: one right (its model prefers the polite answer), one
+    wrong (it prefers the rude one)."""
+    async with Judge.load("llm", store=store, model_url=fake_openai.url) as judge:
+        fake_openai.responder = prefers("Hello")
+        await judge.arun(OPEN)
+        fake_openai.responder = prefers("go away")
+        await judge.arun(OPEN)
+    st = TrajectoryStore(store)
+    runs = [st.get(r.id) for r in st.list_runs()]
+    st.close()
+    assert sorted(bool(t.correct) for t in runs) == [False, True]
+    return runs
+
+
+def _args(tmp_path: Path, cls: Any, **extra: Any) -> Any:
+    return cls(
+        output_dir=str(tmp_path / "out"),
+        max_steps=1,
+        per_device_train_batch_size=1,
+        use_cpu=True,
+        report_to="none",
+        save_strategy="no",
+        logging_steps=1,
+        **extra,
+    )
+
+
+async def test_the_sft_export_trains_with_trls_sft_trainer(
+    base: tuple[Any, Any], fake_openai: FakeOpenAI, tmp_path: Path
+) -> None:
+    from datasets import load_dataset
+    from trl import SFTConfig, SFTTrainer
+
+    runs = await _runs(fake_openai, tmp_path / "runs.db")
+    assert export(runs, "sft", tmp_path / "sft.jsonl") == 4  # two runs, each judged in both orders
+    dataset = load_dataset("json", data_files=str(tmp_path / "sft.jsonl"), split="train")  # the file, as a user would
+    model, tokenizer = base
+    trainer = SFTTrainer(
+        model=copy.deepcopy(model),
+        args=_args(tmp_path, SFTConfig, max_length=1024),
+        train_dataset=dataset,
+        processing_class=tokenizer,
+    )
+    trainer.train()
+    losses = [e["loss"] for e in trainer.state.log_history if "loss" in e]
+    assert trainer.state.global_step == 1 and losses and losses[0] > 0
+
+
+async def test_the_dpo_export_trains_with_trls_dpo_trainer(
+    base: tuple[Any, Any], fake_openai: FakeOpenAI, tmp_path: Path
+) -> None:
+    from datasets import load_dataset
+    from trl import DPOConfig, DPOTrainer
+
+    runs = await _runs(fake_openai, tmp_path / "runs.db")
+    assert export(runs, "dpo", tmp_path / "dpo.jsonl") == 1
+    dataset = load_dataset("json", data_files=str(tmp_path / "dpo.jsonl"), split="train")
+    model, tokenizer = base
+    trainer = DPOTrainer(
+        model=copy.deepcopy(model),
+        ref_model=copy.deepcopy(model),
+        args=_args(tmp_path, DPOConfig, max_length=1024),
+        train_dataset=dataset,
+        processing_class=tokenizer,
+    )
+    trainer.train()
+    losses = [e["loss"] for e in trainer.state.log_history if "loss" in e]
+    assert trainer.state.global_step == 1 and losses and losses[0] > 0
