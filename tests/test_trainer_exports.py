@@ -47,6 +47,12 @@ async def _runs(fake_openai: FakeOpenAI, store: Path) -> list[Any]:
     return runs
 
 
+def _trains_one_step(trainer: Any) -> None:
+    trainer.train()
+    losses = [e["loss"] for e in trainer.state.log_history if "loss" in e]
+    assert trainer.state.global_step == 1 and losses and losses[0] > 0
+
+
 def _args(tmp_path: Path, cls: Any, **extra: Any) -> Any:
     return cls(
         output_dir=str(tmp_path / "out"),
@@ -76,9 +82,7 @@ async def test_the_sft_export_trains_with_trls_sft_trainer(
         train_dataset=dataset,
         processing_class=tokenizer,
     )
-    trainer.train()
-    losses = [e["loss"] for e in trainer.state.log_history if "loss" in e]
-    assert trainer.state.global_step == 1 and losses and losses[0] > 0
+    _trains_one_step(trainer)
 
 
 async def test_the_dpo_export_trains_with_trls_dpo_trainer(
@@ -98,6 +102,4 @@ async def test_the_dpo_export_trains_with_trls_dpo_trainer(
         train_dataset=dataset,
         processing_class=tokenizer,
     )
-    trainer.train()
-    losses = [e["loss"] for e in trainer.state.log_history if "loss" in e]
-    assert trainer.state.global_step == 1 and losses and losses[0] > 0
+    _trains_one_step(trainer)
