@@ -114,3 +114,31 @@ async def test_every_stage_at_a_tiny_size_sft_lowers_the_loss_and_the_converted_
         t = await judge.arun(MATH)
     assert t.verdict is not None and t.verdict.valid
     assert t.versions.model.startswith("judge@sha256:")  # the checkpoint's own hash, in every run it judges
+
+
+def test_planned_calls_are_stated_as_the_narrowed_schemas_ask() -> None:
+    """The teacher states a plan's call the way a constrained student could: the alternative that takes it,
+    required arguments the plan left to their defaults filled in, strings cut to the schema's length."""
+    from judgegraph.tools import tools
+    from judgegraph.training._teacher import _fitted
+
+    request = JudgeRequest.model_validate(
+        {
+            "id": "d",
+            "prompt": "Where? " * 80,
+            "candidates": ["a", "b"],
+            "documents": [{"id": "doc", "text": "t"}],
+            "images": ["data:image/png;base64,iVBORw0KGgo="],
+        }
+    )
+    for name in ("retrieve", "zoom_image"):
+        schema = tools.get(name).argument_schema(request, described=False)
+        plan = tools.get(name).plan
+        assert plan is not None
+        (call,) = plan(request)
+        fitted = _fitted(dict(call.arguments), schema)
+        jsonschema.validate(fitted, schema)
+        if name == "retrieve":
+            assert fitted == {"query": request.prompt[:200], "k": 3}
+        else:
+            assert fitted == {"image": "original_image", "ocr": True, "bbox_2d": [0, 0, 1000, 1000]}

@@ -21,7 +21,6 @@ from judgegraph.backends import BackendProfile, ChatOptions, backend_profiles
 from judgegraph.graphs import LETTERS, RATIONALE_CHARS, as_shown
 from judgegraph.schema import JudgeRequest, ModelRequest, ModelTurn, Verdict
 from judgegraph.tools import tools
-from judgegraph.tools.retrieve import QUERY_CHARS
 
 TEACHER_MODEL = "teacher:evidence"
 _BLOCK = re.compile(r"<response_([A-Z])_[0-9a-f]+>\n(.*?)\n</response_\1_[0-9a-f]+>", re.DOTALL)
@@ -42,7 +41,6 @@ class TeacherModel:
         """`tool_names`: the agentic judge's tools, in its order (the order the teacher calls them in)."""
         self._lessons = list(lessons)
         self._tool_names = tool_names
-        self.turns = 0
 
     @property
     def profile(self) -> BackendProfile:
@@ -59,7 +57,6 @@ class TeacherModel:
         """Nothing to release."""
 
     async def chat(self, messages: list[dict[str, Any]], **options: Unpack[ChatOptions]) -> ModelTurn:
-        self.turns += 1
         schema = options.get("json_schema") or {}
         request = ModelRequest(
             messages=messages,
@@ -72,7 +69,7 @@ class TeacherModel:
                 request=request, error="the teacher has no lesson for this conversation", model=TEACHER_MODEL
             )
         lesson, shown = found
-        action = self._next_call(lesson, shown, messages, schema) if _offers_calls(schema) else None
+        action = self._next_call(lesson, shown, messages, _offered_calls(schema))
         if action is None:
             action = self._verdict(
                 lesson, shown, with_action="anyOf" in schema or "action" in schema.get("properties", {})
@@ -97,25 +94,22 @@ class TeacherModel:
         return None
 
     def _next_call(
-        self, lesson: Lesson, shown: list[int], messages: list[dict[str, Any]], schema: dict[str, Any]
+        self, lesson: Lesson, shown: list[int], messages: list[dict[str, Any]], offered: dict[str, dict[str, Any]]
     ) -> dict[str, Any] | None:
         """The first planned call this conversation has not made, as an action the schema offers."""
-        offered = _offered_calls(schema)
         said = "\n".join(str(m.get("content")) for m in messages if m.get("role") == "user")
         for name in self._tool_names:
             plan = tools.get(name).plan if name in offered and name in tools else None
             if plan is None:
                 continue
             for call in plan(lesson.request):
-                arguments = dict(call.arguments)
+                arguments = _fitted(dict(call.arguments), offered[name])
                 if "candidate" in arguments:
                     arguments["candidate"] = shown.index(int(arguments["candidate"]))
-                    if arguments["candidate"] not in (offered[name] or []):
+                    if arguments["candidate"] not in offered[name]["properties"]["candidate"]["enum"]:
                         continue  # checked already in this conversation
-                else:
-                    arguments = _as_offered(name, arguments)
-                    if f"Result of {name}({json.dumps(arguments)})" in said:
-                        continue
+                elif f"Result of {name}({json.dumps(arguments)})" in said:
+                    continue
                 return {"action": "call", "tool": name, "arguments": arguments}
         return None
 
@@ -132,26 +126,28 @@ class TeacherModel:
         return {**head, "scores": letters, "confidence": confidence, "rationale": rationale}
 
 
-def _offers_calls(schema: dict[str, Any]) -> bool:
-    return bool(_offered_calls(schema))
-
-
-def _offered_calls(schema: dict[str, Any]) -> dict[str, list[int] | None]:
-    """tool -> candidate positions the action schema still offers (None: the tool takes no candidate)."""
-    out: dict[str, list[int] | None] = {}
+def _offered_calls(schema: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """tool -> the argument schema of each call the action schema still offers."""
+    out = {}
     for alternative in schema.get("anyOf", [schema]):
         props = alternative.get("properties", {})
-        if props.get("action", {}).get("const") != "call":
-            continue
-        candidate = props["arguments"].get("properties", {}).get("candidate")
-        out[props["tool"]["const"]] = candidate.get("enum") if candidate else None
+        if props.get("action", {}).get("const") == "call":
+            out[props["tool"]["const"]] = props["arguments"]
     return out
 
 
-def _as_offered(name: str, arguments: dict[str, Any]) -> dict[str, Any]:
-    """A planned call's arguments in the form the constrained action schema asks for."""
-    if name == "retrieve" and arguments.get("query"):
-        return {"query": str(arguments["query"])[:QUERY_CHARS], "k": int(arguments.get("k", 3))}
-    if name == "zoom_image":
-        return {"image": arguments.get("image", "original_image"), "bbox_2d": [0, 0, 1000, 1000], "ocr": True}
-    return arguments
+def _fitted(arguments: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:
+    """A planned call's arguments stated the way the narrowed schema asks: the alternative (of an `anyOf`)
+    that takes these arguments, its required ones that the plan left to their defaults filled in, strings
+    cut to the schema's length. What the teacher says is then what a constrained student could say."""
+    branches = schema.get("anyOf", [schema])
+    branch = next((b for b in branches if set(arguments) <= set(b.get("properties", {}))), branches[0])
+    props = branch.get("properties", {})
+    out = {k: v for k, v in arguments.items() if k in props}
+    for name in branch.get("required", []):
+        if name not in out and "default" in props[name]:
+            out[name] = props[name]["default"]
+    for name, value in out.items():
+        if isinstance(value, str) and "maxLength" in props[name]:
+            out[name] = value[: props[name]["maxLength"]]
+    return out
