@@ -56,8 +56,8 @@ class AgentState(TypedDict, total=False):
     """The current order's conversation, as sent to the model."""
     pending: list[ToolCall]
     """Tool calls the model just asked for."""
-    called: list[str]
-    """`tool#position` of the candidate-checking calls made in this order's conversation: not offered again."""
+    called: dict[str, list[int]]
+    """Tool -> the candidate positions it checked in this order's conversation (not offered again)."""
     evidence: Annotated[list[ToolResult], operator.add]
     steps: int
     tool_calls: int
@@ -75,21 +75,30 @@ def _verdict_fields(mode: str, n: int) -> str:
 
 
 def _offered(
-    allowed: list[str], request: JudgeRequest, scope: RunScope | None, called: list[str], *, described: bool
+    allowed: list[str],
+    request: JudgeRequest,
+    scope: RunScope | None,
+    called: dict[str, list[int]],
+    *,
+    described: bool,
 ) -> dict[str, dict[str, Any]]:
     """Each tool still worth calling in this order, with its argument schema narrowed to this request and to
     candidates it has not yet checked in this conversation (a repeat only returns the same result again)."""
     offered = {}
     for name in allowed:
-        done = {int(c.split("#", 1)[1]) for c in called if c.split("#", 1)[0] == name}
+        done = called.get(name, [])
         schema = tools.get(name).argument_schema(request, scope, described=described, exclude_candidates=done)
-        if schema.get("properties", {}).get("candidate", {}).get("enum", [None]):
+        candidate = schema.get("properties", {}).get("candidate")
+        if candidate is None or candidate["enum"]:  # a tool without a candidate argument is always offered
             offered[name] = schema
     return offered
 
 
 def action_schema(
-    allowed: list[str], request: JudgeRequest, scope: RunScope | None = None, called: list[str] | None = None
+    allowed: list[str],
+    request: JudgeRequest,
+    scope: RunScope | None = None,
+    called: dict[str, list[int]] | None = None,
 ) -> dict[str, Any]:
     """One JSON action per turn, constrained: one alternative per tool still offered (its own arguments,
     narrowed to this request), and one for the verdict. A schema-constrained decoder can then only produce a
@@ -102,7 +111,7 @@ def action_schema(
             "required": ["action", "tool", "arguments"],
             "additionalProperties": False,
         }
-        for name, arguments in _offered(allowed, request, scope, called or [], described=False).items()
+        for name, arguments in _offered(allowed, request, scope, called or {}, described=False).items()
     ]
     alternatives.append(
         {
@@ -155,7 +164,7 @@ def _opening(ctx: JudgeContext, request: JudgeRequest, allowed: list[str], order
     return [system, {"role": "user", "content": with_images(ctx, request, task)}]
 
 
-_FRESH: dict[str, Any] = {"steps": 0, "tool_calls": 0, "ruling": None, "problem": None, "pending": [], "called": []}
+_FRESH: dict[str, Any] = {"steps": 0, "tool_calls": 0, "ruling": None, "problem": None, "pending": [], "called": {}}
 
 
 async def intake(state: AgentState, runtime: Ctx) -> dict[str, Any]:
@@ -207,7 +216,7 @@ async def agent(state: AgentState, runtime: Ctx) -> dict[str, Any]:
     messages = list(state["messages"])
     if state.get("problem"):
         messages.append({"role": "user", "content": ctx.spec.render("retry", problem=state["problem"])})
-    allowed, called = state.get("allowed", []), state.get("called", [])
+    allowed, called = state.get("allowed", []), state.get("called", {})
     n = len(request.candidates)
     offered = _offered(allowed, request, ctx.scope, called, described=True) if _native(ctx, allowed) else None
     if offered:
@@ -248,16 +257,17 @@ async def agent(state: AgentState, runtime: Ctx) -> dict[str, Any]:
     return update
 
 
-def _names_one(call: ToolCall) -> bool:
+def _position(call: ToolCall) -> int | None:
+    """The candidate position a call names (the model's view of the order), if it names one."""
     value = call.arguments.get("candidate")
-    return isinstance(value, int) and not isinstance(value, bool)
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def _to_request_indices(call: ToolCall, shown: list[int]) -> ToolCall:
     """The model names candidates by the position it sees; tools take the request's indices."""
-    value = call.arguments.get("candidate")
-    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(shown):
-        return call.model_copy(update={"arguments": {**call.arguments, "candidate": shown[value]}})
+    position = _position(call)
+    if position is not None and 0 <= position < len(shown):
+        return call.model_copy(update={"arguments": {**call.arguments, "candidate": shown[position]}})
     return call
 
 
@@ -268,7 +278,10 @@ async def act(state: AgentState, runtime: Ctx) -> dict[str, Any]:
     shown = shown_order(_order(state), len(request.candidates))
     room = max(0, ctx.options.max_tool_calls - state.get("tool_calls", 0))
     asked = state.get("pending", [])[:room]
-    called = [*state.get("called", []), *(f"{c.name}#{c.arguments['candidate']}" for c in asked if _names_one(c))]
+    called = {tool: list(positions) for tool, positions in state.get("called", {}).items()}
+    for c in asked:
+        if (position := _position(c)) is not None:
+            called.setdefault(c.name, []).append(position)
     calls = [_to_request_indices(c, shown) for c in asked]
     cache = dict(state.get("cache", {}))
     keys = [f"{c.name}:{json.dumps(c.arguments, sort_keys=True)}" for c in calls]
@@ -334,9 +347,9 @@ async def finalize(state: AgentState, runtime: Ctx) -> dict[str, Any]:
     else an invalid verdict with the reason."""
     request, evidence = state["request"], state.get("evidence", [])
     ruling, consistent = combine_orders(state.get("rulings", {}), state.get("orders", ["AB"]))
-    why = "; ".join(f"{o}: {p}" for o, p in state.get("problems", {}).items())
     decided = decide_from_evidence(request, evidence)
-    verdict = final_verdict(request, decided, ruling, consistent, evidence, f"no usable verdict: {why}")
+    problems = state.get("problems", {})
+    verdict = final_verdict(request, decided, ruling, consistent, evidence, "no usable verdict", problems)
     runtime.context.recorder.verdict(verdict, "finalize")
     return {"verdict": verdict}
 

@@ -61,9 +61,10 @@ def final_verdict(
     consistent: bool | None,
     evidence: list[ToolResult],
     no_ruling: str,
+    problems: dict[str, str],
 ) -> Verdict:
     """Deciding evidence wins (with the model's view, if it gave one, kept beside it); else the model's ruling;
-    else an invalid verdict saying `no_ruling`."""
+    else an invalid verdict: `no_ruling`, then each candidate order's problem."""
     if decided is not None:
         if ruling is not None:
             decided = decided.model_copy(
@@ -73,4 +74,5 @@ def final_verdict(
         return decided.model_copy(update={"consistent": True if request.mode == "pairwise" else None})
     if ruling is not None:
         return verdict_from_ruling(request, ruling, evidence).model_copy(update={"consistent": consistent})
-    return Verdict.invalid(no_ruling)
+    why = "; ".join(f"{order}: {problem}" for order, problem in problems.items())
+    return Verdict.invalid(f"{no_ruling}: {why}")

@@ -327,8 +327,8 @@ async def finalize(state: JudgeState, runtime: Ctx) -> dict[str, Any]:
         verdict = steps_verdict(request, ruling, evidence)
     else:
         consistent = state.get("tournament_consistent", consistent)
-        why = "; ".join(f"{o}: {p}" for o, p in state.get("problems", {}).items())
-        no_ruling = f"no usable verdict after {state.get('attempts', 0)} model attempt(s): {why}"
-        verdict = final_verdict(request, state.get("evidence_verdict"), ruling, consistent, evidence, no_ruling)
+        no_ruling = f"no usable verdict after {state.get('attempts', 0)} model attempt(s)"
+        decided, problems = state.get("evidence_verdict"), state.get("problems", {})
+        verdict = final_verdict(request, decided, ruling, consistent, evidence, no_ruling, problems)
     runtime.context.recorder.verdict(verdict, "finalize")
     return {"verdict": verdict}
