@@ -66,9 +66,9 @@ class Outcome(BaseModel):
         correct = trajectory.correct
         results = {r.call_id: r for r in trajectory.tool_results()}
         asked = [e.call for e in trajectory.events if isinstance(e, ToolCallEvent) and e.call.source == "model"]
-        invalid = [c for c in asked if (r := results.get(c.id)) is not None and r.error_kind in INVALID_CALL]
+        invalid = {c.id for c in asked if (r := results.get(c.id)) is not None and r.error_kind in INVALID_CALL}
         planned = any(isinstance(e, ToolCallEvent) and e.call.source != "model" for e in trajectory.events)
-        valid_names = {c.name for c in asked if c not in invalid}
+        valid_names = {c.name for c in asked if c.id not in invalid}
         return cls(
             id=id,
             category=category,

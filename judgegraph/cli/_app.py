@@ -52,8 +52,8 @@ EmbeddedModelOpt = Annotated[
     Path | None,
     typer.Option(
         "--embedded-model",
-        envvar="JUDGEGRAPH_EMBEDDED_MODEL",
-        help="A GGUF file for the embedded model (a trained judge); default: the bundled SmolLM2-135M.",
+        help="A GGUF file for the embedded model (a trained judge); default: JUDGEGRAPH_EMBEDDED_MODEL, else the "
+        "bundled SmolLM2-135M.",
     ),
 ]
 BudgetOpt = Annotated[

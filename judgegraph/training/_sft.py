@@ -24,7 +24,7 @@ INSTALL_HINT = "pip install 'judgegraph[train]' (with torch==2.13.0, the CPU bui
 class SFTSettings(BaseModel):
     """One SFT run's configuration (written to the run folder)."""
 
-    epochs: float = Field(default=2.0, gt=0)
+    epochs: float = Field(default=1.0, gt=0)
     max_steps: int = Field(default=-1)
     """Stop after this many optimizer steps (-1: run the epochs)."""
     learning_rate: float = Field(default=5e-5, gt=0)
@@ -53,15 +53,13 @@ def examples(rows: Iterable[dict[str, Any]], *, only_correct: bool = True) -> li
     return out
 
 
-def read_rows(path: Path) -> list[dict[str, Any]]:
+def read_rows(path: Path) -> tuple[list[dict[str, Any]], str]:
+    """The exported rows and the SHA-256 of the file they came from (one read)."""
     try:
-        return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-    except (OSError, json.JSONDecodeError) as e:
+        raw = path.read_bytes()
+        return [json.loads(line) for line in raw.decode().splitlines() if line.strip()], hashlib.sha256(raw).hexdigest()
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
         raise UsageError(f"cannot read the training data {path}: {e}") from e
-
-
-def data_hash(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def load_base(gguf: Path) -> tuple[Any, Any]:
@@ -94,12 +92,12 @@ def train_sft(data: Path, base: Path, run_dir: Path, settings: SFTSettings | Non
         from trl import SFTConfig, SFTTrainer
     except ImportError as e:
         raise PrerequisiteError(f"training needs TRL and datasets: {INSTALL_HINT}") from e
-    rows = read_rows(data)
+    rows, sha256 = read_rows(data)
     found = examples(rows, only_correct=settings.only_correct)
     if not found:
         raise UsageError(f"{data} has no usable training turns (correct runs with assistant replies)")
     run_dir.mkdir(parents=True, exist_ok=True)
-    config = {"settings": settings.model_dump(), "data": str(data), "data_sha256": data_hash(data), "base": str(base)}
+    config = {"settings": settings.model_dump(), "data": str(data), "data_sha256": sha256, "base": str(base)}
     previous = run_dir / "config.json"
     if previous.exists() and json.loads(previous.read_text())["data_sha256"] != config["data_sha256"]:
         raise UsageError(f"{run_dir} holds a run on other data; use a new run folder")
