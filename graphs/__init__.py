@@ -22,10 +22,17 @@ from judgegraph.graphs._protocol import (
 )
 from judgegraph.graphs._recorder import Recorder, recorded
 from judgegraph.graphs._rubric import RubricGraph, RubricOptions
-from judgegraph.graphs._shown import as_shown, shown_order
+from judgegraph.graphs._shown import as_shown, shown_in, shown_order, unshuffle
 from judgegraph.graphs._state import JudgeState
 from judgegraph.graphs._strategies import CriterionPolicy, aggregations
-from judgegraph.graphs._verdict_format import LETTERS, RATIONALE_CHARS, ModelRuling, parse_verdict, verdict_schema
+from judgegraph.graphs._verdict_format import (
+    LETTERS,
+    RATIONALE_CHARS,
+    ModelRuling,
+    parse_verdict,
+    verdict_format,
+    verdict_schema,
+)
 
 __all__ = (
     "LETTERS",
@@ -61,7 +68,10 @@ __all__ = (
     "parse_verdict",
     "recorded",
     "register_graph",
+    "shown_in",
     "shown_order",
+    "unshuffle",
+    "verdict_format",
     "verdict_from_ruling",
     "verdict_schema",
 )

@@ -23,6 +23,22 @@ def candidate_blocks(request: JudgeRequest, shown: list[int], nonce: str) -> lis
     ]
 
 
+_BLOCK = re.compile(r"<response_([A-Z])_[0-9a-f]+>\n(.*?)\n</response_\1_[0-9a-f]+>", re.DOTALL)
+
+
+def shown_in(opening: str, request: JudgeRequest) -> list[int] | None:
+    """The order a conversation's opening message shows `request`'s candidates in (the request index at each
+    position, read from the marked response blocks); None when it does not show exactly these candidates."""
+    blocks = [content for _, content in _BLOCK.findall(opening)]
+    contents = [c.content for c in request.candidates]
+    if request.prompt not in opening or sorted(blocks) != sorted(contents):
+        return None
+    shown: list[int] = []
+    for block in blocks:
+        shown.append(next(i for i, c in enumerate(contents) if c == block and i not in shown))
+    return shown
+
+
 def as_shown(text: str, shown: list[int]) -> str:
     """A tool's text with `candidate <i>` (request indices) named by the letter the model sees."""
     letter = {i: LETTERS[pos] for pos, i in enumerate(shown)}

@@ -57,12 +57,11 @@ def _args(tmp_path: Path, cls: Any, **extra: Any) -> Any:
     return cls(
         output_dir=str(tmp_path / "out"),
         max_steps=1,
-        per_device_train_batch_size=1,
         use_cpu=True,
         report_to="none",
         save_strategy="no",
         logging_steps=1,
-        **extra,
+        **{"per_device_train_batch_size": 1, **extra},
     )
 
 
@@ -103,3 +102,39 @@ async def test_the_dpo_export_trains_with_trls_dpo_trainer(
         processing_class=tokenizer,
     )
     _trains_one_step(trainer)
+
+
+async def test_the_trl_export_trains_with_trls_grpo_trainer_rewarded_by_the_judges_own_rule(
+    base: tuple[Any, Any], fake_openai: FakeOpenAI, tmp_path: Path
+) -> None:
+    from datasets import load_dataset
+    from trl import GRPOConfig, GRPOTrainer
+
+    from judgegraph.training import ruling_reward
+
+    runs = await _runs(fake_openai, tmp_path / "runs.db")
+    assert export(runs, "trl", tmp_path / "trl.jsonl") == 4  # each run's two candidate orders
+    dataset = load_dataset("json", data_files=str(tmp_path / "trl.jsonl"), split="train")
+    assert sorted(map(tuple, dataset["shown"])) == [(0, 1), (0, 1), (1, 0), (1, 0)]
+    # The judge's own rule on the exported rows: each recorded ruling scores as its run did.
+    by_id = {t.id: t for t in runs}
+    replies = [
+        [{"role": "assistant", "content": turn.text}]
+        for row in dataset
+        for turn in by_id[row["trajectory_id"]].model_turns()
+        if turn.request.messages[:2] == row["prompt"]
+    ]
+    columns = {k: dataset[k] for k in ("label", "shown", "mode")}
+    scores = ruling_reward(dataset["prompt"], replies, **columns)
+    assert scores == [1.0 if by_id[i].correct else 0.0 for i in dataset["trajectory_id"]]
+    model, tokenizer = base
+    trainer = GRPOTrainer(
+        model=copy.deepcopy(model),
+        reward_funcs=[ruling_reward],
+        args=_args(tmp_path, GRPOConfig, num_generations=2, max_completion_length=24, per_device_train_batch_size=2),
+        train_dataset=dataset.remove_columns(["tools"]),
+        processing_class=tokenizer,
+    )
+    trainer.train()
+    assert trainer.state.global_step == 1
+    assert any("reward" in e for e in trainer.state.log_history)

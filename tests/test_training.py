@@ -17,7 +17,16 @@ from judgegraph.graphs import action_schema
 from judgegraph.schema import JudgeRequest, ModelTurn
 from judgegraph.settings import Settings
 from judgegraph.store import TrajectoryStore
-from judgegraph.training import TEACHER_MODEL, collect_teacher_runs, examples, export_sft, training_requests
+from judgegraph.training import (
+    TEACHER_MODEL,
+    best_runs,
+    collect_teacher_runs,
+    examples,
+    export_sft,
+    self_play,
+    stored_runs,
+    training_requests,
+)
 from tests.test_agentic import MATH
 
 
@@ -91,7 +100,8 @@ async def test_every_stage_at_a_tiny_size_sft_lowers_the_loss_and_the_converted_
     fake_openai: FakeOpenAI, tmp_path: Path
 ) -> None:
     """The recipe's stages at the smallest size: teacher runs, the sft export, four SFT steps on one turn (its
-    loss falls), conversion to GGUF, and the agentic judge judging with the converted file."""
+    loss falls), conversion to GGUF, the agentic judge judging with the converted file, and a self-play round
+    sampling with it."""
     from judgegraph import Judge
     from judgegraph.backends._embedded import embedded_model_path
     from judgegraph.training import SFTSettings, to_gguf, train_sft
@@ -114,6 +124,15 @@ async def test_every_stage_at_a_tiny_size_sft_lowers_the_loss_and_the_converted_
         t = await judge.arun(MATH)
     assert t.verdict is not None and t.verdict.valid
     assert t.versions.model.startswith("judge@sha256:")  # the checkpoint's own hash, in every run it judges
+    # Self-play with the converted judge: two sampled runs of one training request, recorded and rewarded.
+    played = await self_play(gguf, ["math"], 1, Settings(), tmp_path / "rs.db", samples=2, temperature=0.8)
+    assert (played.requests, played.runs) == (1, 2)
+    runs = stored_runs(tmp_path / "rs.db")
+    assert len(runs) == 2 and all(r.versions.model.startswith("judge@sha256:") and r.reward is not None for r in runs)
+    assert len({r.versions.judge for r in runs}) == 2  # each sample its own seed, so its own replayable spec
+    assert {turn.request.params["temperature"] for r in runs for turn in r.model_turns()} == {0.8}
+    assert played.correct == sum(bool(r.correct) for r in runs)
+    assert len(best_runs(runs)) == played.solved == min(1, played.correct)
 
 
 def test_planned_calls_are_stated_as_the_narrowed_schemas_ask() -> None:
@@ -142,3 +161,42 @@ def test_planned_calls_are_stated_as_the_narrowed_schemas_ask() -> None:
             assert fitted == {"query": request.prompt[:200], "k": 3}
         else:
             assert fitted == {"image": "original_image", "ocr": True, "bbox_2d": [0, 0, 1000, 1000]}
+
+
+async def test_rejection_sampling_keeps_the_cheapest_right_run_per_request(
+    fake_openai: FakeOpenAI, tmp_path: Path
+) -> None:
+    from judgegraph.schema import Label, ToolResultEvent
+    from judgegraph.training import cost
+
+    store = tmp_path / "runs.db"
+    await collect_teacher_runs(["math"], 2, Settings(model_url=fake_openai.url, store_path=store), store)
+    first, second = sorted(stored_runs(store), key=lambda t: t.request.id)
+    assert first.correct and second.correct
+    extra = next(e for e in first.events if isinstance(e, ToolResultEvent)).model_copy(update={"seq": 10_000})
+    costly = first.model_copy(update={"id": "costly", "events": [*first.events, extra]})
+    assert cost(costly)[0] == cost(first)[0] + 1
+    winner = first.verdict.winner if first.verdict else None
+    wrong = second.model_copy(update={"id": "wrong", "label": Label(winner=1 - (winner or 0))})
+    assert wrong.correct is False
+    kept = best_runs([costly, first, second, wrong])
+    assert [t.id for t in kept] == [first.id, second.id]  # one per request, in request order
+    assert best_runs([wrong]) == [] and best_runs([costly]) == [costly]
+
+
+def test_the_ruling_reward_reads_a_ruling_in_the_order_shown() -> None:
+    from judgegraph.runtime import RewardConfig
+    from judgegraph.schema import Label
+    from judgegraph.training import ruling_score
+
+    config = RewardConfig(invalid=-1.0)
+    label = Label(winner=1)
+    # Shown swapped (B first): "A" is request candidate 1, the label's winner.
+    assert ruling_score('{"winner": "A", "rationale": "r"}', label, [1, 0], "pairwise", config) == 1.0
+    assert ruling_score('{"action": "verdict", "winner": "B"}', label, [1, 0], "pairwise", config) == 0.0
+    assert ruling_score('{"winner": "A"}', label, [0, 1], "pairwise", config) == 0.0
+    assert ruling_score("no ruling here", label, [0, 1], "pairwise", config) == -1.0
+    call = '{"action": "call", "tool": "run_code", "arguments": {"candidate": 0}}'
+    assert ruling_score(call, label, [0, 1], "pairwise", config) is None  # the episode goes on: no reward yet
+    scores = Label(scores=[0.9, 0.1])
+    assert ruling_score('{"scores": {"A": 2, "B": 9}}', scores, [1, 0], "pointwise", config) == 1.0

@@ -74,12 +74,15 @@ class EmbeddedServer:
         model_path: Path | None = None,
         n_ctx: int = 4096,
         n_threads: int | None = None,
+        cache_bytes: int = 512 << 20,
         startup_timeout_s: float = 120.0,
         log_path: Path | None = None,
     ) -> None:
         self.model_path = model_path
         self.n_ctx = n_ctx
         self.n_threads = n_threads or max(1, min(4, os.cpu_count() or 1))
+        self.cache_bytes = cache_bytes
+        """RAM for saved prompt states (about 40 MB per 1,700-token conversation with the default model); 0: none."""
         self.startup_timeout_s = startup_timeout_s
         self.log_path = log_path
         self.port: int | None = None
@@ -111,6 +114,10 @@ class EmbeddedServer:
             str(self.n_ctx),
             "--n_threads",
             str(self.n_threads),
+            # The server runs one completion at a time; without a prompt cache, concurrent conversations
+            # (judgments, candidate orders) interleave and each turn re-reads its whole prompt. With it, 4
+            # agentic judgments 2 at a time took 73 s instead of 145 s (benchmarks/embedded_cache.py).
+            *(["--cache", "true", "--cache_size", str(self.cache_bytes)] if self.cache_bytes else []),
             "--host",
             "127.0.0.1",
             "--port",

@@ -669,8 +669,13 @@ def train_run(
     per_set: Annotated[int, typer.Option(min=1, help="Training-split requests per set.")] = 4,
     epochs: Annotated[float, typer.Option(min=0.01)] = 1.0,
     max_steps: Annotated[int, typer.Option(help="Stop SFT after this many steps (-1: the epochs).")] = -1,
+    rounds: Annotated[int, typer.Option(min=0, help="Rejection-sampling rounds after SFT (0: SFT only).")] = 1,
+    samples: Annotated[int, typer.Option(min=1, help="Self-play runs per request in each round.")] = 4,
+    temperature: Annotated[float, typer.Option(min=0.0, help="Self-play sampling temperature.")] = 0.8,
 ) -> None:
-    """Collect teacher runs on the training split, fine-tune the embedded model on them (SFT), convert to GGUF.
+    """Collect teacher runs on the training split, fine-tune the embedded model on them (SFT), convert to GGUF;
+    then rejection-sampling rounds: the trained judge samples its own runs, the best right run per request is
+    kept, SFT again on those and the teacher's runs, convert again.
 
     Then judge with it: `judgegraph judge --judge agentic --embedded-model RUN/judge.gguf ...`."""
     from judgegraph.training import SFTSettings, recipe
@@ -681,6 +686,9 @@ def train_run(
             sets=sets.split(",") if sets else None,
             per_set=per_set,
             sft=SFTSettings(epochs=epochs, max_steps=max_steps),
+            rounds=rounds,
+            samples=samples,
+            temperature=temperature,
         )
     except (ValueError, OSError, JudgegraphError) as e:
         raise _fail(str(e)) from None

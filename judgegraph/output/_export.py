@@ -8,6 +8,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from judgegraph.graphs import shown_in
 from judgegraph.registry import Registry
 from judgegraph.schema._trajectory import ModelTurn, Trajectory
 
@@ -122,13 +123,24 @@ def openrlhf(trajectories: list[Trajectory]) -> Iterable[Row]:
 
 @exporters.decorator("trl")
 def trl(trajectories: list[Trajectory]) -> Iterable[Row]:
-    """A GRPO dataset for TRL: the conversational prompt, the tools the judge had, and the label column."""
+    """A GRPO dataset for TRL: one row per conversation opening (each candidate order), with the tools the judge
+    had, the label (the request's candidate indices) and `shown`, the request index of each candidate in the
+    order this prompt shows them (what a reward function needs to map a ruling on the prompt back to the label;
+    `judgegraph.training.ruling_reward` does)."""
     for t in trajectories:
-        for turn in _final_turns(t)[:1]:
+        openings: list[list[dict[str, Any]]] = []
+        for turn in _final_turns(t):
+            opening = turn.request.messages[:2]
+            if opening in openings:
+                continue
+            openings.append(opening)
+            first = next((m["content"] for m in opening if m.get("role") == "user"), "")
             yield {
-                "prompt": turn.request.messages[:2],
+                "prompt": opening,
                 "tools": turn.request.tools,
                 "label": json.dumps(t.label.model_dump() if t.label else None),
+                "shown": shown_in(first, t.request) if isinstance(first, str) else None,
+                "mode": t.request.mode,
                 **_meta(t),
             }
 

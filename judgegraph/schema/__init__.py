@@ -1,5 +1,6 @@
 """The data that crosses judgegraph's boundaries: requests, verdicts, trajectories and their events."""
 
+from judgegraph.schema._outcome import verdict_correct
 from judgegraph.schema._reply import reply_schema
 from judgegraph.schema._request import (
     SCHEMA_VERSION,
@@ -61,4 +62,5 @@ __all__ = (
     "ranking_of",
     "reply_schema",
     "sole_best",
+    "verdict_correct",
 )

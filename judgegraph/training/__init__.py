@@ -1,8 +1,11 @@
-"""Training the judge on its own runs: teacher and self-play collection, SFT with TRL, conversion to GGUF."""
+"""Training the judge on its own runs: teacher runs, SFT with TRL, conversion to GGUF, rejection-sampling rounds
+on self-play."""
 
 from judgegraph.training._collect import VERIFIABLE, Collected, collect_teacher_runs, training_requests
 from judgegraph.training._gguf import to_gguf
-from judgegraph.training._recipe import export_sft, recipe
+from judgegraph.training._grpo import RulingReward, ruling_reward, ruling_score
+from judgegraph.training._recipe import export_sft, recipe, stored_runs
+from judgegraph.training._selfplay import SelfPlay, best_runs, cost, sampled_spec, self_play
 from judgegraph.training._sft import SFTSettings, examples, train_sft
 from judgegraph.training._teacher import TEACHER_MODEL, Lesson, TeacherModel
 
@@ -11,12 +14,21 @@ __all__ = (
     "VERIFIABLE",
     "Collected",
     "Lesson",
+    "RulingReward",
     "SFTSettings",
+    "SelfPlay",
     "TeacherModel",
+    "best_runs",
     "collect_teacher_runs",
+    "cost",
     "examples",
     "export_sft",
     "recipe",
+    "ruling_reward",
+    "ruling_score",
+    "sampled_spec",
+    "self_play",
+    "stored_runs",
     "to_gguf",
     "train_sft",
     "training_requests",

@@ -1,30 +1,50 @@
 """The whole recipe in one call: collect teacher runs on the training split, export them as SFT data through
-the store, fine-tune the embedded model with TRL, convert the result to GGUF for the embedded server."""
+the store, fine-tune the embedded model with TRL, convert to GGUF; then rejection-sampling rounds (the trained
+judge samples its own runs, the reward keeps the best right one per request, SFT again on them and the teacher's
+runs, convert again). The last stage's GGUF is `judge.gguf`."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import shutil
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from judgegraph.backends._embedded import embedded_model_path
+from judgegraph.backends import embedded_model_path
 from judgegraph.output import export
+from judgegraph.schema import Trajectory
 from judgegraph.settings import Settings
 from judgegraph.store import TrajectoryStore
 from judgegraph.training._collect import VERIFIABLE, collect_teacher_runs
 from judgegraph.training._gguf import to_gguf
+from judgegraph.training._selfplay import best_runs, self_play
 from judgegraph.training._sft import SFTSettings, train_sft
+
+T = TypeVar("T")
+
+
+def stored_runs(store: Path, judge: str = "agentic") -> list[Trajectory]:
+    """The store's complete runs of `judge`."""
+    st = TrajectoryStore(store)
+    try:
+        return [st.get(r.id) for r in st.list_runs(judge=judge, limit=1_000_000) if r.status == "complete"]
+    finally:
+        st.close()
 
 
 def export_sft(store: Path, out: Path, judge: str = "agentic") -> int:
     """The store's complete runs of `judge` as the `sft` export (what `judgegraph export --format sft` writes)."""
-    st = TrajectoryStore(store)
-    try:
-        runs = [st.get(r.id) for r in st.list_runs(judge=judge, limit=1_000_000) if r.status == "complete"]
-    finally:
-        st.close()
-    return export(runs, "sft", out)
+    return export(stored_runs(store, judge), "sft", out)
+
+
+def _written(out: Path, write: Callable[..., T], *args: Any) -> T:
+    """`write(*args, partial)`, then rename to `out`: a stage's output exists only once it is whole (resumable)."""
+    partial = out.with_name(out.name + ".partial")
+    result = write(*args, partial)
+    partial.rename(out)
+    return result
 
 
 def recipe(
@@ -33,29 +53,56 @@ def recipe(
     sets: list[str] | None = None,
     per_set: int = 4,
     sft: SFTSettings | None = None,
+    rounds: int = 1,
+    samples: int = 4,
+    temperature: float = 0.8,
     settings: Settings | None = None,
     base: Path | None = None,
 ) -> dict[str, Any]:
-    """collect -> export -> SFT -> GGUF, each stage's output in `run_dir`; a stage whose output exists is
-    skipped, so a run stopped midway (Ctrl-C) resumes where it was. Blocking: call it from a thread when an
-    event loop is running."""
+    """collect -> export -> SFT -> GGUF, then `rounds` of self-play -> keep the best -> SFT -> GGUF; each stage's
+    output in `run_dir`. A stage whose output exists is skipped, so a run stopped midway (Ctrl-C) resumes where
+    it was. Blocking: call it from a thread when an event loop is running."""
     run_dir.mkdir(parents=True, exist_ok=True)
     settings = settings or Settings.from_env()
+    sets = sets or VERIFIABLE
+    summary_path = run_dir / "recipe.json"
+    summary: dict[str, Any] = json.loads(summary_path.read_text()) if summary_path.exists() else {}
     store = run_dir / "runs.db"
     data = run_dir / "sft.jsonl"
-    summary: dict[str, Any] = {}
     if not data.exists():
-        collected = asyncio.run(collect_teacher_runs(sets or VERIFIABLE, per_set, settings, store))
+        collected = asyncio.run(collect_teacher_runs(sets, per_set, settings, store))
         summary["collected"] = collected.model_dump(mode="json")
-        rows = export_sft(store, data.with_suffix(".partial.jsonl"))
-        data.with_suffix(".partial.jsonl").rename(data)
-        summary["sft_rows"] = rows
-    trained = run_dir / "sft"
-    if not (trained / "summary.json").exists():
-        summary["sft"] = train_sft(data, base or embedded_model_path(), trained, sft)
-    gguf = run_dir / "judge.gguf"
+        summary["sft_rows"] = _written(data, export_sft, store)
+    stage = run_dir / "sft"
+    if not (stage / "summary.json").exists():
+        summary["sft"] = train_sft(data, base or embedded_model_path(), stage, sft)
+    gguf = run_dir / "sft.gguf"
     if not gguf.exists():
-        to_gguf(trained / "model", gguf)
-    summary["gguf"] = str(gguf)
-    (run_dir / "recipe.json").write_text(json.dumps(summary, indent=1))
+        _written(gguf, to_gguf, stage / "model")
+    for r in range(1, rounds + 1):
+        name = f"rs{r}"
+        played = run_dir / f"{name}.db"
+        rs_data = run_dir / f"{name}.jsonl"
+        if not rs_data.exists():
+            if played.exists():  # a round stopped midway samples again from scratch (seeds make it the same)
+                played.unlink()
+            report = asyncio.run(
+                self_play(gguf, sets, per_set, settings, played, samples=samples, temperature=temperature)
+            )
+            kept = best_runs(stored_runs(played))
+            teacher = stored_runs(store)
+            rows = _written(rs_data, export, teacher + kept, "sft")
+            summary[name] = {"self_play": report.model_dump(mode="json"), "kept": len(kept), "rows": rows}
+        previous, stage = stage, run_dir / name
+        if not (stage / "summary.json").exists():
+            summary.setdefault(name, {})["sft"] = train_sft(rs_data, previous / "model", stage, sft)
+        gguf = run_dir / f"{name}.gguf"
+        if not gguf.exists():
+            _written(gguf, to_gguf, stage / "model")
+    final = run_dir / "judge.gguf"
+    final.unlink(missing_ok=True)
+    shutil.copyfile(gguf, final)
+    summary["gguf"] = str(final)
+    summary["from"] = gguf.name
+    summary_path.write_text(json.dumps(summary, indent=1))
     return summary

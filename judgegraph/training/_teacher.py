@@ -10,7 +10,6 @@ the evidence judge reached on the same request. Its runs carry the model name `t
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -18,12 +17,11 @@ from typing import Any
 from typing_extensions import Unpack
 
 from judgegraph.backends import BackendProfile, ChatOptions, backend_profiles
-from judgegraph.graphs import LETTERS, RATIONALE_CHARS, as_shown
+from judgegraph.graphs import LETTERS, RATIONALE_CHARS, as_shown, shown_in
 from judgegraph.schema import JudgeRequest, ModelRequest, ModelTurn, Verdict
 from judgegraph.tools import tools
 
 TEACHER_MODEL = "teacher:evidence"
-_BLOCK = re.compile(r"<response_([A-Z])_[0-9a-f]+>\n(.*?)\n</response_\1_[0-9a-f]+>", re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -82,14 +80,9 @@ class TeacherModel:
         opening = next((m.get("content") for m in messages if m.get("role") == "user"), None)
         if not isinstance(opening, str):
             return None
-        blocks = [content for _, content in _BLOCK.findall(opening)]
         for lesson in self._lessons:
-            contents = [c.content for c in lesson.request.candidates]
-            if lesson.request.prompt in opening and sorted(blocks) == sorted(contents):
-                shown = []
-                for block in blocks:
-                    i = next(i for i, c in enumerate(contents) if c == block and i not in shown)
-                    shown.append(i)
+            shown = shown_in(opening, lesson.request)
+            if shown is not None:
                 return lesson, shown
         return None
 

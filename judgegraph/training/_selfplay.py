@@ -1,0 +1,112 @@
+"""Self-play: the agentic judge samples k trajectories per training request at temperature > 0, the judge reward
+labels them, and the best right one per request is kept for the next round of SFT (rejection sampling, after
+ReST/RAFT: sample -> reward -> keep the best -> SFT again).
+
+Every sample is a real run of the agentic judge's graph (real tools, the model served by the embedded llama.cpp
+server), recorded in the store like any other run; the sample index is the sampling seed, so each sample
+replays exactly with the spec it was drawn with. Only training-split requests are read."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import defaultdict
+from pathlib import Path
+
+from pydantic import BaseModel
+
+from judgegraph.agents import JudgeSpec, judges
+from judgegraph.backends import EmbeddedServer
+from judgegraph.runtime import Judge
+from judgegraph.schema import JudgeRequest, Trajectory
+from judgegraph.settings import Settings
+from judgegraph.store import TrajectoryStore
+from judgegraph.training._collect import training_requests
+
+
+class SelfPlay(BaseModel):
+    """What a self-play round sampled."""
+
+    requests: int
+    samples: int
+    """Trajectories per request."""
+    runs: int
+    correct: int
+    """Runs whose verdict agreed with the label."""
+    solved: int
+    """Requests with at least one right run (pass@k), the ones the round can learn from."""
+    wall_s: float
+    store: Path
+
+
+def sampled_spec(base: JudgeSpec, temperature: float, seed: int) -> JudgeSpec:
+    """`base` sampled at `temperature` with its own seed (a new spec version: its runs replay with it)."""
+    sampling = base.sampling.model_copy(update={"temperature": temperature, "seed": seed})
+    return base.model_copy(update={"sampling": sampling})
+
+
+def cost(t: Trajectory) -> tuple[int, int]:
+    """How much a run spent to rule: tool calls, then tokens (fewer is better among right runs)."""
+    turns = t.model_turns()
+    return len(t.tool_results()), sum(m.usage.prompt_tokens + m.usage.completion_tokens for m in turns)
+
+
+def best_runs(runs: list[Trajectory]) -> list[Trajectory]:
+    """Per request, the cheapest right run (rejection sampling's "keep the best"); unsolved requests give none."""
+    by_request: dict[str, list[Trajectory]] = defaultdict(list)
+    for t in runs:
+        if t.status == "complete" and t.correct:
+            by_request[t.request.id].append(t)
+    return [min(found, key=cost) for _, found in sorted(by_request.items())]
+
+
+async def self_play(
+    model: Path,
+    suites: list[str],
+    per_suite: int,
+    settings: Settings,
+    store: Path,
+    *,
+    samples: int = 4,
+    temperature: float = 0.8,
+    concurrency: int = 1,
+) -> SelfPlay:
+    """Sample `samples` agentic runs of each training request with the GGUF `model`, recorded in `store`.
+
+    One judgment at a time by default: the embedded server runs one completion at a time, and interleaved
+    conversations cost prompt re-reads (benchmarks/embedded.py)."""
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    requests = await training_requests(suites, per_suite)
+    server = EmbeddedServer(model_path=model, n_threads=settings.embedded_threads)
+    url = await server.start()
+    try:
+        # One server for every sampled spec: each judge connects to it rather than starting its own.
+        served = settings.model_copy(update={"model_url": url, "backend": EmbeddedServer.profile})
+        limit = asyncio.Semaphore(concurrency)
+        base = judges.get("agentic")
+        results: list[bool] = []
+        for seed in range(1, samples + 1):
+            spec = sampled_spec(base, temperature, seed)
+            async with Judge.load(spec, settings=served, store=store) as judge:
+
+                async def one(request: JudgeRequest, judge: Judge = judge) -> bool:
+                    async with limit:
+                        return bool((await judge.arun(request)).correct)
+
+                results += await asyncio.gather(*(one(r) for r in requests))
+    finally:
+        await server.stop()
+    st = TrajectoryStore(store)
+    try:
+        solved = len(best_runs([st.get(r.id) for r in st.list_runs(judge="agentic", limit=1_000_000)]))
+    finally:
+        st.close()
+    return SelfPlay(
+        requests=len(requests),
+        samples=samples,
+        runs=len(results),
+        correct=sum(results),
+        solved=solved,
+        wall_s=loop.time() - start,
+        store=store,
+    )
