@@ -34,3 +34,14 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if "docker" in item.name.lower():
             item.add_marker(pytest.mark.docker)
+
+
+SHARED_DATA = ROOT.parent / "shared" / "data"
+"""Third-party development data (`../shared/data`, see its README); tests that read it skip without it."""
+
+
+@pytest.fixture
+def shared_data() -> Path:
+    if not SHARED_DATA.is_dir():
+        pytest.skip(f"no development data at {SHARED_DATA}")
+    return SHARED_DATA

@@ -38,7 +38,7 @@ def test_request_accepts_plain_strings_and_shorthands() -> None:
 @pytest.mark.parametrize(
     ("payload", "message"),
     [
-        ({"prompt": "p", "candidates": ["a", "b"]}, "id"),
+        ({"id": "", "prompt": "p", "candidates": ["a", "b"]}, "id"),  # absent, it is derived from the row
         ({"id": "x", "prompt": "p", "candidates": []}, "candidates"),
         ({"id": "x", "prompt": "p", "candidates": ["a"]}, "pairwise mode needs exactly 2"),
         ({"id": "x", "prompt": "p", "candidates": ["a", "b"], "label": {"winner": 2}}, "out of range"),

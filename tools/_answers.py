@@ -108,6 +108,14 @@ def extract_final_answer(text: str) -> str | None:
     return numbers[-1].strip() if numbers else None
 
 
+def reference_answer(reference: str) -> str:
+    """The answer a reference states: itself, or the marked final answer of a worked solution (GSM8K's `#### n`,
+    MATH's `\\boxed{}`), so a dataset's `answer`/`solution` column works as the reference as it is."""
+    if _GSM8K.search(reference) or "\\boxed{" in reference or "\\fbox{" in reference:
+        return extract_final_answer(reference) or reference
+    return reference
+
+
 def stated_answers(text: str) -> list[str]:
     """Every final answer the response states outright (boxed, `####`, "the answer is ..."), in order."""
     out = []

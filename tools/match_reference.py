@@ -8,7 +8,7 @@ from pydantic import BaseModel, Field
 
 from judgegraph.errors import ToolFailure
 from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult
-from judgegraph.tools._answers import Method, equivalent, extract_final_answer, stated_answers
+from judgegraph.tools._answers import Method, equivalent, extract_final_answer, reference_answer, stated_answers
 from judgegraph.tools._base import ToolContext, ToolOutput, candidate_criterion, each_candidate, result_data, tool
 
 
@@ -90,7 +90,7 @@ async def match_reference(args: MatchReferenceArgs, ctx: ToolContext) -> ToolOut
         raise ToolFailure("this request has no reference answer")
     text = ctx.candidate(args.candidate)
     # sympy is CPU-bound: keep the event loop free.
-    result = await asyncio.to_thread(_match, text, request.reference, args.candidate)
+    result = await asyncio.to_thread(_match, text, reference_answer(request.reference), args.candidate)
     verdict = "matches" if result.equivalent else "does not match"
     found = repr(result.extracted) if result.extracted is not None else "no final answer"
     return ToolOutput(

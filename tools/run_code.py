@@ -46,8 +46,11 @@ class RunCodeResult(BaseModel):
 
 
 def entry_point_of(request: JudgeRequest, code: str) -> str | None:
-    """The function under test: the last function the prompt declares that the code defines, else the code's last."""
+    """The function under test: the request's `entry_point` (HumanEval's column, kept in metadata) if the code
+    defines it, else the last function the prompt declares that the code defines, else the code's last."""
     defined: list[str] = re.findall(r"^def\s+(\w+)\s*\(", code, re.MULTILINE)
+    if request.metadata.get("entry_point") in defined:
+        return str(request.metadata["entry_point"])
     declared: list[str] = [n for n in re.findall(r"def\s+(\w+)\s*\(", request.prompt) if n in defined]
     if declared:
         return declared[-1]

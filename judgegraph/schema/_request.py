@@ -6,6 +6,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from judgegraph.schema._shapes import dataset_row, without_nulls
 from judgegraph.schema.constraints import Constraint
 
 SCHEMA_VERSION = 1
@@ -16,6 +17,11 @@ Mode = Literal["pointwise", "pairwise", "listwise", "best_of_n", "steps"]
 
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _null_is_absent(cls, data: Any) -> Any:
+        return without_nulls(data, cls)
 
 
 class Candidate(_Model):
@@ -98,6 +104,14 @@ class JudgeRequest(_Model):
     """The known answer (never shown to the judge)."""
     metadata: dict[str, Any] = Field(default_factory=dict)
     """Free user data, carried through untouched."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _null_is_absent(cls, data: Any) -> Any:
+        """Also reads the shapes datasets come in (`_shapes.py`)."""
+        if not isinstance(data, dict):
+            return data
+        return dataset_row(without_nulls(data, cls), set(cls.model_fields))
 
     @field_validator("candidates", mode="before")
     @classmethod

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from judgegraph.schema._shapes import without_nulls
 
 Relation = Literal["at_least", "at_most", "exactly"]
 
@@ -37,6 +39,11 @@ def _sentences(text: str) -> list[str]:
 
 class _Constraint(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _null_is_absent(cls, data: Any) -> Any:
+        return without_nulls(data, cls)
 
     def check(self, text: str) -> Check:  # pragma: no cover - every kind overrides it
         raise NotImplementedError

@@ -1,7 +1,7 @@
 """The whole recipe in one call: collect teacher runs on the training split, export them as SFT data through
 the store, fine-tune the embedded model with TRL, convert to GGUF; then rejection-sampling rounds (the trained
-judge samples its own runs, the reward keeps the best right one per request, SFT again on them and the teacher's
-runs, convert again). The last stage's GGUF is `judge.gguf`."""
+judge samples its own runs, the reward keeps the best right one per request, SFT again on them and on the teacher's
+run where no sample was right, convert again). The last stage's GGUF is `judge.gguf`."""
 
 from __future__ import annotations
 
@@ -90,9 +90,16 @@ def recipe(
                 self_play(gguf, sets, per_set, settings, played, samples=samples, temperature=temperature)
             )
             kept = best_runs(stored_runs(played))
-            teacher = stored_runs(store)
-            rows = _written(rs_data, export, teacher + kept, "sft")
-            summary[name] = {"self_play": report.model_dump(mode="json"), "kept": len(kept), "rows": rows}
+            # The teacher's right runs stand in for requests no sample solved, so a round loses no request.
+            solved = {t.request.id for t in kept}
+            teacher = [t for t in best_runs(stored_runs(store)) if t.request.id not in solved]
+            rows = _written(rs_data, export, kept + teacher, "sft")
+            summary[name] = {
+                "self_play": report.model_dump(mode="json"),
+                "kept": len(kept),
+                "teacher": len(teacher),
+                "rows": rows,
+            }
         previous, stage = stage, run_dir / name
         if not (stage / "summary.json").exists():
             summary.setdefault(name, {})["sft"] = train_sft(rs_data, previous / "model", stage, sft)

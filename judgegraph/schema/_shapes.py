@@ -1,0 +1,115 @@
+"""The shapes datasets already come in, read as judge requests without glue code.
+
+What pandas and Hugging Face `datasets` write for a missing column (`null`), preference pairs (`chosen` /
+`rejected`, as text or as TRL's conversational messages), a `response` or `completion` (or a list of sampled
+ones: each judged pointwise), `question` / `problem` for the prompt, `answer` / `solution` / `ground_truth` for the reference
+(a full worked solution is fine: its `#### n` or `\\boxed{}` answer is what counts), HumanEval's `test` and
+`entry_point`, documents as plain strings. A row in judgegraph's own shape passes through unchanged; what
+is still wrong gets the usual validation error."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from pydantic import BaseModel
+
+PROMPT_KEYS = ("question", "problem")
+"""Other names of the prompt (GSM8K, MATH), used when `prompt` is absent."""
+REFERENCE_KEYS = ("answer", "solution", "ground_truth")
+"""Other names of the reference answer (GSM8K, MATH, verl), used when `reference` is absent."""
+ID_KEYS = ("task_id", "question_id", "key", "idx", "uid")
+"""Other names of the id (HumanEval, MT-bench, IFEval, ...), used when `id` is absent."""
+
+
+def _message_text(messages: list[Any]) -> str:
+    """A conversation as one text: a single message's content, else `role: content` lines."""
+    said = [m for m in messages if isinstance(m, dict)]
+    if len(said) == 1:
+        return str(said[0].get("content") or "")
+    return "\n\n".join(f"{m.get('role', 'user')}: {m.get('content') or ''}" for m in said)
+
+
+def _reply(value: Any) -> Any:
+    """A response given as TRL's conversational messages: the last assistant message's content."""
+    if isinstance(value, list) and value and all(isinstance(m, dict) and "role" in m for m in value):
+        replies = [m for m in value if m.get("role") == "assistant"]
+        return str((replies or value)[-1].get("content") or "")
+    return value
+
+
+def _prompt_from_pair(value: Any) -> str | None:
+    """TRL's implicit-prompt preference rows carry the prompt inside `chosen`: the turns before the reply."""
+    if isinstance(value, list) and len(value) > 1 and all(isinstance(m, dict) and "role" in m for m in value):
+        last = max(k for k, m in enumerate(value) if m.get("role") == "assistant")
+        return _message_text(value[:last]) if last > 0 else None
+    return None
+
+
+def without_nulls(data: Any, model: type[BaseModel]) -> Any:
+    """`data` without its `null`s, but for required fields (still missing, then): `null` means absent, as
+    pandas and `datasets` write a column or struct field that only other rows have (one table, one schema)."""
+    if not isinstance(data, dict):
+        return data
+    fields = model.model_fields
+    return {k: v for k, v in data.items() if v is not None or (k in fields and fields[k].is_required())}
+
+
+def dataset_row(data: dict[str, Any], fields: set[str]) -> dict[str, Any]:
+    """`data` (its nulls already dropped) in judgegraph's own request shape, whose fields are `fields`.
+
+    A row in a dataset's shape keeps its other columns in `metadata`; a row in judgegraph's own shape must
+    not have any (a misspelt field is an error, not silently ignored)."""
+    row = dict(data)
+    foreign = set(row) - fields
+    if "prompt" not in row:
+        for key in PROMPT_KEYS:
+            if isinstance(row.get(key), str):
+                row["prompt"] = row.pop(key)
+                break
+        else:
+            found = _prompt_from_pair(row.get("chosen"))
+            if found is not None:
+                row["prompt"] = found
+    elif isinstance(row["prompt"], list):
+        row["prompt"] = _message_text(row["prompt"])
+    if "candidates" not in row:
+        if "chosen" in row and "rejected" in row:
+            row["candidates"] = [_reply(row.pop("chosen")), _reply(row.pop("rejected"))]
+            row.setdefault("label", {"winner": 0})
+        else:
+            for key in ("response", "completion", "responses"):
+                if key in row:
+                    value = _reply(row.pop(key))
+                    # Several sampled responses (a list of texts) are each scored, like one.
+                    row["candidates"] = value if isinstance(value, list) else [value]
+                    row.setdefault("mode", "pointwise")
+                    break
+    if "reference" not in row:
+        for key in REFERENCE_KEYS:
+            if isinstance(row.get(key), str | int | float) and not isinstance(row.get(key), bool):
+                row["reference"] = str(row.pop(key))
+                break
+    if "tests" not in row and isinstance(row.get("test"), str):
+        row["tests"] = [row.pop("test")]
+    if "entry_point" in row:
+        row["metadata"] = {**(row.get("metadata") or {}), "entry_point": row.pop("entry_point")}
+    if isinstance(row.get("documents"), list):
+        row["documents"] = [
+            {"id": f"doc{k + 1}", "text": d} if isinstance(d, str) else d for k, d in enumerate(row["documents"])
+        ]
+    if "id" not in row:
+        for key in ID_KEYS:
+            if isinstance(row.get(key), str | int) and str(row[key]):
+                row["id"] = str(row.pop(key))
+                break
+        else:  # stable across runs, so replays, splits and stores agree on it
+            blob = json.dumps(row, sort_keys=True, default=str).encode()
+            row["id"] = "row-" + hashlib.sha256(blob).hexdigest()[:16]
+    mapped = foreign - set(row)
+    if mapped:  # a dataset's shape: its remaining columns are the user's, carried in metadata
+        rest = {k: row.pop(k) for k in set(row) - fields}
+        if rest:
+            row["metadata"] = {**(row.get("metadata") or {}), **rest}
+    return row
