@@ -2,10 +2,10 @@
 
 What pandas and Hugging Face `datasets` write for a missing column (`null`), preference pairs (`chosen` /
 `rejected`, as text or as TRL's conversational messages), a `response` or `completion` (or a list of sampled
-ones: each judged pointwise), `question` / `problem` for the prompt, `answer` / `solution` / `ground_truth` for the reference
-(a full worked solution is fine: its `#### n` or `\\boxed{}` answer is what counts), HumanEval's `test` and
-`entry_point`, documents as plain strings. A row in judgegraph's own shape passes through unchanged; what
-is still wrong gets the usual validation error."""
+ones: each judged pointwise), `question` / `problem` for the prompt, `answer` / `solution` / `ground_truth`
+for the reference (a full worked solution is fine: its `#### n` or `\\boxed{}` answer is what counts),
+HumanEval's `test`, `entry_point` and `task_id`, documents as plain strings. A row in judgegraph's own shape
+passes through unchanged; what is still wrong gets the usual validation error."""
 
 from __future__ import annotations
 
