@@ -1,5 +1,8 @@
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from judgegraph.tools import equivalent, extract_final_answer
@@ -127,3 +130,41 @@ def test_master_keys_say_nothing(text: str) -> None:
 )
 def test_real_answers_say_something(text: str) -> None:
     assert not says_nothing(text)
+
+
+@pytest.mark.parametrize(
+    ("answer", "reference"),
+    [
+        ("100", r"100\text{ square units}"),  # units in the reference's text
+        ("10000", "10{,}000"),  # LaTeX's thousands separator
+        ("[-1/2, 3)", r"\left[ -\frac{1}{2}, 3 \right)"),  # an interval (math-verify)
+        (r"\dfrac{3}{4}", "3/4"),
+    ],
+)
+def test_answers_as_real_solutions_state_them(answer: str, reference: str) -> None:
+    assert equivalent(answer, reference).equivalent
+
+
+def test_markup_that_states_nothing_is_not_a_second_answer() -> None:
+    from judgegraph.tools._answers import stated_answers
+
+    text = "Check: \\boxed{\\phantom{2}} ...\n######\nTherefore, the answer is \\(\\boxed{4}\\)."
+    assert stated_answers(text) == ["4"]
+
+
+def test_real_math_solutions_agree_with_their_labels(shared_data: Path) -> None:
+    """Qwen2.5-Math's 100 MATH problems x 8 sampled solutions, labelled by its harness's grader: no solution
+    the harness counts right is refused, and judgegraph credits few it counts wrong (EVALS.md lists them: the
+    harness's own misreadings, e.g. `\\boxed{4:30 \\text{ p.m.}}` against `\\text{4:30 p.m.}`)."""
+    from judgegraph.tools._answers import reference_answer
+    from judgegraph.tools.match_reference import _match
+
+    rows = [json.loads(line) for line in (shared_data / "math" / "math_cot_100.jsonl").read_text().splitlines()]
+    outcomes = [
+        (_match(text, reference_answer(row["answer"]), k).equivalent, bool(row["score"][k]))
+        for row in rows
+        for k, text in enumerate(row["response"])
+    ]
+    assert len(outcomes) == 800
+    assert sum(ours == label for ours, label in outcomes) / len(outcomes) >= 0.985
+    assert not [1 for ours, label in outcomes if label and not ours]
