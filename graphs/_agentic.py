@@ -170,6 +170,8 @@ _FRESH: dict[str, Any] = {"steps": 0, "tool_calls": 0, "ruling": None, "problem"
 async def intake(state: AgentState, runtime: Ctx) -> dict[str, Any]:
     """Open the first order's conversation; pairs are judged in both orders by default."""
     ctx, request = runtime.context, state["request"]
+    if ctx.client is not None:
+        await ctx.client.connect()  # the conversation is shaped by the backend's profile (native tool calls)
     allowed = allowed_tools(ctx.spec, request)
     orders = ["AB", "BA"] if request.mode == "pairwise" and ctx.spec.both_orders else ["AB"]
     return {

@@ -187,6 +187,7 @@ async def _ask(
     """One model call for one candidate order: (order, ruling, problem, raw reply)."""
     request = state["request"]
     assert ctx.client is not None
+    await ctx.client.connect()  # the prompt takes images where the backend does (its profile says)
     fmt = verdict_format(request.mode)
     messages = _prompt_messages(state, ctx, order)
     problem, last = state.get("problems", {}).get(order), state.get("replies", {}).get(order)

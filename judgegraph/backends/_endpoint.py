@@ -1,13 +1,73 @@
-"""Where the model runs: a configured URL, or the embedded CPU server when none is configured."""
+"""Where the model runs: a configured URL, or the embedded CPU server when none is configured. Nothing is
+connected or started until a run asks the model something: a batch decided by rules never starts a model."""
 
 from __future__ import annotations
 
-from judgegraph.backends._client import ChatModel, ModelClient
+import asyncio
+from typing import Any
+
+from typing_extensions import Unpack
+
+from judgegraph.backends._client import ChatModel, ChatOptions, ModelClient
 from judgegraph.backends._embedded import EmbeddedServer
 from judgegraph.backends._pool import ModelPool
-from judgegraph.backends._profiles import backend_profiles
-from judgegraph.errors import UsageError
+from judgegraph.backends._profiles import BackendProfile, backend_profiles
+from judgegraph.errors import JudgegraphError, UsageError
+from judgegraph.schema import ModelRequest, ModelTurn
 from judgegraph.settings import Settings
+
+
+class LazyModel:
+    """The endpoint's model, connected (the embedded server started) on first use.
+
+    Graphs call `connect()` before they shape a request by the backend's profile. When no model can be
+    reached, `connect()` does not raise: `chat()` then answers a turn whose `error` says why, so the one
+    request that needed a model ends invalid with the reason and a batch goes on; the next use tries again."""
+
+    def __init__(self, endpoint: ModelEndpoint) -> None:
+        self._endpoint = endpoint
+        self._lock = asyncio.Lock()
+        self._failure: str | None = None
+
+    @property
+    def connected(self) -> ChatModel | None:
+        """The connected model, if one was needed so far."""
+        return self._endpoint.opened
+
+    @property
+    def profile(self) -> BackendProfile:
+        live = self.connected
+        if live is not None:
+            return live.profile
+        if self._failure is not None:  # nothing to shape requests for: the call will report the failure
+            return backend_profiles.get(self._endpoint.settings.backend or "generic")
+        raise UsageError("the model is not connected yet: `await model.connect()` before reading its profile")
+
+    @property
+    def model(self) -> str:
+        live = self.connected
+        return live.model if live is not None else ""
+
+    async def connect(self) -> None:
+        async with self._lock:
+            if self.connected is not None:
+                return
+            try:
+                await self._endpoint.open()
+                self._failure = None
+            except (JudgegraphError, OSError) as e:
+                self._failure = f"no model is reachable: {e}"
+
+    async def close(self) -> None:
+        await self._endpoint.close()
+
+    async def chat(self, messages: list[dict[str, Any]], **options: Unpack[ChatOptions]) -> ModelTurn:
+        await self.connect()
+        live = self.connected
+        if live is None:
+            request = ModelRequest(messages=messages, tools=options.get("tools") or [])
+            return ModelTurn(request=request, error=self._failure or "no model is reachable")
+        return await live.chat(messages, **options)
 
 
 class ModelEndpoint:
@@ -20,6 +80,13 @@ class ModelEndpoint:
         self.embedded: EmbeddedServer | None = None
         self._given = client
         self._client: ChatModel | None = None
+        self.lazy = LazyModel(self)
+        """What runs are given: the model, connected when a run first needs it."""
+
+    @property
+    def opened(self) -> ChatModel | None:
+        """The connected model, or None while no run has needed one."""
+        return self._client
 
     @property
     def client(self) -> ChatModel:

@@ -153,10 +153,10 @@ class Judge:
     # ------------------------------------------------------------ lifecycle
 
     async def open(self) -> None:
-        """Connect to the model (starting the embedded server when no URL is set). Idempotent."""
+        """Get ready to judge. Idempotent. The model is connected (the embedded server started) only when a run
+        first asks it something: rule-decided requests never start one."""
         async with self._open_lock:
             if not self._opened:
-                await self._endpoint.open()
                 if self.settings.checkpoints != "off":
                     self._checkpoints = await open_checkpointer(self.settings.store_path)
                     self._graph.attach_checkpointer(self._checkpoints)
@@ -184,14 +184,16 @@ class Judge:
     # ------------------------------------------------------------ judging
 
     def _versions(self) -> Versions:
-        client = self._endpoint.client
+        """What judges this run; the backend and model are those of the connected model (filled in at the end
+        of a run that connected it; empty for a run that never asked a model)."""
+        client = self._endpoint.opened
         return Versions(
             judgegraph=__version__,
             judge=self.spec.version,
             prompts=self.spec.prompt_hashes(),
             tools=list(self.spec.tools),
-            backend=client.profile.name,
-            model=client.model,
+            backend=client.profile.name if client is not None else "",
+            model=client.model if client is not None else "",
         )
 
     async def new_trajectory(self, request: JudgeRequest | Mapping[str, Any]) -> Trajectory:
@@ -214,8 +216,12 @@ class Judge:
         if self.store is not None:
             await self.store.astart_run(trajectory)
         try:
-            await self._graph.arun(trajectory, self._endpoint.client)
+            await self._graph.arun(trajectory, self._endpoint.lazy)
         finally:
+            client = self._endpoint.opened
+            if client is not None and trajectory.model_turns() and not trajectory.versions.model:
+                versions = {"backend": client.profile.name, "model": client.model}
+                trajectory.versions = trajectory.versions.model_copy(update=versions)
             trajectory.reward = judge_reward(trajectory, self.reward)
             if self.store is not None:
                 await asyncio.shield(self.store.afinish_run(trajectory))
@@ -286,7 +292,7 @@ class Judge:
         live = None
         if from_step is not None:
             await self.open()
-            live = self._endpoint.client
+            live = self._endpoint.lazy
         store = self.store if record else None
         return await replay(self._graph, self.spec.version, original, overrides, from_step, live, store)
 
