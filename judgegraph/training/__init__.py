@@ -1,10 +1,10 @@
 """Training the judge on its own runs: teacher runs, SFT with TRL, conversion to GGUF, rejection-sampling rounds
 on self-play."""
 
-from judgegraph.training._collect import VERIFIABLE, Collected, collect_teacher_runs, training_requests
+from judgegraph.training._collect import VERIFIABLE, Collected, collect_teacher_runs, stored_runs, training_requests
 from judgegraph.training._gguf import to_gguf
 from judgegraph.training._grpo import RulingReward, ruling_reward, ruling_score
-from judgegraph.training._recipe import export_sft, recipe, stored_runs
+from judgegraph.training._recipe import export_sft, recipe
 from judgegraph.training._selfplay import SelfPlay, best_runs, cost, sampled_spec, self_play
 from judgegraph.training._sft import SFTSettings, examples, train_sft
 from judgegraph.training._teacher import TEACHER_MODEL, Lesson, TeacherModel

@@ -17,8 +17,9 @@ from judgegraph.errors import UsageError
 from judgegraph.evals._harness import load_suite
 from judgegraph.evals._splits import split_of
 from judgegraph.runtime import Judge
-from judgegraph.schema import JudgeRequest
+from judgegraph.schema import JudgeRequest, Trajectory
 from judgegraph.settings import Settings
+from judgegraph.store import TrajectoryStore
 from judgegraph.training._teacher import Lesson, TeacherModel
 
 VERIFIABLE = ["code", "math", "instructions", "documents", "injection", "images"]
@@ -68,3 +69,14 @@ async def collect_teacher_runs(
 
         correct = await asyncio.gather(*(play(r) for r in requests))
     return Collected(requests=len(requests), teacher_runs=len(requests), correct=sum(correct), store=store)
+
+
+def stored_runs(store: Path, judge: str = "agentic") -> list[Trajectory]:
+    """The store's complete runs of `judge` (none when the store does not exist yet)."""
+    if not store.exists():
+        return []
+    st = TrajectoryStore(store)
+    try:
+        return [st.get(r.id) for r in st.list_runs(judge=judge, limit=1_000_000) if r.status == "complete"]
+    finally:
+        st.close()

@@ -14,24 +14,13 @@ from typing import Any, TypeVar
 
 from judgegraph.backends import embedded_model_path
 from judgegraph.output import export
-from judgegraph.schema import Trajectory
 from judgegraph.settings import Settings
-from judgegraph.store import TrajectoryStore
-from judgegraph.training._collect import VERIFIABLE, collect_teacher_runs
+from judgegraph.training._collect import VERIFIABLE, collect_teacher_runs, stored_runs
 from judgegraph.training._gguf import to_gguf
 from judgegraph.training._selfplay import best_runs, self_play
 from judgegraph.training._sft import SFTSettings, train_sft
 
 T = TypeVar("T")
-
-
-def stored_runs(store: Path, judge: str = "agentic") -> list[Trajectory]:
-    """The store's complete runs of `judge`."""
-    st = TrajectoryStore(store)
-    try:
-        return [st.get(r.id) for r in st.list_runs(judge=judge, limit=1_000_000) if r.status == "complete"]
-    finally:
-        st.close()
 
 
 def export_sft(store: Path, out: Path, judge: str = "agentic") -> int:
@@ -83,9 +72,7 @@ def recipe(
         name = f"rs{r}"
         played = run_dir / f"{name}.db"
         rs_data = run_dir / f"{name}.jsonl"
-        if not rs_data.exists():
-            if played.exists():  # a round stopped midway samples again from scratch (seeds make it the same)
-                played.unlink()
+        if not rs_data.exists():  # a round stopped midway samples only what its store does not hold yet
             report = asyncio.run(
                 self_play(gguf, sets, per_set, settings, played, samples=samples, temperature=temperature)
             )

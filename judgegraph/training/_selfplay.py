@@ -19,8 +19,7 @@ from judgegraph.backends import EmbeddedServer
 from judgegraph.runtime import Judge
 from judgegraph.schema import JudgeRequest, Trajectory
 from judgegraph.settings import Settings
-from judgegraph.store import TrajectoryStore
-from judgegraph.training._collect import training_requests
+from judgegraph.training._collect import stored_runs, training_requests
 
 
 class SelfPlay(BaseModel):
@@ -77,6 +76,7 @@ async def self_play(
     loop = asyncio.get_running_loop()
     start = loop.time()
     requests = await training_requests(suites, per_suite)
+    done = {(t.request.id, t.versions.judge) for t in stored_runs(store)}  # a round stopped midway resumes
     server = EmbeddedServer(model_path=model, n_threads=settings.embedded_threads)
     url = await server.start()
     try:
@@ -84,7 +84,6 @@ async def self_play(
         served = settings.model_copy(update={"model_url": url, "backend": EmbeddedServer.profile})
         limit = asyncio.Semaphore(concurrency)
         base = judges.get("agentic")
-        results: list[bool] = []
         for seed in range(1, samples + 1):
             spec = sampled_spec(base, temperature, seed)
             async with Judge.load(spec, settings=served, store=store) as judge:
@@ -93,20 +92,16 @@ async def self_play(
                     async with limit:
                         return bool((await judge.arun(request)).correct)
 
-                results += await asyncio.gather(*(one(r) for r in requests))
+                await asyncio.gather(*(one(r) for r in requests if (r.id, spec.version) not in done))
     finally:
         await server.stop()
-    st = TrajectoryStore(store)
-    try:
-        solved = len(best_runs([st.get(r.id) for r in st.list_runs(judge="agentic", limit=1_000_000)]))
-    finally:
-        st.close()
+    runs = stored_runs(store)
     return SelfPlay(
         requests=len(requests),
         samples=samples,
-        runs=len(results),
-        correct=sum(results),
-        solved=solved,
+        runs=len(runs),
+        correct=sum(bool(t.correct) for t in runs),
+        solved=len(best_runs(runs)),
         wall_s=loop.time() - start,
         store=store,
     )
