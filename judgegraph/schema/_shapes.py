@@ -4,7 +4,8 @@ What pandas and Hugging Face `datasets` write for a missing column (`null`), pre
 `rejected`, as text or as TRL's conversational messages), a `response` or `completion` (or a list of sampled
 ones: each judged pointwise), `question` / `problem` for the prompt, `answer` / `solution` / `ground_truth`
 for the reference (a full worked solution is fine: its `#### n` or `\\boxed{}` answer is what counts),
-HumanEval's `test`, `entry_point` and `task_id`, documents as plain strings. A row in judgegraph's own shape
+HumanEval's `test`, `entry_point` and `task_id`, IFEval's `instruction_id_list` + `kwargs` (constraints of kind
+`ifeval`), documents as plain strings. A row in judgegraph's own shape
 passes through unchanged; what is still wrong gets the usual validation error."""
 
 from __future__ import annotations
@@ -91,6 +92,12 @@ def dataset_row(data: dict[str, Any], fields: set[str]) -> dict[str, Any]:
             if isinstance(row.get(key), str | int | float) and not isinstance(row.get(key), bool):
                 row["reference"] = str(row.pop(key))
                 break
+    if "constraints" not in row and isinstance(row.get("instruction_id_list"), list):  # IFEval, IFBench's shape
+        ids, kwargs = row.pop("instruction_id_list"), row.pop("kwargs", None) or []
+        row["constraints"] = [
+            {"kind": "ifeval", "instruction_id": i, "kwargs": kwargs[k] if k < len(kwargs) else {}}
+            for k, i in enumerate(ids)
+        ]
     if "tests" not in row and isinstance(row.get("test"), str):
         row["tests"] = [row.pop("test")]
     if "entry_point" in row:

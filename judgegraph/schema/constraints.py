@@ -8,21 +8,15 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import Field
 
-from judgegraph.schema._shapes import without_nulls
+from judgegraph.schema._constraint_base import Check as Check
+from judgegraph.schema._constraint_base import _Constraint
+from judgegraph.schema.ifeval import IFEvalInstruction
 
 Relation = Literal["at_least", "at_most", "exactly"]
-
-
-class Check(BaseModel):
-    """The outcome of one constraint on one response."""
-
-    kind: str
-    passed: bool
-    why: str
 
 
 def _compare(value: int, relation: Relation, n: int) -> bool:
@@ -35,21 +29,6 @@ def _words(text: str) -> list[str]:
 
 def _sentences(text: str) -> list[str]:
     return [s for s in re.split(r"(?<=[.!?])\s+", text.strip()) if re.search(r"\w", s)]
-
-
-class _Constraint(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
-
-    @model_validator(mode="before")
-    @classmethod
-    def _null_is_absent(cls, data: Any) -> Any:
-        return without_nulls(data, cls)
-
-    def check(self, text: str) -> Check:  # pragma: no cover - every kind overrides it
-        raise NotImplementedError
-
-    def _result(self, passed: bool, why: str) -> Check:
-        return Check(kind=str(getattr(self, "kind", "")), passed=passed, why=why)
 
 
 class _Counted(_Constraint):
@@ -326,7 +305,8 @@ Constraint = Annotated[
     | Title
     | HighlightedSections
     | CapitalWordFrequency
-    | Postscript,
+    | Postscript
+    | IFEvalInstruction,
     Field(discriminator="kind"),
 ]
 """Any constraint, told apart by its `kind`."""
@@ -356,5 +336,6 @@ CONSTRAINT_KINDS: tuple[str, ...] = tuple(
         HighlightedSections,
         CapitalWordFrequency,
         Postscript,
+        IFEvalInstruction,
     )
 )

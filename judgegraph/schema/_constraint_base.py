@@ -1,0 +1,32 @@
+"""What every constraint kind shares: the `Check` it returns and its base model (`null` fields are absent)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, model_validator
+
+from judgegraph.schema._shapes import without_nulls
+
+
+class Check(BaseModel):
+    """The outcome of one constraint on one response."""
+
+    kind: str
+    passed: bool
+    why: str
+
+
+class _Constraint(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _null_is_absent(cls, data: Any) -> Any:
+        return without_nulls(data, cls)
+
+    def check(self, text: str) -> Check:  # pragma: no cover - every kind overrides it
+        raise NotImplementedError
+
+    def _result(self, passed: bool, why: str) -> Check:
+        return Check(kind=str(getattr(self, "kind", "")), passed=passed, why=why)
