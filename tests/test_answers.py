@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -156,15 +155,9 @@ def test_real_math_solutions_agree_with_their_labels(shared_data: Path) -> None:
     """Qwen2.5-Math's 100 MATH problems x 8 sampled solutions, labelled by its harness's grader: no solution
     the harness counts right is refused, and judgegraph credits few it counts wrong (EVALS.md lists them: the
     harness's own misreadings, e.g. `\\boxed{4:30 \\text{ p.m.}}` against `\\text{4:30 p.m.}`)."""
-    from judgegraph.tools._answers import reference_answer
-    from judgegraph.tools.match_reference import _match
+    from benchmarks.real_data import math_agreement
 
-    rows = [json.loads(line) for line in (shared_data / "math" / "math_cot_100.jsonl").read_text().splitlines()]
-    outcomes = [
-        (_match(text, reference_answer(row["answer"]), k).equivalent, bool(row["score"][k]))
-        for row in rows
-        for k, text in enumerate(row["response"])
-    ]
-    assert len(outcomes) == 800
-    assert sum(ours == label for ours, label in outcomes) / len(outcomes) >= 0.985
-    assert not [1 for ours, label in outcomes if label and not ours]
+    ours = math_agreement(shared_data)["judgegraph (match_reference)"]
+    assert ours.checked == 800 and ours.share >= 0.985
+    refused = [case for mine, label, case in ours.disagreements if label and not mine]
+    assert refused == []

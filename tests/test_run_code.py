@@ -112,6 +112,34 @@ async def test_per_case_results_name_the_failing_case(services: ToolServices) ->
 
 
 @pytest.mark.parametrize(
+    "shape",
+    [
+        "body only (a completion)",
+        "body in a fence",
+        "prose, then the function unfenced",
+        "helper block + function block",
+    ],
+)
+async def test_code_as_real_models_write_it_is_found_and_run(services: ToolServices, shape: str) -> None:
+    """HumanEval's own canonical solution, written the ways real responses are: the function's body alone
+    (what a completion model returns after the prompt), fenced or not, with prose, in several blocks."""
+    p = HUMANEVAL["HumanEval/2"]
+    body, whole = p["canonical_solution"], p["prompt"] + p["canonical_solution"]
+    text = {
+        "body only (a completion)": body,
+        "body in a fence": f"Sure:\n```python\n{body}\n```",
+        "prose, then the function unfenced": f"The fractional part is what remains.\n\n{whole}\n\nThat is all.",
+        "helper block + function block": f"```python\nimport math\n```\nThen:\n```python\n{whole}\n```",
+    }[shape]
+    request = {"id": "t", "prompt": p["prompt"], "candidates": [text, "no code here"], "tests": [p["test"]]}
+    found = await _run(services, request, 0)
+    assert found["all_passed"] and found["passed"] == found["total"] == 3, found["text"]
+    assert found["entry_point"] == "truncate_number"
+    nothing = await _run(services, request, 1)
+    assert not nothing["all_passed"] and nothing["passed"] == 0
+
+
+@pytest.mark.parametrize(
     ("code", "status", "load_error"),
     [
         ("def f(x):\n    while True: pass", "timeout", None),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import re
 
 from pydantic import BaseModel, Field
@@ -57,6 +58,26 @@ def entry_point_of(request: JudgeRequest, code: str) -> str | None:
     return defined[-1] if defined else None
 
 
+def _completion(request: JudgeRequest, text: str, code: str | None) -> str | None:
+    """A response that continues the prompt's code (HumanEval's completion form: the function's body only),
+    as the whole program: the prompt's code followed by the response, when that defines the function the
+    prompt declares and the response's own code does not."""
+    declared = re.findall(r"^def\s+(\w+)\s*\(", request.prompt, re.MULTILINE)
+    if not declared or (code is not None and re.search(rf"^def\s+{declared[-1]}\s*\(", code, re.MULTILINE)):
+        return None
+    for piece in (code, text):  # the fenced body, else the whole response
+        if not piece:
+            continue
+        whole = request.prompt.rstrip("\n") + "\n" + piece.strip("\n")
+        try:
+            ast.parse(whole)
+        except SyntaxError:
+            continue
+        if re.search(rf"^def\s+{declared[-1]}\s*\(", whole, re.MULTILINE):
+            return whole
+    return None
+
+
 def plan_run_code(request: JudgeRequest) -> list[ToolCall]:
     """With tests, run every candidate's code against them."""
     return each_candidate("run_code", request, "the request has tests") if request.tests else []
@@ -100,6 +121,9 @@ async def run_code(args: RunCodeArgs, ctx: ToolContext) -> ToolOutput:
     entry = entry_point_of(request, code) if code else None
     if code is not None and entry is not None:
         code = language.extract(text, entry) or code
+    completed = _completion(request, text, code)
+    if completed is not None:
+        code, entry = completed, entry_point_of(request, completed)
     program = language.program(code or "", request.tests, entry, CASE_TIMEOUT_S)
     if code is None:
         cases = [

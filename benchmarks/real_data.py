@@ -1,0 +1,169 @@
+"""judgegraph's checkers on real third-party data (`../shared/data`): agreement with the official tools' labels.
+
+- Math: Qwen2.5-Math's 100 MATH problems x 8 sampled solutions, labelled right or wrong by its harness's grader;
+  judgegraph's `match_reference` (its own comparison, then math-verify) and math-verify alone, on the same
+  solutions against the same answers.
+- IFEval: every instruction of IFEval's 541 prompts, checked on real responses (IFBench's shipped sample outputs)
+  and on edits of them that follow an instruction, by judgegraph and by the official checker's code (as
+  `if_verifiable` ships it), strict and loose.
+
+Run: `python -m benchmarks.real_data [--data ../shared/data]` (needs the `dev` extra for the official IFEval code).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from benchmarks._util import table
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+
+
+@dataclass
+class Agreement:
+    """How often a checker's verdicts equal the reference verdicts."""
+
+    checked: int = 0
+    agreed: int = 0
+    positives: int = 0
+    """Reference verdicts that were "right" / "followed"."""
+    cpu_s: float = 0.0
+    disagreements: list[Any] = field(default_factory=list)
+
+    def add(self, ours: bool, reference: bool, case: Any) -> None:
+        self.checked += 1
+        self.agreed += ours == reference
+        self.positives += reference
+        if ours != reference:
+            self.disagreements.append((ours, reference, case))
+
+    @property
+    def share(self) -> float:
+        return self.agreed / self.checked if self.checked else 0.0
+
+
+def math_agreement(data: Path = DATA) -> dict[str, Agreement]:
+    """judgegraph's `match_reference` and math-verify alone against the harness's labels."""
+    from math_verify import parse, verify
+
+    from judgegraph.tools._answers import reference_answer
+    from judgegraph.tools.match_reference import _match
+
+    rows = [json.loads(line) for line in (data / "math" / "math_cot_100.jsonl").read_text().splitlines()]
+    ours, theirs = Agreement(), Agreement()
+    for row in rows:
+        for k, text in enumerate(row["response"]):
+            label = bool(row["score"][k])
+            case = (row["idx"], k, row["answer"], row["pred"][k])
+            start = time.process_time()
+            ours.add(_match(text, reference_answer(row["answer"]), k).equivalent, label, case)
+            ours.cpu_s += time.process_time() - start
+            start = time.process_time()
+            try:
+                verified = bool(verify(parse(f"${row['answer']}$"), parse(text)))
+            except Exception:
+                verified = False
+            theirs.add(verified, label, case)
+            theirs.cpu_s += time.process_time() - start
+    return {"judgegraph (match_reference)": ours, "math-verify alone": theirs}
+
+
+def ifeval_edits(text: str, prompt: str, other: str) -> list[str]:
+    """A real response and edits of it that each follow some IFEval instruction (so both sides of every rule
+    are exercised): case, quotes, no commas, a title and a postscript, the prompt repeated, two responses, a
+    constrained answer, JSON, `***` paragraph dividers."""
+    return [
+        text,
+        text.lower(),
+        text.upper(),
+        f'"{text}"',
+        text.replace(",", ""),
+        f"<<A Title>>\n{text}\n\nP.S. I hope this helps.",
+        f"{prompt}\n{text}",
+        f"{text}\n******\n{other}",
+        f"{text[:200]}\n\nMy answer is yes.",
+        "```json\n" + json.dumps({"answer": text[:100]}) + "\n```",
+        text.replace("\n\n", "\n\n***\n\n"),
+    ]
+
+
+def random_in_official(instruction_id: str, kwargs: dict[str, Any]) -> bool:
+    """The official code checks a random letter when the given one is not a-z (two IFEval instructions ask for
+    '#'); judgegraph counts the character the instruction names. Such cases cannot be compared."""
+    letter = str(kwargs.get("letter") or "")
+    return instruction_id == "keywords:letter_frequency" and not (
+        len(letter) == 1 and letter.isascii() and letter.isalpha()
+    )
+
+
+@contextmanager
+def official_ifeval() -> Iterator[Callable[[str, dict[str, Any], str, str, bool], bool]]:
+    """The official checker's code as a function (instruction id, kwargs, prompt, response, loose) -> followed.
+    Its two calls into NLTK's punkt models (not downloadable here) go to judgegraph's replacements meanwhile."""
+    from if_verifiable.ifeval import instructions_registry, instructions_util
+
+    from judgegraph.schema.ifeval import loose_variants, split_into_sentences, treebank_words
+
+    def followed(instruction_id: str, kwargs: dict[str, Any], prompt: str, text: str, loose: bool) -> bool:
+        instruction = instructions_registry.INSTRUCTION_DICT[instruction_id](instruction_id)
+        instruction.build_description(**{k: v for k, v in kwargs.items() if v is not None})
+        args = instruction.get_instruction_args()
+        if args and "prompt" in args:
+            instruction.build_description(prompt=prompt)
+        readings = loose_variants(text) if loose else [text]
+        return any(r.strip() and instruction.check_following(r) for r in readings)
+
+    saved = (instructions_util.count_sentences, instructions_util.nltk.word_tokenize)
+    instructions_util.count_sentences = lambda text: len(split_into_sentences(text))
+    instructions_util.nltk.word_tokenize = treebank_words
+    try:
+        yield followed
+    finally:
+        instructions_util.count_sentences, instructions_util.nltk.word_tokenize = saved
+
+
+def ifeval_agreement(data: Path = DATA, *, loose: bool = False) -> Agreement:
+    """judgegraph's IFEval checks against the official code's, on the same responses."""
+    from judgegraph.schema.ifeval import IFEvalInstruction
+
+    rows = [json.loads(line) for line in (data / "ifeval" / "input_data.jsonl").read_text().splitlines()]
+    lines = (data / "ifbench" / "sample_output.jsonl").read_text().splitlines()
+    responses = [json.loads(line)["response"] for line in lines]
+    out = Agreement()
+    with official_ifeval() as official:
+        for n, row in enumerate(rows):
+            base, other = responses[n % len(responses)], responses[(n + 1) % len(responses)]
+            for text in ifeval_edits(base, row["prompt"], other):
+                for instruction_id, kwargs in zip(row["instruction_id_list"], row["kwargs"], strict=True):
+                    if random_in_official(instruction_id, kwargs):
+                        continue
+                    start = time.process_time()
+                    ours = IFEvalInstruction(instruction_id=instruction_id, kwargs=kwargs, loose=loose).followed(text)
+                    out.cpu_s += time.process_time() - start
+                    reference = official(instruction_id, kwargs, row["prompt"], text, loose)
+                    out.add(ours, reference, (instruction_id, kwargs, text[:80]))
+    return out
+
+
+def report(data: Path) -> str:
+    rows: list[list[object]] = []
+    for name, a in math_agreement(data).items():
+        rows.append([f"math: {name} vs the harness's labels", a.checked, f"{100 * a.share:.2f}%", a.cpu_s])
+    for loose in (False, True):
+        a = ifeval_agreement(data, loose=loose)
+        mode = "loose" if loose else "strict"
+        rows.append([f"IFEval ({mode}): judgegraph vs the official code", a.checked, f"{100 * a.share:.2f}%", a.cpu_s])
+    return table(["what", "checked", "agreement", "judgegraph CPU s"], rows)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=DATA)
+    print(report(parser.parse_args().data))
