@@ -4,7 +4,7 @@ The agentic judge on 4 training-split requests (2 code, 2 math; both candidate o
 under its JSON schema) against the embedded server started with each configuration; wall time of the batch.
 llama-cpp-python's server runs one completion at a time, so concurrent conversations interleave: without a
 prompt cache each turn re-reads its whole prompt. Its threads spin-wait, so on a loaded 2-core machine more
-threads can be slower. Run: `python -m benchmarks.embedded [--model PATH]`.
+threads can be slower. Run: `python -m benchmarks.run embedded` (or `python -m benchmarks.embedded --model PATH`).
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ async def _batch(
     return wall, sum(right)
 
 
-async def bench(model: Path | None) -> str:
+async def bench(model: Path | None = None) -> str:
     requests = await training_requests(["code"], 2) + await training_requests(["math"], 2)
     rows: list[list[object]] = []
     for threads, cache, flight in CONFIGS:

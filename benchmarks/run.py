@@ -25,6 +25,8 @@ SECTIONS = {
     "server": "Reward server under load",
     "scaleout": "Scale-out: one process against Ray actors",
     "overhead": "Client overhead per judgment against the usual alternatives",
+    "rule_rewards": "Rule-decided rewards against a plain verifier",
+    "embedded": "The embedded llama.cpp server under the agentic judge",
 }
 REPORT = Path(__file__).resolve().parent.parent / "BENCHMARKS.md"
 

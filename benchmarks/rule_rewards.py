@@ -1,0 +1,97 @@
+"""Rule-decided rewards: judgegraph's CPU per reward against a plain verifier, in one run, same answers.
+
+Qwen2.5-Math's 100 MATH problems x 8 sampled solutions (`../shared/data/math/math_cot_100.jsonl`), each scored
+against its reference answer, as an RL trainer scores rollouts: by math-verify (`verify(parse(gold),
+parse(solution))`, what TRL and open-r1 call), and by judgegraph's `evidence` judge (pointwise, through
+`ajudge_many` at concurrency 32, each run recorded to a SQLite store, or to none). CPU is this process's CPU
+time (all threads) per solution. Run: `python -m benchmarks.run rule_rewards`
+(or `python -m benchmarks.rule_rewards --data DIR`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from benchmarks._util import table
+from benchmarks.real_data import DATA
+
+
+def _solutions(data: Path) -> list[tuple[str, str, str, bool]]:
+    """(problem, reference answer, solution, label) for every sampled solution."""
+    rows = [json.loads(line) for line in (data / "math" / "math_cot_100.jsonl").read_text().splitlines()]
+    return [
+        (row["question"], row["answer"], text, bool(row["score"][k]))
+        for row in rows
+        for k, text in enumerate(row["response"])
+    ]
+
+
+def _math_verify(solutions: list[tuple[str, str, str, bool]]) -> tuple[float, list[bool]]:
+    from math_verify import parse, verify
+
+    verify(parse("$1$"), parse("1"))  # warm: its LaTeX grammar loads on first use
+    start = time.process_time()
+    out = []
+    for _, gold, text, _ in solutions:
+        try:
+            out.append(bool(verify(parse(f"${gold}$"), parse(text))))
+        except Exception:
+            out.append(False)
+    return time.process_time() - start, out
+
+
+async def _judgegraph(solutions: list[tuple[str, str, str, bool]], store: Path | bool) -> tuple[float, list[bool]]:
+    from judgegraph import Judge
+
+    requests: list[dict[str, Any]] = [
+        {"id": f"s{k}", "prompt": q, "candidates": [text], "mode": "pointwise", "reference": gold}
+        for k, (q, gold, text, _) in enumerate(solutions)
+    ]
+    async with Judge.load("evidence", store=store) as judge:
+        await judge.arun(requests[0])  # warm: imports, graph compile
+        start = time.process_time()
+        scores: dict[int, bool] = {}
+        async for item in judge.ajudge_many(requests, concurrency=32):
+            scores[item.index] = bool(item.verdict and item.verdict.scores and item.verdict.scores[0] == 1.0)
+        cpu = time.process_time() - start
+    return cpu, [scores[k] for k in range(len(requests))]
+
+
+async def bench(data: Path = DATA) -> str:
+    solutions = _solutions(data)
+    labels = [label for *_, label in solutions]
+    mv_cpu, mv = _math_verify(solutions)
+    with tempfile.TemporaryDirectory() as tmp:
+        stored_cpu, stored = await _judgegraph(solutions, Path(tmp) / "runs.db")
+    bare_cpu, bare = await _judgegraph(solutions, False)
+    n = len(solutions)
+
+    def row(name: str, cpu: float, got: list[bool]) -> list[object]:
+        agree = sum(a == b for a, b in zip(got, labels, strict=True))
+        same = sum(a == b for a, b in zip(got, mv, strict=True))
+        return [name, 1000 * cpu / n, cpu / mv_cpu, f"{agree}/{n}", f"{same}/{n}"]
+
+    return (
+        f"{n} real MATH solutions (Qwen2.5-Math's 100 problems x 8 samples), each scored against its answer; CPU of"
+        " this process per solution. verl's rule-based math scorer (`verl.utils.reward_score`) is not measured:"
+        " verl is not installed here.\n\n"
+    ) + table(
+        ["scorer", "CPU ms per solution", "x math-verify", "agrees with labels", "same as math-verify"],
+        [
+            row("math-verify", mv_cpu, mv),
+            row("judgegraph evidence, store on", stored_cpu, stored),
+            row("judgegraph evidence, no store", bare_cpu, bare),
+        ],
+    )
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=DATA)
+    print(asyncio.run(bench(parser.parse_args().data)))
