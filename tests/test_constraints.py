@@ -46,6 +46,15 @@ CASES: list[tuple[dict[str, object], str, str]] = [
     ({"kind": "highlighted_sections", "n": 2}, "*one* and *two*", "**bold** only *one*"),
     ({"kind": "capital_word_frequency", "relation": "at_most", "n": 1}, "only ONE shout", "TWO LOUD words"),
     ({"kind": "postscript"}, "Body.\nP.S. see you", "Body without it"),
+    (
+        {
+            "kind": "ifeval",
+            "instruction_id": "length_constraints:number_words",
+            "kwargs": {"num_words": 3, "relation": "less than"},
+        },
+        "two words",
+        "three whole words",
+    ),
 ]
 
 

@@ -23,7 +23,6 @@ from judgegraph.training import (
     collect_teacher_runs,
     examples,
     export_sft,
-    self_play,
     stored_runs,
     training_requests,
 )
@@ -95,16 +94,11 @@ def test_sft_examples_keep_correct_runs_and_one_turn_each() -> None:
 
 
 @pytest.mark.llm
-@pytest.mark.timeout(1200)
-async def test_every_stage_at_a_tiny_size_sft_lowers_the_loss_and_the_converted_judge_judges(
-    fake_openai: FakeOpenAI, tmp_path: Path
-) -> None:
-    """The recipe's stages at the smallest size: teacher runs, the sft export, four SFT steps on one turn (its
-    loss falls), conversion to GGUF, the agentic judge judging with the converted file, and a self-play round
-    sampling with it."""
-    from judgegraph import Judge
+@pytest.mark.timeout(600)
+async def test_sft_lowers_the_loss_on_an_exported_turn(fake_openai: FakeOpenAI, tmp_path: Path) -> None:
+    """Four SFT steps on one exported assistant turn: its loss falls, the run folder has what it promises."""
     from judgegraph.backends._embedded import embedded_model_path
-    from judgegraph.training import SFTSettings, to_gguf, train_sft
+    from judgegraph.training import SFTSettings, train_sft
 
     store = tmp_path / "runs.db"
     await collect_teacher_runs(["math"], 1, Settings(model_url=fake_openai.url, store_path=store), store)
@@ -118,21 +112,40 @@ async def test_every_stage_at_a_tiny_size_sft_lowers_the_loss_and_the_converted_
     )
     assert summary["examples"] == 1 and summary["steps"] == 4
     assert summary["last_loss"] < summary["first_loss"]
-    assert (tmp_path / "sft" / "config.json").exists() and (tmp_path / "sft" / "metrics.jsonl").exists()
-    gguf = await asyncio.to_thread(to_gguf, tmp_path / "sft" / "model", tmp_path / "judge.gguf")
-    async with Judge.load("agentic", store=False, embedded_model=gguf) as judge:
+    for name in ("config.json", "metrics.jsonl", "training.png", "summary.json", "model/config.json"):
+        assert (tmp_path / "sft" / name).exists(), name
+
+
+@pytest.mark.llm
+@pytest.mark.timeout(1500)
+async def test_the_recipe_at_a_tiny_size_runs_every_stage_and_resumes(fake_openai: FakeOpenAI, tmp_path: Path) -> None:
+    """collect -> SFT -> GGUF -> self-play (2 samples) -> keep the best -> SFT -> GGUF, two steps each; the
+    final file judges; run again, every stage is found done."""
+    from judgegraph import Judge
+    from judgegraph.training import SFTSettings, recipe
+
+    run = tmp_path / "train"
+    sft = SFTSettings(max_steps=2, grad_accumulation=1, save_steps=2)
+    settings = Settings(model_url=fake_openai.url)  # the teacher's evidence judge never asks it
+    summary = await asyncio.to_thread(recipe, run, sets=["math"], per_set=1, sft=sft, samples=2, settings=settings)
+    assert summary["collected"]["requests"] == 1 and summary["sft"]["steps"] == 2
+    played = summary["rs1"]["self_play"]
+    assert (played["requests"], played["runs"]) == (1, 2)
+    assert summary["rs1"]["kept"] + summary["rs1"]["teacher"] == 1  # the request's best right run, whoever's
+    assert summary["rs1"]["sft"]["steps"] == 2 and summary["from"] == "rs1.gguf"
+    runs = stored_runs(run / "rs1.db")
+    assert len(runs) == 2 and all(r.versions.model.startswith("sft@sha256:") and r.reward is not None for r in runs)
+    assert len({r.versions.judge for r in runs}) == 2  # each sample its own seed, so its own replayable spec
+    assert {turn.request.params["temperature"] for r in runs for turn in r.model_turns()} == {0.8}
+    assert played["correct"] == sum(bool(r.correct) for r in runs)
+    assert len(best_runs(runs)) == played["solved"] == summary["rs1"]["kept"]
+    async with Judge.load("agentic", store=False, embedded_model=run / "judge.gguf") as judge:
         t = await judge.arun(MATH)
     assert t.verdict is not None and t.verdict.valid
     assert t.versions.model.startswith("judge@sha256:")  # the checkpoint's own hash, in every run it judges
-    # Self-play with the converted judge: two sampled runs of one training request, recorded and rewarded.
-    played = await self_play(gguf, ["math"], 1, Settings(), tmp_path / "rs.db", samples=2, temperature=0.8)
-    assert (played.requests, played.runs) == (1, 2)
-    runs = stored_runs(tmp_path / "rs.db")
-    assert len(runs) == 2 and all(r.versions.model.startswith("judge@sha256:") and r.reward is not None for r in runs)
-    assert len({r.versions.judge for r in runs}) == 2  # each sample its own seed, so its own replayable spec
-    assert {turn.request.params["temperature"] for r in runs for turn in r.model_turns()} == {0.8}
-    assert played.correct == sum(bool(r.correct) for r in runs)
-    assert len(best_runs(runs)) == played.solved == min(1, played.correct)
+    again = await asyncio.to_thread(recipe, run, sets=["math"], per_set=1, sft=sft, samples=2, settings=settings)
+    assert again == summary  # every stage's output was there: nothing ran again
+    assert len(stored_runs(run / "rs1.db")) == 2
 
 
 def test_planned_calls_are_stated_as_the_narrowed_schemas_ask() -> None:
