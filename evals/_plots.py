@@ -111,3 +111,25 @@ def training_plot(history: list[dict[str, float]], path: Path) -> Path:
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path
+
+
+def recipe_plot(stages: list[tuple[str, list[dict[str, float]]]], rewards: list[tuple[str, float]], path: Path) -> Path:
+    """The training recipe's curves: each SFT stage's loss per step, one after the other, and beside them the
+    self-play reward of each rejection-sampling round (share of sampled runs that ruled right)."""
+    plt = _pyplot()
+    fig, (loss_ax, reward_ax) = plt.subplots(1, 2, figsize=(9, 3.2), gridspec_kw={"width_ratios": [3, 1]})
+    offset = 0
+    for name, history in stages:
+        points = [(e["step"], e["loss"]) for e in history if "loss" in e and "step" in e]
+        if points:
+            loss_ax.plot([offset + s for s, _ in points], [v for _, v in points], marker=".", label=f"{name} loss")
+            offset += int(max(s for s, _ in points))
+    loss_ax.set_xlabel("optimizer step (stages in order)")
+    loss_ax.legend(fontsize=8)
+    reward_ax.bar([n for n, _ in rewards], [r for _, r in rewards])
+    reward_ax.set_ylim(0, 1)
+    reward_ax.set_ylabel("self-play reward")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path

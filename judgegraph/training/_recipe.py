@@ -93,6 +93,7 @@ def recipe(
         gguf = run_dir / f"{name}.gguf"
         if not gguf.exists():
             _written(gguf, to_gguf, stage / "model")
+    _plot(run_dir, summary, rounds)
     final = run_dir / "judge.gguf"
     final.unlink(missing_ok=True)
     shutil.copyfile(gguf, final)
@@ -100,3 +101,21 @@ def recipe(
     summary["from"] = gguf.name
     summary_path.write_text(json.dumps(summary, indent=1))
     return summary
+
+
+def _plot(run_dir: Path, summary: dict[str, Any], rounds: int) -> None:
+    """`training.png`: every SFT stage's loss and each round's self-play reward, from the run folder's logs."""
+    from judgegraph.evals._plots import recipe_plot
+
+    names = ["sft", *(f"rs{r}" for r in range(1, rounds + 1))]
+    stages = []
+    for name in names:
+        metrics = run_dir / name / "metrics.jsonl"
+        if metrics.exists():
+            stages.append((name, [json.loads(line) for line in metrics.read_text().splitlines() if line.strip()]))
+    rewards = []
+    for name in names[1:]:
+        played = summary.get(name, {}).get("self_play")
+        if played and played["runs"]:
+            rewards.append((name, played["correct"] / played["runs"]))
+    recipe_plot(stages, rewards, run_dir / "training.png")
