@@ -43,7 +43,7 @@ def recipe(
     per_set: int = 4,
     sft: SFTSettings | None = None,
     rounds: int = 1,
-    samples: int = 4,
+    samples: int = 2,
     temperature: float = 0.8,
     settings: Settings | None = None,
     base: Path | None = None,

@@ -65,7 +65,7 @@ async def self_play(
     settings: Settings,
     store: Path,
     *,
-    samples: int = 4,
+    samples: int = 2,
     temperature: float = 0.8,
     concurrency: int = 1,
 ) -> SelfPlay:
