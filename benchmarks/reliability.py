@@ -308,18 +308,17 @@ async def model_faults() -> Figure:
     facts["budget"] = observed(t, took)
     error = (t.verdict.error or "") if t.verdict else "no verdict"
     rows.append([f"agentic, budget {BUDGET_S:g} s", "timeouts", calls, f"{took:.1f}", error[:80]])
-    # Connection refused: nothing listens.
+    # Connection refused: nothing listens. Only the request that needs the model fails (invalid, with the
+    # reason); one a reference decides is judged, since no model is connected until a run needs one.
     from judgegraph.backends import free_port
-    from judgegraph.errors import BackendUnavailableError
 
-    facts["refused_at_start"] = None
-    try:
-        async with Judge.load("evidence", store=False, model_url=f"http://127.0.0.1:{free_port()}/v1") as judge:
-            await judge.arun(request)
-        rows.append(["any", "connection refused at start", 0, "-", "RAN WITHOUT A MODEL"])
-    except BackendUnavailableError as e:
-        facts["refused_at_start"] = str(e)
-        rows.append(["any", "connection refused at start", 0, "-", f"refused to start: {str(e)[:60]}"])
+    async with Judge.load("evidence", store=False, model_url=f"http://127.0.0.1:{free_port()}/v1") as judge:
+        t = await judge.arun(request)
+        decided = await judge.arun({**request, "id": "r", "reference": "Hello!", "candidates": ["Hello!", "Bye."]})
+    facts["unreachable"] = observed(t, 0.0)
+    facts["unreachable_rule_decided"] = observed(decided, 0.0)
+    error = (t.verdict.error or "") if t.verdict else "no verdict"
+    rows.append(["any", "nothing listens (connection refused)", 0, "-", error[:80].replace("|", "/")])
     body = (
         "Each row: a scripted model that fails one way on every call (retries: 1, timeout 1 s). The verdict "
         "is invalid with its reason, its scores empty (no default score). With a budget per judgment "

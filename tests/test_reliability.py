@@ -49,7 +49,11 @@ async def test_model_faults_end_in_invalid_verdicts_never_default_scores() -> No
     assert budget["status"] == "incomplete" and budget["seconds"] < reliability.BUDGET_S + 1
     assert not budget["verdict"]["valid"] and "budget" in budget["verdict"]["error"]
     assert budget["verdict"]["scores"] == []
-    assert facts["refused_at_start"] and "does not answer" in facts["refused_at_start"]
+    unreachable = facts["unreachable"]["verdict"]
+    assert not unreachable["valid"] and "no model is reachable" in unreachable["error"]
+    assert "does not answer" in unreachable["error"] and unreachable["scores"] == []
+    decided = facts["unreachable_rule_decided"]["verdict"]  # no model needed: judged all the same
+    assert decided["valid"] and decided["decided_by"] == "evidence" and decided["winner"] == 0
 
 
 def test_kill_9_then_resume_loses_and_duplicates_nothing() -> None:
