@@ -323,7 +323,8 @@ async def model_faults() -> Figure:
         "Each row: a scripted model that fails one way on every call (retries: 1, timeout 1 s). The verdict "
         "is invalid with its reason, its scores empty (no default score). With a budget per judgment "
         f"(`--budget` / `JUDGEGRAPH_BUDGET`), a stuck model is cut at the budget ({BUDGET_S:g} s here) instead of "
-        "after every attempt; the run is kept, marked incomplete.\n\n"
+        "after every attempt; the run is kept, marked incomplete. When nothing listens at all, only the requests "
+        "that need the model are invalid (the last row); one a reference decides is judged, no model connected.\n\n"
         + table(["judge", "model fault", "model calls", "s", "verdict error"], rows)
     )
     return Figure("Model faults", "python -m benchmarks.reliability model_faults", body, facts)
