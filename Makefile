@@ -37,8 +37,9 @@ demo: services
 	$(BIN)/judgegraph judge examples/demo.jsonl -o $(DEMO_DIR)/demo-output.jsonl --store $(DEMO_DIR)/runs.db
 	$(BIN)/judgegraph viz --store $(DEMO_DIR)/runs.db --port $(VIZ_PORT)
 
-# Train the agentic judge on its own runs (teacher runs on the training split -> SFT -> GGUF), then judge
-# with TRAIN_DIR/judge.gguf: judgegraph judge INPUT --judge agentic --embedded-model TRAIN_DIR/judge.gguf
+# Train the agentic judge on its own runs (teacher runs on the training split -> SFT -> GGUF -> a round of
+# rejection sampling on its own sampled runs -> SFT -> GGUF; about an hour on 2 cores), then judge with
+# TRAIN_DIR/judge.gguf: judgegraph judge INPUT --judge agentic --embedded-model TRAIN_DIR/judge.gguf
 TRAIN_DIR ?= $(DEMO_DIR)/train
 TRAIN_PER_SET ?= 4
 train: services
