@@ -47,6 +47,15 @@ async def _runs(fake_openai: FakeOpenAI, store: Path) -> list[Any]:
     return runs
 
 
+async def _exported(fake_openai: FakeOpenAI, tmp_path: Path, fmt: str, rows: int) -> tuple[list[Any], Any]:
+    """The two runs, exported in `fmt` (`rows` rows) and read back as a user would: the file, by `datasets`."""
+    from datasets import load_dataset
+
+    runs = await _runs(fake_openai, tmp_path / "runs.db")
+    assert export(runs, fmt, tmp_path / f"{fmt}.jsonl") == rows
+    return runs, load_dataset("json", data_files=str(tmp_path / f"{fmt}.jsonl"), split="train")
+
+
 def _trains_one_step(trainer: Any) -> None:
     trainer.train()
     losses = [e["loss"] for e in trainer.state.log_history if "loss" in e]
@@ -68,12 +77,9 @@ def _args(tmp_path: Path, cls: Any, **extra: Any) -> Any:
 async def test_the_sft_export_trains_with_trls_sft_trainer(
     base: tuple[Any, Any], fake_openai: FakeOpenAI, tmp_path: Path
 ) -> None:
-    from datasets import load_dataset
     from trl import SFTConfig, SFTTrainer
 
-    runs = await _runs(fake_openai, tmp_path / "runs.db")
-    assert export(runs, "sft", tmp_path / "sft.jsonl") == 4  # two runs, each judged in both orders
-    dataset = load_dataset("json", data_files=str(tmp_path / "sft.jsonl"), split="train")  # the file, as a user would
+    _, dataset = await _exported(fake_openai, tmp_path, "sft", 4)  # two runs, each judged in both orders
     model, tokenizer = base
     trainer = SFTTrainer(
         model=copy.deepcopy(model),
@@ -87,12 +93,9 @@ async def test_the_sft_export_trains_with_trls_sft_trainer(
 async def test_the_dpo_export_trains_with_trls_dpo_trainer(
     base: tuple[Any, Any], fake_openai: FakeOpenAI, tmp_path: Path
 ) -> None:
-    from datasets import load_dataset
     from trl import DPOConfig, DPOTrainer
 
-    runs = await _runs(fake_openai, tmp_path / "runs.db")
-    assert export(runs, "dpo", tmp_path / "dpo.jsonl") == 1
-    dataset = load_dataset("json", data_files=str(tmp_path / "dpo.jsonl"), split="train")
+    _, dataset = await _exported(fake_openai, tmp_path, "dpo", 1)
     model, tokenizer = base
     trainer = DPOTrainer(
         model=copy.deepcopy(model),
@@ -107,14 +110,11 @@ async def test_the_dpo_export_trains_with_trls_dpo_trainer(
 async def test_the_trl_export_trains_with_trls_grpo_trainer_rewarded_by_the_judges_own_rule(
     base: tuple[Any, Any], fake_openai: FakeOpenAI, tmp_path: Path
 ) -> None:
-    from datasets import load_dataset
     from trl import GRPOConfig, GRPOTrainer
 
     from judgegraph.training import ruling_reward
 
-    runs = await _runs(fake_openai, tmp_path / "runs.db")
-    assert export(runs, "trl", tmp_path / "trl.jsonl") == 4  # each run's two candidate orders
-    dataset = load_dataset("json", data_files=str(tmp_path / "trl.jsonl"), split="train")
+    runs, dataset = await _exported(fake_openai, tmp_path, "trl", 4)  # each run's two candidate orders
     assert sorted(map(tuple, dataset["shown"])) == [(0, 1), (0, 1), (1, 0), (1, 0)]
     # The judge's own rule on the exported rows: each recorded ruling scores as its run did.
     by_id = {t.id: t for t in runs}

@@ -58,12 +58,16 @@ def entry_point_of(request: JudgeRequest, code: str) -> str | None:
     return defined[-1] if defined else None
 
 
+def _defines(code: str, name: str) -> bool:
+    return re.search(rf"^def\s+{re.escape(name)}\s*\(", code, re.MULTILINE) is not None
+
+
 def _completion(request: JudgeRequest, text: str, code: str | None) -> str | None:
     """A response that continues the prompt's code (HumanEval's completion form: the function's body only),
     as the whole program: the prompt's code followed by the response, when that defines the function the
     prompt declares and the response's own code does not."""
     declared = re.findall(r"^def\s+(\w+)\s*\(", request.prompt, re.MULTILINE)
-    if not declared or (code is not None and re.search(rf"^def\s+{declared[-1]}\s*\(", code, re.MULTILINE)):
+    if not declared or (code is not None and _defines(code, declared[-1])):
         return None
     for piece in (code, text):  # the fenced body, else the whole response
         if not piece:
@@ -73,7 +77,7 @@ def _completion(request: JudgeRequest, text: str, code: str | None) -> str | Non
             ast.parse(whole)
         except SyntaxError:
             continue
-        if re.search(rf"^def\s+{declared[-1]}\s*\(", whole, re.MULTILINE):
+        if _defines(whole, declared[-1]):
             return whole
     return None
 

@@ -116,7 +116,7 @@ class EmbeddedServer:
             str(self.n_threads),
             # The server runs one completion at a time; without a prompt cache, concurrent conversations
             # (judgments, candidate orders) interleave and each turn re-reads its whole prompt. With it, 4
-            # agentic judgments 2 at a time took 73 s instead of 145 s (benchmarks/embedded_cache.py).
+            # agentic judgments 2 at a time took 73 s instead of 145 s (benchmarks/embedded.py).
             *(["--cache", "true", "--cache_size", str(self.cache_bytes)] if self.cache_bytes else []),
             "--host",
             "127.0.0.1",

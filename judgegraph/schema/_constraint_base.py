@@ -30,3 +30,15 @@ class _Constraint(BaseModel):
 
     def _result(self, passed: bool, why: str) -> Check:
         return Check(kind=str(getattr(self, "kind", "")), passed=passed, why=why)
+
+
+def detect_language(text: str) -> str | None:
+    """The language langdetect reads in `text` (ISO 639-1), seeded so it is the same every time; None when it
+    finds no features to read."""
+    from langdetect import DetectorFactory, LangDetectException, detect
+
+    DetectorFactory.seed = 0  # langdetect is random unless seeded
+    try:
+        return str(detect(text))
+    except LangDetectException:
+        return None

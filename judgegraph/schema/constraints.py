@@ -13,7 +13,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from judgegraph.schema._constraint_base import Check as Check
-from judgegraph.schema._constraint_base import _Constraint
+from judgegraph.schema._constraint_base import _Constraint, detect_language
 from judgegraph.schema.ifeval import IFEvalInstruction
 
 Relation = Literal["at_least", "at_most", "exactly"]
@@ -234,12 +234,8 @@ class ResponseLanguage(_Constraint):
     language: str = Field(min_length=2, max_length=3)
 
     def check(self, text: str) -> Check:
-        from langdetect import DetectorFactory, LangDetectException, detect
-
-        DetectorFactory.seed = 0  # langdetect is random unless seeded
-        try:
-            found = detect(text)
-        except LangDetectException:
+        found = detect_language(text)
+        if found is None:
             return self._result(False, "no language could be detected")
         return self._result(found == self.language.lower(), f"detected {found}")
 

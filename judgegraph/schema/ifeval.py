@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from pydantic import Field, field_validator
 
-from judgegraph.schema._constraint_base import Check, _Constraint
+from judgegraph.schema._constraint_base import Check, _Constraint, detect_language
 
 # ---------------------------------------------------------------- the official utilities (no NLTK data needed)
 
@@ -75,16 +75,6 @@ def treebank_words(text: str) -> list[str]:
         m = _CONTRACTION.match(token.replace("’", "'"))
         out += [m.group(1), m.group(2)] if m else [token]
     return out
-
-
-def _language(text: str) -> str | None:
-    from langdetect import DetectorFactory, LangDetectException, detect
-
-    DetectorFactory.seed = 0  # langdetect is random unless seeded
-    try:
-        return str(detect(text))
-    except LangDetectException:
-        return None  # the official checker counts an undetectable language as followed
 
 
 # ---------------------------------------------------------------- the 25 checks, by instruction id
@@ -173,8 +163,8 @@ def _two_responses(text: str) -> bool:
 def _all_case(text: str, upper: bool) -> bool:
     if not (text.isupper() if upper else text.islower()):
         return False
-    language = _language(text)
-    return language is None or language == "en"
+    language = detect_language(text)
+    return language is None or language == "en"  # the official checker counts an unreadable language as followed
 
 
 CONSTRAINED_RESPONSES = ("My answer is yes.", "My answer is no.", "My answer is maybe.")
@@ -190,7 +180,7 @@ IFEVAL_CHECKS: dict[str, Callable[[str, Args], bool]] = {
     "keywords:letter_frequency": lambda t, a: _compare(
         collections.Counter(t.lower())[str(a["letter"]).strip().lower()], a["let_relation"], int(a["let_frequency"])
     ),
-    "language:response_language": lambda t, a: (lang := _language(t)) is None or lang == a["language"],
+    "language:response_language": lambda t, a: (lang := detect_language(t)) is None or lang == a["language"],
     "length_constraints:number_sentences": lambda t, a: _compare(
         len(split_into_sentences(t)), a["relation"], int(a["num_sentences"])
     ),

@@ -88,9 +88,9 @@ async def self_play(
             spec = sampled_spec(base, temperature, seed)
             async with Judge.load(spec, settings=served, store=store) as judge:
 
-                async def one(request: JudgeRequest, judge: Judge = judge) -> bool:
+                async def one(request: JudgeRequest, judge: Judge = judge) -> None:
                     async with limit:
-                        return bool((await judge.arun(request)).correct)
+                        await judge.arun(request)  # recorded and rewarded in the store
 
                 await asyncio.gather(*(one(r) for r in requests if (r.id, spec.version) not in done))
     finally:
