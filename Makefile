@@ -17,7 +17,7 @@ TORCH_VERSION ?= 2.13.0
 LINT_VENV ?= .venv-lint
 LINT_STAMP := $(LINT_VENV)/.judgegraph-lint
 
-.PHONY: setup demo test test-fast lint services clean evals train
+.PHONY: setup demo test test-fast lint services clean evals train vllm
 
 setup: $(STAMP)
 
@@ -36,6 +36,12 @@ $(STAMP): pyproject.toml Makefile
 demo: services
 	$(BIN)/judgegraph judge examples/demo.jsonl -o $(DEMO_DIR)/demo-output.jsonl --store $(DEMO_DIR)/runs.db
 	$(BIN)/judgegraph viz --store $(DEMO_DIR)/runs.db --port $(VIZ_PORT)
+
+# vLLM's CPU build in its own environment (never the project's: it pins its own torch and transformers); the
+# vLLM tests build it themselves when missing. Then: judgegraph model vllm MODEL --cpu --python $(VLLM_VENV)/bin/python
+VLLM_VENV ?= .venv-vllm
+vllm:
+	PYTHON=$(PYTHON) bash scripts/vllm-env.sh $(VLLM_VENV)
 
 # Train the agentic judge on its own runs (teacher runs on the training split -> SFT -> GGUF -> a round of
 # rejection sampling on its own sampled runs -> SFT -> GGUF; about an hour on 2 cores), then judge with
@@ -71,7 +77,7 @@ services: setup
 test: lint services
 	$(BIN)/python -m pytest -ra
 
-FAST_MARKERS := not llm and not ray and not browser and not slow and not docker
+FAST_MARKERS := not llm and not ray and not browser and not slow and not docker and not vllm
 # Four workers on any machine: the fast tier mostly waits (sandbox timeouts, subprocesses), so it gains past the
 # core count. The full suite stays serial: its real-model and timing checks must not compete for two cores.
 test-fast: setup

@@ -34,7 +34,7 @@ async def _batch(
     model: Path | None, requests: list[JudgeRequest], threads: int, cache: int, flight: int
 ) -> tuple[float, int]:
     """The batch's wall time and how many judgments were right."""
-    server = EmbeddedServer(model_path=model, n_threads=threads, cache_bytes=cache)
+    server = EmbeddedServer(model=model, n_threads=threads, cache_bytes=cache)
     url = await server.start()
     try:
         limit = asyncio.Semaphore(flight)

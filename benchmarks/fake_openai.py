@@ -69,6 +69,7 @@ class FakeOpenAI:
                         reply = fake.responder(body)
                     else:
                         reply = fake.script.pop(0) if fake.script else fake.default
+                reply = _named_call(body, reply)
                 if reply.delay_s:
                     time.sleep(reply.delay_s)
                 if reply.raw_body is not None:
@@ -123,6 +124,16 @@ class FakeOpenAI:
     def stop(self) -> None:
         self._server.shutdown()
         self._server.server_close()
+
+
+def _named_call(body: dict[str, Any], reply: Reply) -> Reply:
+    """As vLLM answers a request whose `tool_choice` names a function: the reply is that function's call, its
+    arguments the scripted content (so a script written for text replies still reads as real vLLM's would)."""
+    choice = body.get("tool_choice")
+    if not isinstance(choice, dict) or reply.tool_calls or reply.content is None or reply.raw_body is not None:
+        return reply
+    name = str(choice.get("function", {}).get("name", ""))
+    return Reply(**{**reply.__dict__, "content": "", "tool_calls": [(name, reply.content)]})
 
 
 def prefers(text: str, confidence: float = 0.9) -> Callable[[dict[str, Any]], Reply]:

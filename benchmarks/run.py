@@ -27,6 +27,7 @@ SECTIONS = {
     "overhead": "Client overhead per judgment against the usual alternatives",
     "rule_rewards": "Rule-decided rewards against a plain verifier",
     "embedded": "The embedded llama.cpp server under the agentic judge",
+    "threads": "The embedded model's threads, idle and beside a busy core",
 }
 REPORT = Path(__file__).resolve().parent.parent / "BENCHMARKS.md"
 

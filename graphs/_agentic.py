@@ -2,8 +2,10 @@
 rules; step and tool-call budgets end in an explicit forced verdict.
 
 agent -> act (tools, in parallel) -> agent -> ... -> finalize, or -> force_verdict -> finalize.
-Backends that parse tool calls (vLLM) get native `tools=`; others (llama.cpp's default chat format) are asked
-for one JSON action per turn under a schema, so the same graph runs on both.
+Backends that parse tool calls (vLLM) get native `tools=`, with the verdict as one more function and
+`tool_choice="required"` where the server takes it (then every turn is a call the strict schemas allow); others
+(llama.cpp's default chat format) are asked for one JSON action per turn under a schema, so the same graph runs on
+both.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from judgegraph.graphs._verdict_format import (
     verdict_format,
     verdict_schema,
 )
-from judgegraph.schema import JudgeRequest, ToolCall, ToolResult, Verdict
+from judgegraph.schema import JudgeRequest, ModelTurn, ToolCall, ToolResult, Verdict
 from judgegraph.tools import RunScope, tools
 
 Ctx = Runtime[JudgeContext]
@@ -58,6 +60,8 @@ class AgentState(TypedDict, total=False):
     """Tool calls the model just asked for."""
     called: dict[str, list[int]]
     """Tool -> the candidate positions it checked in this order's conversation (not offered again)."""
+    stalled: bool
+    """The model's last calls only repeated calls this conversation already answered: the verdict is next."""
     evidence: Annotated[list[ToolResult], operator.add]
     steps: int
     tool_calls: int
@@ -124,6 +128,41 @@ def action_schema(
     return alternatives[0] if len(alternatives) == 1 else {"anyOf": alternatives}
 
 
+VERDICT_TOOL = "submit_verdict"
+"""Native tool calls under `tool_choice="required"` give the verdict as a call of this function."""
+
+
+def _verdict_function(request: JudgeRequest, *, strict: bool) -> dict[str, Any]:
+    """The verdict as a function the model calls when it is ready to rule (its arguments: the verdict schema)."""
+    schema = verdict_schema(verdict_format(request.mode), len(request.candidates))
+    function = {
+        "name": VERDICT_TOOL,
+        "description": "Give your verdict, once the evidence you need is in.",
+        "parameters": schema,
+    }
+    return {"type": "function", "function": {**function, "strict": True} if strict else function}
+
+
+_VERDICT_CHOICE = {"type": "function", "function": {"name": VERDICT_TOOL}}
+
+
+def _native_specs(ctx: JudgeContext, request: JudgeRequest, allowed: list[str]) -> list[dict[str, Any]]:
+    """The functions offered for the whole conversation: each allowed tool narrowed to this request, and the
+    verdict. They do not change turn by turn: servers render them into the prompt, and a prompt whose start
+    changes defeats the prefix cache and leaves no token-aligned trajectory to train on."""
+    strict = ctx.client.profile.strict_tools if ctx.client is not None else False
+    offered = _offered(allowed, request, ctx.scope, {}, described=True)
+    specs = [tools.get(name).openai_spec(narrowed, strict=strict) for name, narrowed in offered.items()]
+    return [*specs, _verdict_function(request, strict=strict)]
+
+
+def _ruling(turn: ModelTurn, request: JudgeRequest) -> ModelRuling:
+    """The ruling in a reply: the verdict function's arguments, else the reply's text."""
+    call = next((c for c in turn.tool_calls if c.name == VERDICT_TOOL), None)
+    text = json.dumps(call.arguments) if call is not None else turn.text
+    return parse_verdict(text, verdict_format(request.mode), len(request.candidates))
+
+
 def _native(ctx: JudgeContext, allowed: list[str]) -> bool:
     """Whether this run's actions are native tool calls (else JSON actions under a schema)."""
     if ctx.client is None or not allowed:
@@ -164,7 +203,15 @@ def _opening(ctx: JudgeContext, request: JudgeRequest, allowed: list[str], order
     return [system, {"role": "user", "content": with_images(ctx, request, task)}]
 
 
-_FRESH: dict[str, Any] = {"steps": 0, "tool_calls": 0, "ruling": None, "problem": None, "pending": [], "called": {}}
+_FRESH: dict[str, Any] = {
+    "steps": 0,
+    "tool_calls": 0,
+    "ruling": None,
+    "problem": None,
+    "pending": [],
+    "called": {},
+    "stalled": False,
+}
 
 
 async def intake(state: AgentState, runtime: Ctx) -> dict[str, Any]:
@@ -220,14 +267,12 @@ async def agent(state: AgentState, runtime: Ctx) -> dict[str, Any]:
         messages.append({"role": "user", "content": ctx.spec.render("retry", problem=state["problem"])})
     allowed, called = state.get("allowed", []), state.get("called", {})
     n = len(request.candidates)
-    offered = _offered(allowed, request, ctx.scope, called, described=True) if _native(ctx, allowed) else None
-    if offered:
-        strict = ctx.client.profile.strict_tools
-        specs = [tools.get(name).openai_spec(narrowed, strict=strict) for name, narrowed in offered.items()]
-        turn = await ctx.client.chat(messages, tools=specs, tool_choice="auto", sampling=sampling_of(ctx.spec))
-    elif offered is not None:  # native, but every tool has told what it can: the verdict is what is left
-        schema = verdict_schema(verdict_format(request.mode), n)
-        turn = await ctx.client.chat(messages, json_schema=schema, sampling=sampling_of(ctx.spec))
+    if _native(ctx, allowed):
+        choice: str | dict[str, Any] = "required" if ctx.client.profile.tool_choice_required else "auto"
+        if state.get("stalled") or not _offered(allowed, request, ctx.scope, called, described=False):
+            choice = _VERDICT_CHOICE  # every tool has checked what it can, or the model only repeats itself
+        specs = _native_specs(ctx, request, allowed)
+        turn = await ctx.client.chat(messages, tools=specs, tool_choice=choice, sampling=sampling_of(ctx.spec))
     else:
         schema = action_schema(allowed, request, ctx.scope, called)
         turn = await ctx.client.chat(messages, json_schema=schema, schema_name="action", sampling=sampling_of(ctx.spec))
@@ -238,6 +283,12 @@ async def agent(state: AgentState, runtime: Ctx) -> dict[str, Any]:
     if turn.raw_tool_calls:
         said["tool_calls"] = turn.raw_tool_calls
     update: dict[str, Any] = {"steps": steps, "messages": [*messages, said], "pending": [], "problem": None}
+    if any(c.name == VERDICT_TOOL for c in turn.tool_calls):  # the verdict ends this order; calls beside it don't run
+        try:
+            update["ruling"] = _ruling(turn, request)
+        except VerdictParseError as e:
+            update["problem"] = str(e)
+        return update
     if turn.tool_calls or turn.raw_tool_calls:
         if len(turn.tool_calls) < len(turn.raw_tool_calls):
             update["problem"] = "a tool call's arguments were not valid JSON"
@@ -281,6 +332,7 @@ async def act(state: AgentState, runtime: Ctx) -> dict[str, Any]:
     room = max(0, ctx.options.max_tool_calls - state.get("tool_calls", 0))
     asked = state.get("pending", [])[:room]
     called = {tool: list(positions) for tool, positions in state.get("called", {}).items()}
+    stalled = bool(asked) and all(_position(c) in called.get(c.name, []) for c in asked)
     for c in asked:
         if (position := _position(c)) is not None:
             called.setdefault(c.name, []).append(position)
@@ -306,6 +358,7 @@ async def act(state: AgentState, runtime: Ctx) -> dict[str, Any]:
         "messages": messages,
         "cache": cache,
         "called": called,
+        "stalled": stalled,
         "pending": [],
         "tool_calls": state.get("tool_calls", 0) + len(calls),
     }
@@ -320,20 +373,22 @@ async def force_verdict(state: AgentState, runtime: Ctx) -> dict[str, Any]:
     fields = _verdict_fields(request.mode, n)
     messages = [*state["messages"], {"role": "user", "content": ctx.spec.render("force", verdict_fields=fields)}]
     problem = state.get("problem")
+    allowed = state.get("allowed", [])
     for _ in range(ctx.spec.max_verdict_attempts):
-        turn = await ctx.client.chat(
-            messages, json_schema=verdict_schema(verdict_format(request.mode), n), sampling=sampling_of(ctx.spec)
-        )
+        if _native(ctx, allowed):  # the same functions as before (a stable prompt), the verdict's named
+            specs = _native_specs(ctx, request, allowed)
+            turn = await ctx.client.chat(
+                messages, tools=specs, tool_choice=_VERDICT_CHOICE, sampling=sampling_of(ctx.spec)
+            )
+        else:
+            schema = verdict_schema(verdict_format(request.mode), n)
+            turn = await ctx.client.chat(messages, json_schema=schema, sampling=sampling_of(ctx.spec))
         ctx.recorder.model_turn(turn, "force_verdict")
         if turn.error is not None:
             problem = f"the model call failed: {turn.error}"
             continue
         try:
-            return {
-                "forced": True,
-                "ruling": parse_verdict(turn.text, verdict_format(request.mode), n),
-                "problem": None,
-            }
+            return {"forced": True, "ruling": _ruling(turn, request), "problem": None}
         except VerdictParseError as e:
             problem = str(e)
             messages = [

@@ -35,11 +35,12 @@ class Settings(BaseModel):
     never waits on one stuck judgment). None: bounded only by the judge's step, call and retry budgets."""
     max_retries: int = Field(default=2, ge=0)
     """Retries of a model request on transient errors."""
-    embedded_model: Path | None = None
-    """A GGUF file for the embedded model to serve instead of the bundled SmolLM2-135M-Instruct (a trained
-    judge, another model); it is served under its file name and content hash."""
+    embedded_model: str | Path | None = None
+    """The embedded server's model instead of the bundled SmolLM2-135M-Instruct: a known model's name
+    (`judgegraph model list`; `qwen2.5-coder-1.5b` once fetched) or a GGUF file (a trained judge, any model);
+    a file is served under its name and content hash."""
     embedded_threads: int | None = None
-    """Threads for the embedded model (default: the machine's cores, at most 4)."""
+    """Threads for the embedded model (default: the machine's cores but one, at most 4; see `default_threads`)."""
     store_path: Path = Field(default_factory=default_store_path)
     """The trajectory store (SQLite)."""
     sandbox: str = "auto"
@@ -62,6 +63,8 @@ class Settings(BaseModel):
             "backend": env.get("JUDGEGRAPH_BACKEND") or None,
             "api_key": env.get("JUDGEGRAPH_API_KEY") or "EMPTY",
         }
+        if env.get("JUDGEGRAPH_EMBEDDED_THREADS"):
+            values["embedded_threads"] = int(env["JUDGEGRAPH_EMBEDDED_THREADS"])
         if env.get("JUDGEGRAPH_TIMEOUT"):
             values["timeout_s"] = float(env["JUDGEGRAPH_TIMEOUT"])
         if env.get("JUDGEGRAPH_BUDGET"):

@@ -55,12 +55,70 @@ async def test_native_tool_calls_in_both_orders_share_the_evidence(tmp_path: Pat
     assert len(t.tool_results()) == 2  # the second order reused the first's results: no tool ran twice
     assert [e.call.source for e in t.events if isinstance(e, ToolCallEvent)] == ["model", "model"]
     first = server.requests[0]
-    assert [tool["function"]["name"] for tool in first["tools"]] == ["match_reference"]  # only what the evidence allows
+    # Only what the evidence allows, and the verdict as a function: under "required", every turn is a valid call.
+    assert [tool["function"]["name"] for tool in first["tools"]] == ["match_reference", "submit_verdict"]
+    assert first["tool_choice"] == "required"
+    assert first["tools"][1]["function"]["parameters"]["properties"]["winner"]["enum"] == ["A", "B", "tie"]
     function = first["tools"][0]["function"]
     assert function["strict"] is True and function["parameters"]["properties"]["candidate"]["enum"] == [0, 1]
-    assert "tools" not in server.requests[1]  # both candidates checked: the verdict is all that is left to say
+    # Both candidates checked: the verdict is all that is left to say; the tools stay as the prompt began.
+    assert server.requests[1]["tools"] == first["tools"]
+    assert server.requests[1]["tool_choice"] == {"type": "function", "function": {"name": "submit_verdict"}}
     ba_tool_messages = [m["content"] for m in server.requests[3]["messages"] if m["role"] == "tool"]
     assert "response A" in ba_tool_messages[0] and " matches" in ba_tool_messages[0]  # named as the model sees them
+
+
+async def test_a_model_that_repeats_a_call_is_asked_for_its_verdict(tmp_path: Path) -> None:
+    server = _server("vllm")
+    verdict = prefers("6*7 = 42")
+
+    def respond(body: dict[str, Any]) -> Reply:
+        if body.get("tool_choice") == "required":
+            return Reply(tool_calls=[("match_reference", '{"candidate": 1}')], finish_reason="tool_calls")
+        return verdict(body)
+
+    server.responder = respond
+    try:
+        t = await _run(server, {**MATH, "id": "m-repeat"}, tmp_path)
+    finally:
+        server.stop()
+    # Each order: a call, the same call again (answered from the cache), then the verdict function is named.
+    assert t.path.count("act") == 4 and t.path.count("force_verdict") == 0
+    assert [r["tool_choice"] for r in server.requests[:3]] == [
+        "required",
+        "required",
+        {
+            "type": "function",
+            "function": {"name": "submit_verdict"},
+        },
+    ]
+    assert t.verdict is not None and t.verdict.valid and t.verdict.winner == 1
+
+
+async def test_a_native_verdict_call_rules_and_ends_the_order(tmp_path: Path) -> None:
+    server = _server("vllm")
+
+    def respond(body: dict[str, Any]) -> Reply:
+        text = body["messages"][1]["content"]
+        winner = "B" if text.index("The answer is 41.") < text.index("6*7 = 42") else "A"
+        args = json.dumps({"winner": winner, "confidence": 0.9, "rationale": "42 is right"})
+        return Reply(tool_calls=[("submit_verdict", args), ("match_reference", '{"candidate": 0}')])
+
+    server.responder = respond
+    try:
+        t = await _run(server, MATH, tmp_path)
+    finally:
+        server.stop()
+    assert t.path == [
+        "intake",
+        "agent",
+        "close_order",
+        "agent",
+        "close_order",
+        "finalize",
+    ]  # the call beside it never ran
+    v = t.verdict
+    assert v is not None and v.valid and v.winner == 1 and v.consistent and not t.tool_results()
 
 
 async def test_json_actions_where_the_backend_has_no_tool_parser(tmp_path: Path, fake_openai: FakeOpenAI) -> None:
@@ -122,9 +180,9 @@ async def test_tool_budget_forces_the_verdict(tmp_path: Path) -> None:
     verdict = prefers("6*7 = 42")
 
     def respond(body: dict[str, Any]) -> Reply:
-        if body.get("tools"):
+        if body.get("tool_choice") == "required":
             return Reply(tool_calls=[("match_reference", '{"candidate": 0}')], finish_reason="tool_calls")
-        return verdict(body)  # the forced call: no tools, schema-constrained
+        return verdict(body)  # the forced call: the verdict function named (the fake answers as vLLM does)
 
     server.responder = respond
     try:
@@ -133,9 +191,10 @@ async def test_tool_budget_forces_the_verdict(tmp_path: Path) -> None:
         server.stop()
     assert t.path[:7] == ["intake", "agent", "act", "agent", "act", "force_verdict", "close_order"]
     assert t.path.count("force_verdict") == 2 and t.path[-1] == "finalize"
-    forced = [r for r in server.requests if "tools" not in r]
+    forced = [r for r in server.requests if isinstance(r.get("tool_choice"), dict)]
     assert len(forced) == 2 and "budget for tool calls is spent" in forced[0]["messages"][-1]["content"]
-    assert forced[0]["response_format"]["type"] == "json_schema"
+    assert forced[0]["tools"] == server.requests[0]["tools"]  # the prompt's functions never change
+    assert forced[0]["tool_choice"]["function"]["name"] == "submit_verdict"
     assert t.verdict is not None and t.verdict.valid and t.verdict.winner == 1
 
 

@@ -110,3 +110,29 @@ async def test_vllm_profile_asks_for_json_schema_and_token_ids(fake_openai: Fake
     assert turn.prompt_token_ids == [1, 2, 3] and turn.completion_token_ids == [4, 5]
     assert turn.logprobs is not None and turn.logprobs[0]["token"] == "x"
     assert turn.backend == "vllm" and turn.model == "fake-model"
+
+
+def test_tool_calls_written_as_fenced_json_in_the_text_are_parsed() -> None:
+    """Qwen2.5 under its own template (llama.cpp's server does not parse calls) writes calls into `content`."""
+    from judgegraph.backends._client import calls_in_text
+
+    text = 'I will check.\n```json\n{"name": "run_code", "arguments": {"candidate": 1}}\n```'
+    calls = calls_in_text(text, {"run_code"})
+    assert calls == [
+        {"id": "text_call_0", "type": "function", "function": {"name": "run_code", "arguments": '{"candidate": 1}'}}
+    ]
+    tagged = '<tool_call>\n{"name": "match_reference", "arguments": {"candidate": 0}}\n</tool_call>'
+    assert calls_in_text(tagged, {"match_reference"})[0]["function"]["name"] == "match_reference"
+    assert calls_in_text('{"name": "rm_rf", "arguments": {}}', {"run_code"}) == []  # not offered: stays text
+    assert calls_in_text('{"winner": "A"}', {"run_code"}) == [] and calls_in_text("no json", {"run_code"}) == []
+
+
+async def test_a_reply_with_a_call_in_its_text_becomes_a_tool_call(fake_openai: FakeOpenAI) -> None:
+    fake_openai.script = [Reply(content='```json\n{"name": "run_code", "arguments": {"candidate": 0}}\n```')]
+    client = ModelClient(fake_openai.url)
+    await client.connect()
+    spec = {"type": "function", "function": {"name": "run_code", "parameters": {"type": "object"}}}
+    turn = await client.chat([{"role": "user", "content": "check"}], tools=[spec], tool_choice="auto")
+    await client.close()
+    assert [(c.name, c.arguments) for c in turn.tool_calls] == [("run_code", {"candidate": 0})]
+    assert turn.raw_tool_calls and turn.text is not None and "run_code" in turn.text  # the text is kept whole

@@ -6,6 +6,7 @@ import asyncio
 import json
 import logging
 import random
+import re
 import time
 from typing import Any, Protocol, TypedDict
 
@@ -214,6 +215,9 @@ def _turn_from_response(data: dict[str, Any], request: ModelRequest) -> ModelTur
     if not isinstance(choice, dict) or not isinstance(message, dict):
         raise MalformedResponse(f"the first choice is not a chat message: {str(choices)[:200]}")
     raw_calls: list[dict[str, Any]] = [tc for tc in message.get("tool_calls") or [] if isinstance(tc, dict)]
+    content = message.get("content")
+    if not raw_calls and request.tools and isinstance(content, str):
+        raw_calls = calls_in_text(content, {str(t.get("function", {}).get("name")) for t in request.tools})
     calls: list[ToolCall] = []
     for tc in raw_calls:
         fn = tc.get("function") or {}
@@ -226,7 +230,6 @@ def _turn_from_response(data: dict[str, Any], request: ModelRequest) -> ModelTur
             calls.append(ToolCall(**ids, name=str(fn.get("name") or ""), arguments=args, source="model"))
     logprobs = choice.get("logprobs")
     usage = data.get("usage") or {}
-    content = message.get("content")
     return ModelTurn(
         request=request,
         text=content if isinstance(content, str) or content is None else json.dumps(content),
@@ -242,3 +245,27 @@ def _turn_from_response(data: dict[str, Any], request: ModelRequest) -> ModelTur
         ),
         model=str(data.get("model") or ""),
     )
+
+
+_FENCED = re.compile(r"```(?:json)?\s*(.*?)```|<tool_call>\s*(.*?)\s*</tool_call>", re.DOTALL)
+
+
+def calls_in_text(text: str, offered: set[str]) -> list[dict[str, Any]]:
+    """Tool calls a model wrote into its reply's text instead of the API's `tool_calls` (Qwen2.5 under a
+    chat template the server does not parse: fenced JSON `{"name", "arguments"}`), in the API's shape. Only
+    objects naming an offered function count; anything else stays text."""
+    pieces = [a or b for a, b in _FENCED.findall(text)] or [text]
+    found: list[dict[str, Any]] = []
+    for piece in pieces:
+        try:
+            value = json.loads(piece.strip())
+        except json.JSONDecodeError:
+            continue
+        for item in value if isinstance(value, list) else [value]:
+            if not isinstance(item, dict) or item.get("name") not in offered:
+                continue
+            args = item.get("arguments", item.get("parameters", {}))
+            arguments = args if isinstance(args, str) else json.dumps(args)
+            function = {"name": item["name"], "arguments": arguments}
+            found.append({"id": f"text_call_{len(found)}", "type": "function", "function": function})
+    return found

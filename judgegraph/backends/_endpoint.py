@@ -109,7 +109,7 @@ class ModelEndpoint:
         url = s.model_url
         profile = backend_profiles.get(s.backend) if s.backend else None
         if url is None:
-            self.embedded = EmbeddedServer(n_threads=s.embedded_threads, model_path=s.embedded_model)
+            self.embedded = EmbeddedServer(n_threads=s.embedded_threads, model=s.embedded_model)
             url = await self.embedded.start()
             profile = profile or backend_profiles.get(EmbeddedServer.profile)
         urls = [u.strip() for u in url.split(",") if u.strip()]

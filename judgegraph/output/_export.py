@@ -201,24 +201,34 @@ def _retokenized(turn: ModelTurn) -> tuple[list[int], list[int], list[int]] | No
 
 
 def _from_backend(turns: list[ModelTurn]) -> tuple[list[int], list[int], list[int]] | None:
-    """prompt_ids, response_ids, response_mask from the token ids the backend returned (vLLM), by deltas."""
+    """prompt_ids, response_ids, response_mask from the token ids the backend returned (vLLM): the model's own
+    completion tokens (mask 1), and between them the tokens the server added before the next turn (mask 0: tool
+    results and the chat template's markers), as verl's agent loop builds a rollout.
+
+    The server renders each next prompt from messages, so a reply comes back re-rendered (a tool call's arguments
+    with other whitespace, say) and may tokenize differently from what the model generated; what the model saw
+    next is whatever follows that reply's end-of-turn token (the last token it generated)."""
     if not turns or any(t.prompt_token_ids is None or t.completion_token_ids is None for t in turns):
         return None
     prompt = list(turns[0].prompt_token_ids or [])
     response: list[int] = []
     mask: list[int] = []
-    seen = prompt
-    for t in turns:
+    before = prompt
+    for k, t in enumerate(turns):
         ids = list(t.prompt_token_ids or [])
-        if ids[: len(seen)] != seen:
-            return None
-        observation = ids[len(seen) :]  # tool results and template tokens between model turns
-        response += observation
-        mask += [0] * len(observation)
+        if k > 0:
+            if ids[: len(before)] != before:
+                return None  # the conversation's start was rewritten: no honest alignment
+            previous, rest = turns[k - 1].completion_token_ids or [], ids[len(before) :]
+            if not previous or previous[-1] not in rest:
+                return None  # the previous reply did not end its turn (cut at max_tokens)
+            observation = rest[rest.index(previous[-1]) + 1 :]
+            response += observation
+            mask += [0] * len(observation)
         completion = list(t.completion_token_ids or [])
         response += completion
         mask += [1] * len(completion)
-        seen = ids + completion
+        before = ids
     return prompt, response, mask
 
 

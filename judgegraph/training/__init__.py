@@ -2,7 +2,7 @@
 on self-play."""
 
 from judgegraph.training._collect import VERIFIABLE, Collected, collect_teacher_runs, stored_runs, training_requests
-from judgegraph.training._gguf import to_gguf
+from judgegraph.training._gguf import to_gguf, to_hf
 from judgegraph.training._grpo import RulingReward, ruling_reward, ruling_score
 from judgegraph.training._recipe import export_sft, recipe
 from judgegraph.training._selfplay import SelfPlay, best_runs, cost, sampled_spec, self_play
@@ -30,6 +30,7 @@ __all__ = (
     "self_play",
     "stored_runs",
     "to_gguf",
+    "to_hf",
     "train_sft",
     "training_requests",
 )

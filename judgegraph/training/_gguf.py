@@ -1,4 +1,5 @@
-"""A trained checkpoint to a GGUF file the embedded server loads, with llama.cpp's own converter.
+"""Model files between the two servers' formats: a trained checkpoint to a GGUF file the embedded server loads,
+with llama.cpp's own converter; a GGUF to a Hugging Face folder vLLM serves (it cannot load GGUF on the CPU).
 
 `convert_hf_to_gguf.py` ships in llama-cpp-python's source distribution (the version installed here, so the
 file matches the llama.cpp that will load it); it is fetched once with pip into judgegraph's cache and run with
@@ -6,7 +7,9 @@ its own `gguf-py`."""
 
 from __future__ import annotations
 
+import hashlib
 import os
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -58,4 +61,27 @@ def to_gguf(model_dir: Path, out: Path, *, outtype: str = OUTTYPE) -> Path:
     done = subprocess.run([*cmd, "--outtype", outtype], capture_output=True, text=True, env=env, timeout=1800)
     if done.returncode != 0 or not out.is_file():
         raise PrerequisiteError(f"converting {model_dir} to GGUF failed:\n{done.stderr[-2000:]}")
+    return out
+
+
+def to_hf(gguf: Path, *, cache: Path | None = None, dtype: str = "bfloat16") -> Path:
+    """A Hugging Face folder (safetensors, config, tokenizer and chat template) with a GGUF's weights, dequantized
+    by transformers, for vLLM. Built once per file content into judgegraph's cache; the folder is named after
+    the file and the start of its SHA-256, which is how the served model can be traced to its GGUF."""
+    from judgegraph.training._sft import load_base
+
+    digest = hashlib.sha256()
+    with gguf.open("rb") as f:
+        while chunk := f.read(1 << 20):
+            digest.update(chunk)
+    root = (cache or Path(platformdirs.user_cache_dir("judgegraph"))) / "hf"
+    out = root / f"{gguf.stem}-{digest.hexdigest()[:16]}"
+    if (out / "config.json").is_file():
+        return out
+    model, tokenizer = load_base(gguf, dtype)
+    partial = root / f".{out.name}.partial"
+    shutil.rmtree(partial, ignore_errors=True)
+    model.save_pretrained(partial)
+    tokenizer.save_pretrained(partial)
+    partial.replace(out)
     return out

@@ -77,7 +77,7 @@ async def self_play(
     start = loop.time()
     requests = await training_requests(suites, per_suite)
     done = {(t.request.id, t.versions.judge) for t in stored_runs(store)}  # a round stopped midway resumes
-    server = EmbeddedServer(model_path=model, n_threads=settings.embedded_threads)
+    server = EmbeddedServer(model=model, n_threads=settings.embedded_threads)
     url = await server.start()
     try:
         # One server for every sampled spec: each judge connects to it rather than starting its own.

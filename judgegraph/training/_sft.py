@@ -62,16 +62,16 @@ def read_rows(path: Path) -> tuple[list[dict[str, Any]], str]:
         raise UsageError(f"cannot read the training data {path}: {e}") from e
 
 
-def load_base(gguf: Path) -> tuple[Any, Any]:
-    """The model and tokenizer from a GGUF file, dequantized to float32 for training on the CPU."""
+def load_base(gguf: Path, dtype: str = "float32") -> tuple[Any, Any]:
+    """The model and tokenizer from a GGUF file, dequantized (to float32 for training on the CPU)."""
     try:
         import torch
         from transformers import AutoModelForCausalLM, AutoTokenizer
     except ImportError as e:
         raise PrerequisiteError(f"training needs transformers and torch: {INSTALL_HINT}") from e
     tokenizer = AutoTokenizer.from_pretrained(gguf.parent, gguf_file=gguf.name)
-    model = AutoModelForCausalLM.from_pretrained(gguf.parent, gguf_file=gguf.name, dtype=torch.float32)
-    # Loaded from GGUF it is marked quantized (not trainable, not serializable); it is plain float32 now.
+    model = AutoModelForCausalLM.from_pretrained(gguf.parent, gguf_file=gguf.name, dtype=getattr(torch, dtype))
+    # Loaded from GGUF it is marked quantized (not trainable, not serializable); it is plain floats now.
     model.hf_quantizer = None
     model.is_quantized = False
     if getattr(model.config, "quantization_config", None) is not None:
