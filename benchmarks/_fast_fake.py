@@ -43,7 +43,22 @@ TOOL_CALL = _completion(
     },
     "tool_calls",
 )
-VERDICT = _completion({"content": json.dumps({"winner": "B", "confidence": 0.9, "rationale": "B matches"})}, "stop")
+VERDICT = _completion(  # as vLLM answers when the verdict is a function the judge offers (tool_choice required)
+    {
+        "content": None,
+        "tool_calls": [
+            {
+                "id": "call_2",
+                "type": "function",
+                "function": {
+                    "name": "submit_verdict",
+                    "arguments": json.dumps({"winner": "B", "confidence": 0.9, "rationale": "B matches"}),
+                },
+            }
+        ],
+    },
+    "tool_calls",
+)
 MODELS = json.dumps({"object": "list", "data": [{"id": MODEL, "object": "model", "owned_by": "vllm", "created": 0}]})
 
 

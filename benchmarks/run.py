@@ -28,6 +28,8 @@ SECTIONS = {
     "rule_rewards": "Rule-decided rewards against a plain verifier",
     "embedded": "The embedded llama.cpp server under the agentic judge",
     "threads": "The embedded model's threads, idle and beside a busy core",
+    "vllm": "The agentic judge on vLLM (CPU) and on the embedded server",
+    "workers": "A batch over worker processes (`judge --workers N`)",
 }
 REPORT = Path(__file__).resolve().parent.parent / "BENCHMARKS.md"
 

