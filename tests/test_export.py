@@ -70,6 +70,11 @@ async def test_verl_masks_line_up_with_backend_token_ids(tmp_path: Path) -> None
     assert rows and all(r["tokenization"] == "backend" for r in rows)
     for r in rows:
         assert r["prompt_ids"] == [1, 2, 3] and r["response_ids"] == [4, 5] and r["response_mask"] == [1, 1]
+        # what verl's own datasets read: RLHFDataset the opening and the reward fields, MultiTurnSFTDataset the rest
+        assert r["prompt"] == r["messages"][:2] and r["messages"][-1] == r["response"]
+        assert r["data_source"] == "judgegraph/evidence" and r["reward_model"]["style"] == "rule"
+        assert json.loads(r["reward_model"]["ground_truth"])["winner"] == 0
+        assert r["extra_info"]["request_id"] in {"o", "o2"} and r["extra_info"]["trajectory_id"]
 
 
 @pytest.mark.llm

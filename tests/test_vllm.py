@@ -175,7 +175,8 @@ async def test_verl_token_ids_are_the_served_models_own_tokenization(
     assert len(rows) == 2  # one conversation per candidate order
     for row in rows:
         assert row["tokenization"] == "backend"
-        messages, ids, mask = row["prompt"], row["response_ids"], row["response_mask"]
+        messages, ids, mask = row["messages"][:-1], row["response_ids"], row["response_mask"]
+        assert row["prompt"] == messages[:2]  # the opening: what verl's RLHFDataset reads
         assert row["prompt_ids"] == rendered(messages[:2])  # the server's prompt ids are the tokenizer's, exactly
         order = [x for x in agent_turns if x.request.messages[:2] == messages[:2]]
         runs = _runs(mask)

@@ -234,13 +234,16 @@ def _from_backend(turns: list[ModelTurn]) -> tuple[list[int], list[int], list[in
 
 @exporters.decorator("verl")
 def verl(trajectories: list[Trajectory]) -> Iterable[Row]:
-    """verl agent-loop rows: prompt_ids, response_ids, response_mask (1 = model tokens, 0 = tool output), reward.
+    """verl rows, one per finished conversation, readable by verl's own datasets as they are: `prompt` (the
+    opening: `RLHFDataset`'s prompt key) with `data_source`, `reward_model` and `extra_info`; `messages` and `tools`
+    (the whole conversation: `MultiTurnSFTDataset`); and the agent loop's rollout: prompt_ids, response_ids,
+    response_mask (1 = model tokens, 0 = tool output and template tokens), reward.
 
     Token ids come from the backend where it returned them, else from the model's own tokenizer and template
     (`tokenization` says which); `unavailable` rows carry the messages only.
     """
     for t in trajectories:
-        for final in _final_turns(t):
+        for k, final in enumerate(_final_turns(t)):
             chain = [
                 x
                 for x in t.model_turns()
@@ -252,8 +255,11 @@ def verl(trajectories: list[Trajectory]) -> Iterable[Row]:
                 ids = _retokenized(final) if t.versions.backend == "llama_cpp" else None
                 how = f"retokenized:{t.versions.model}" if ids is not None else "unavailable"
             prompt_ids, response_ids, mask = ids if ids is not None else (None, None, None)
+            label = json.dumps(t.label.model_dump() if t.label else None)
             yield {
-                "prompt": final.request.messages,
+                "prompt": final.request.messages[:2],
+                "messages": [*final.request.messages, _reply(final)],
+                "tools": final.request.tools,
                 "response": _reply(final),
                 "prompt_ids": prompt_ids,
                 "response_ids": response_ids,
@@ -261,6 +267,9 @@ def verl(trajectories: list[Trajectory]) -> Iterable[Row]:
                 "reward_score": t.reward,
                 "num_turns": len(chain),
                 "tokenization": how,
+                "data_source": f"judgegraph/{t.judge}",
+                "reward_model": {"style": "rule", "ground_truth": label},
+                "extra_info": {"index": k, "trajectory_id": t.id, "request_id": t.request.id},
                 **_meta(t),
                 "multi_modal_data": {"images": _image_refs(final)},
             }
