@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -57,7 +58,7 @@ async def run_all(
     report: Path,
     split: Split | None = None,
 ) -> str:
-    """Every judge x every bundled set; writes `report` (Markdown) and its plot beside it."""
+    """Every judge x every bundled set; writes its section of `report` (Markdown) and its plot."""
     from judgegraph.agents import judges as registry
 
     names = judges or registry.names()
@@ -68,8 +69,8 @@ async def run_all(
         assert endpoint.embedded is not None
         settings = settings.model_copy(update={"model_url": endpoint.embedded.base_url})
     reports: list[EvalReport] = []
-    plots = report.parent / "docs" / "evals"
-    await asyncio.to_thread(plots.mkdir, parents=True, exist_ok=True)
+    plot = plot_path(report)
+    await asyncio.to_thread(plot.parent.mkdir, parents=True, exist_ok=True)
     text = ""
     try:
         for judge in names:
@@ -86,20 +87,43 @@ async def run_all(
                         split=split,
                     )
                 )
-                text = await asyncio.to_thread(_write, reports, command, report, plots)  # rewritten as it goes
+                text = await asyncio.to_thread(_write, reports, command, report, plot)  # rewritten as it goes
     finally:
         if endpoint is not None:
             await endpoint.close()
     return text
 
 
-def _write(reports: list[EvalReport], command: str, report: Path, plots: Path) -> str:
+def plot_path(report: Path) -> Path:
+    """The comparison's plot: `docs/evals/<report>-accuracy.png` from the report's folder, or beside the report
+    when it already lies in docs/evals; named after the report so that two comparisons never share one."""
+    folder = report.parent if report.parent.parts[-2:] == ("docs", "evals") else report.parent / "docs" / "evals"
+    return folder / f"{report.stem.lower()}-accuracy.png"
+
+
+# The comparison owns only the part of the report between these markers: whatever else the file says (how a
+# model was trained, real-data checks) is kept when the table is measured again.
+BEGIN = "<!-- judgegraph eval all: begin -->"
+END = "<!-- judgegraph eval all: end -->"
+
+
+def with_section(existing: str, section: str) -> str:
+    """`existing` with its comparison section replaced by `section` (prepended when it has none)."""
+    block = f"{BEGIN}\n{section}{END}\n"
+    start, end = existing.find(BEGIN), existing.find(END)
+    if start >= 0 and end > start:
+        return existing[:start] + block + existing[end + len(END) :].removeprefix("\n")
+    return block + ("\n" + existing if existing else "")
+
+
+def _write(reports: list[EvalReport], command: str, report: Path, plot: Path) -> str:
     from judgegraph.evals._plots import comparison_plot
 
     accuracy: dict[str, dict[str, float | None]] = {}
     for r in reports:
         accuracy.setdefault(r.judge, {})[r.suite] = r.metrics.accuracy
-    plot = comparison_plot(accuracy, plots / "accuracy.png")
-    text = comparison(reports, command, str(plot.relative_to(report.parent)))
-    report.write_text(text)
+    comparison_plot(accuracy, plot)
+    text = comparison(reports, command, os.path.relpath(plot, report.parent))
+    existing = report.read_text() if report.exists() else ""
+    report.write_text(with_section(existing, text))
     return text

@@ -238,3 +238,25 @@ def test_eval_command_end_to_end(tmp_path: Path, fake_openai: FakeOpenAI) -> Non
     assert missing.exit_code == 2 and "--file" in missing.output
     unknown = CliRunner().invoke(app, ["eval", "nope"])
     assert unknown.exit_code == 2 and "known:" in unknown.output
+
+
+def test_eval_all_rewrites_only_its_own_section_and_names_its_plot_after_the_report(
+    tmp_path: Path, fake_openai: FakeOpenAI
+) -> None:
+    fake_openai.responder = prefers("Cool")
+    report = tmp_path / "EVALS.md"
+    report.write_text("# Notes kept above\n\n## Training\n\nHand-written results that must survive.\n")
+    args = ["eval", "all", "--judges", "llm", "--limit", "1", "--model", fake_openai.url]
+    args += ["--store", str(tmp_path / "s.db"), "--report", str(report)]
+    for _ in range(2):  # measured twice: the second replaces the first section instead of adding another
+        result = CliRunner().invoke(app, args)
+        assert result.exit_code == 0, result.output
+    text = report.read_text()
+    assert text.count("| llm | math |") == 1 and text.count("# Judges on the bundled eval sets") == 1
+    assert text.endswith("## Training\n\nHand-written results that must survive.\n")
+    assert "](docs/evals/evals-accuracy.png)" in text
+    assert (tmp_path / "docs" / "evals" / "evals-accuracy.png").read_bytes()[:4] == b"\x89PNG"
+    inside = tmp_path / "docs" / "evals" / "other-model.md"  # a report already in docs/evals keeps its plot beside it
+    assert CliRunner().invoke(app, [*args[:-1], str(inside)]).exit_code == 0
+    assert "](other-model-accuracy.png)" in inside.read_text()
+    assert (inside.parent / "other-model-accuracy.png").exists() and not (inside.parent / "docs").exists()
