@@ -482,9 +482,9 @@ def eval_(
     judges_: Annotated[
         str | None, typer.Option("--judges", help="eval all: comma-separated judges (default: every one).")
     ] = None,
-    report: Annotated[Path, typer.Option("--report", help="eval all: the Markdown file whose comparison section to (re)write.")] = Path(
-        "EVALS.md"
-    ),
+    report: Annotated[
+        Path, typer.Option("--report", help="eval all: the Markdown file whose comparison section to (re)write.")
+    ] = Path("EVALS.md"),
     budget: BudgetOpt = None,
     embedded_model: EmbeddedModelOpt = None,
     split: Annotated[
