@@ -47,18 +47,14 @@ async def _rate(runner: JudgeRunner) -> float:
 
 
 async def bench() -> str:
-    if "agentic-one-order" not in judges:
-        spec = judges.get("agentic").model_copy(update={"name": "agentic-one-order", "both_orders": False})
-        judges.register("agentic-one-order", spec)
+    spec = judges.get("agentic").model_copy(update={"name": "agentic-one-order", "both_orders": False})
     tmp = Path(tempfile.mkdtemp(prefix="judgegraph-workers-"))
     rows = []
     with fast_fake_model(0.1) as url:
         for workers in sorted({1, 2, os.cpu_count() or 1}):
             settings = Settings(model_url=url, store_path=tmp / f"w{workers}.db", max_retries=0)
             runner: JudgeRunner = (
-                Judge.load("agentic-one-order", settings=settings)
-                if workers == 1
-                else ProcessJudge("agentic-one-order", settings, workers=workers)
+                Judge.load(spec, settings=settings) if workers == 1 else ProcessJudge(spec, settings, workers=workers)
             )
             rows.append([workers, N, IN_FLIGHT, await _rate(runner)])
     base = float(rows[0][3])

@@ -85,3 +85,21 @@ def _alive(pid: int) -> bool:
     except OSError:
         return False
     return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+async def test_workers_load_a_spec_given_in_python_and_say_why_a_judge_cannot_load(
+    tmp_path: Path, fake_openai: FakeOpenAI
+) -> None:
+    import pytest
+
+    from judgegraph.agents import judges
+    from judgegraph.errors import JudgegraphError
+
+    settings = Settings(model_url=fake_openai.url, store_path=tmp_path / "s.db", max_retries=0)
+    spec = judges.get("evidence").model_copy(update={"name": "evidence-one-order", "both_orders": False})
+    async with ProcessJudge(spec, settings, workers=2) as judge:  # a spec the workers' registry does not hold
+        t = await judge.arun({**MATH, "id": "s"})
+    assert t.judge == "evidence-one-order" and t.correct and t.verdict is not None
+    with pytest.raises(JudgegraphError, match="unknown judge 'nope'"):
+        async with ProcessJudge("nope", settings, workers=1):
+            pass

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from multiprocessing.connection import Connection
 from typing import Any
 
+from judgegraph.agents import JudgeSpec
 from judgegraph.errors import JudgegraphError, UsageError
 from judgegraph.schema._request import JudgeRequest
 from judgegraph.schema._trajectory import Trajectory
@@ -25,19 +26,19 @@ from judgegraph.settings import Settings
 from judgegraph.store import TrajectoryStore
 
 
-def _worker_main(conn: Connection, judge_name: str, settings_json: str) -> None:
+def _worker_main(conn: Connection, judge: str | JudgeSpec, settings_json: str) -> None:
     """A worker process: judge what the driver sends until it says stop or is gone."""
     from judgegraph._gc import tune_gc
 
     tune_gc()
-    asyncio.run(_serve(conn, judge_name, settings_json))
+    asyncio.run(_serve(conn, judge, settings_json))
 
 
-async def _serve(conn: Connection, judge_name: str, settings_json: str) -> None:
-    worker = JudgeWorker(judge_name, settings_json)
+async def _serve(conn: Connection, judge: str | JudgeSpec, settings_json: str) -> None:
     try:
+        worker = JudgeWorker(judge, settings_json)
         await worker.judge.open()
-    except Exception as e:  # e.g. an unreachable model: the driver reports it
+    except Exception as e:  # e.g. an unknown judge or an unreachable model: the driver reports it
         conn.send(("failed", f"{type(e).__name__}: {e}"))
         return
     conn.send(("ready", None))
@@ -45,7 +46,7 @@ async def _serve(conn: Connection, judge_name: str, settings_json: str) -> None:
     sending = threading.Lock()
     running: set[asyncio.Task[None]] = set()
 
-    async def judge(key: int, request_json: str) -> None:
+    async def judge_one(key: int, request_json: str) -> None:
         result = await worker.run(request_json)
         with sending:
             conn.send((key, result.model_dump_json()))
@@ -57,7 +58,7 @@ async def _serve(conn: Connection, judge_name: str, settings_json: str) -> None:
             break
         if message is None:
             break
-        task = asyncio.ensure_future(judge(*message))
+        task = asyncio.ensure_future(judge_one(*message))
         running.add(task)
         task.add_done_callback(running.discard)
     if running:
@@ -70,7 +71,7 @@ class ProcessJudge:
     `async with ProcessJudge("evidence", settings, workers=2) as j: await j.arun(r)`.
 
     Args:
-        judge_name: the registered judge each worker loads.
+        judge: the registered judge's name, or a judge spec, that each worker loads.
         settings: passed to every worker (unset `model_url`: each starts its own embedded model when it needs
             one).
         workers: how many processes.
@@ -80,7 +81,7 @@ class ProcessJudge:
 
     def __init__(
         self,
-        judge_name: str,
+        judge: str | JudgeSpec,
         settings: Settings,
         *,
         workers: int = 2,
@@ -89,7 +90,7 @@ class ProcessJudge:
     ) -> None:
         if workers < 1:
             raise UsageError("workers must be at least 1")
-        self.judge_name = judge_name
+        self.judge = judge
         self.settings = settings
         self.workers = workers
         self.store = TrajectoryStore(settings.store_path) if store is None or store is True else store or None
@@ -113,7 +114,7 @@ class ProcessJudge:
         ready: list[asyncio.Future[str | None]] = []
         for _ in range(self.workers):
             ours, theirs = ctx.Pipe()
-            process = ctx.Process(target=_worker_main, args=(theirs, self.judge_name, settings_json), daemon=True)
+            process = ctx.Process(target=_worker_main, args=(theirs, self.judge, settings_json), daemon=True)
             process.start()
             theirs.close()  # only the worker holds its end now: the worker sees EOF when the driver ends
             started: asyncio.Future[str | None] = loop.create_future()

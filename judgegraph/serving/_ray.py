@@ -20,6 +20,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
+from judgegraph.agents import JudgeSpec
 from judgegraph.errors import JudgegraphError, PrerequisiteError, RemoteRunError, UsageError
 from judgegraph.runtime._judge import Judge
 from judgegraph.schema._request import JudgeRequest
@@ -91,11 +92,11 @@ class ShippingArtifacts:
 class JudgeWorker:
     """The body of a Ray actor: one judge, no store. Methods run concurrently on the actor's event loop."""
 
-    def __init__(self, judge_name: str, settings_json: str) -> None:
+    def __init__(self, judge: str | JudgeSpec, settings_json: str) -> None:
         # Durability is the driver's: no checkpoint file on the worker's disk.
         settings = Settings.model_validate_json(settings_json).model_copy(update={"checkpoints": "off"})
         self.artifacts = ShippingArtifacts()
-        self.judge = Judge.load(judge_name, settings=settings, store=False, artifacts=self.artifacts)
+        self.judge = Judge.load(judge, settings=settings, store=False, artifacts=self.artifacts)
 
     async def ready(self) -> str:
         """Open the judge (connect to the model, or start the embedded one); returns the node's address."""
@@ -147,7 +148,7 @@ class RayJudge:
     """A judge spread over Ray actors, used like a `Judge`: `async with RayJudge(...) as j: await j.arun(r)`.
 
     Args:
-        judge_name: the registered judge each actor loads.
+        judge: the registered judge's name, or a judge spec, that each actor loads.
         settings: passed to every actor (`model_url` must be reachable from every node; unset, each actor
             starts its own embedded CPU model).
         address: the Ray cluster (`ray://head:10001`, `auto`); None: `RAY_ADDRESS`, else a new local instance.
@@ -160,7 +161,7 @@ class RayJudge:
 
     def __init__(
         self,
-        judge_name: str,
+        judge: str | JudgeSpec,
         settings: Settings,
         *,
         address: str | None = None,
@@ -170,7 +171,7 @@ class RayJudge:
         cpus_per_actor: float = 1.0,
         start_timeout_s: float = 300.0,
     ) -> None:
-        self.judge_name = judge_name
+        self.judge = judge
         self.settings = settings
         self.address = address
         self.requested_actors = actors
@@ -205,7 +206,7 @@ class RayJudge:
             max_task_retries=2,
         )
         settings_json = self.settings.model_dump_json()
-        self._actors = [worker.remote(self.judge_name, settings_json) for _ in range(n)]
+        self._actors = [worker.remote(self.judge, settings_json) for _ in range(n)]
         self._in_flight = [0] * n
         try:
             ready = asyncio.gather(*(a.ready.remote() for a in self._actors))
