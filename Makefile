@@ -17,7 +17,7 @@ TORCH_VERSION ?= 2.13.0
 LINT_VENV ?= .venv-lint
 LINT_STAMP := $(LINT_VENV)/.judgegraph-lint
 
-.PHONY: setup demo test test-fast lint services clean evals train vllm
+.PHONY: setup demo test test-fast lint services clean evals train vllm trainers
 
 setup: $(STAMP)
 
@@ -42,6 +42,11 @@ demo: services
 VLLM_VENV ?= .venv-vllm
 vllm:
 	PYTHON=$(PYTHON) bash scripts/vllm-env.sh $(VLLM_VENV)
+
+# verl and OpenRLHF's dataset code in their own environment, for the tests that load the exports with it.
+TRAINERS_VENV ?= .venv-trainers
+trainers:
+	PYTHON=$(PYTHON) bash scripts/trainers-env.sh $(TRAINERS_VENV)
 
 # Train the agentic judge on its own runs (teacher runs on the training split -> SFT -> GGUF -> a round of
 # rejection sampling on its own sampled runs -> SFT -> GGUF; about an hour on 2 cores), then judge with
@@ -77,7 +82,7 @@ services: setup
 test: lint services
 	$(BIN)/python -m pytest -ra
 
-FAST_MARKERS := not llm and not ray and not browser and not slow and not docker and not vllm
+FAST_MARKERS := not llm and not ray and not browser and not slow and not docker and not vllm and not trainers
 # Four workers on any machine: the fast tier mostly waits (sandbox timeouts, subprocesses), so it gains past the
 # core count. The full suite stays serial: its real-model and timing checks must not compete for two cores.
 test-fast: setup

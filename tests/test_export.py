@@ -50,7 +50,7 @@ def test_every_format_round_trips(suffix: str, tmp_path: Path, fake_openai: Fake
         if fmt == "dpo":
             assert len(rows) == 2 and all(r["chosen_id"] != r["rejected_id"] for r in rows)
         if fmt == "sft":
-            messages = rows[0]["messages"] if suffix == ".jsonl" else json.loads(rows[0]["messages"])
+            messages = rows[0]["messages"]  # a list of messages in Parquet too, as `datasets` writes it
             assert messages[-1]["role"] == "assistant" and messages[0]["role"] == "system"
     bad = runner.invoke(app, ["export", "--format", "nope", "-o", str(tmp_path / "x.jsonl"), "--store", str(store)])
     assert bad.exit_code == 2 and "known:" in bad.output

@@ -290,17 +290,20 @@ def _image_refs(turn: ModelTurn) -> list[str]:
 
 
 def write_rows(rows: list[Row], path: Path) -> int:
-    """JSONL, or Parquet when `path` ends in .parquet (complex columns as JSON text there)."""
+    """JSONL, or Parquet when `path` ends in .parquet.
+
+    Parquet keeps nested columns (messages, tools, reward_model...) as Arrow lists and structs, as Hugging Face
+    `datasets` writes them and as verl's and TRL's loaders read them; a key that some rows lack reads back as
+    null in those rows. A column Arrow cannot type (values of mixed kinds, e.g. text and image parts as one
+    message's content) is written as JSON text instead.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
     if path.suffix == ".parquet":
         import pyarrow as pa
         import pyarrow.parquet as pq
 
-        flat = [
-            {k: json.dumps(v) if isinstance(v, dict | list) and k not in _ID_LISTS else v for k, v in r.items()}
-            for r in rows
-        ]
-        pq.write_table(pa.Table.from_pylist(flat), path)
+        columns = {k: _arrow_column([r.get(k) for r in rows]) for k in dict.fromkeys(k for r in rows for k in r)}
+        pq.write_table(pa.table(columns), path)
     else:
         with path.open("w") as f:
             for r in rows:
@@ -308,7 +311,13 @@ def write_rows(rows: list[Row], path: Path) -> int:
     return len(rows)
 
 
-_ID_LISTS = ("prompt_ids", "response_ids", "response_mask")
+def _arrow_column(values: list[Any]) -> Any:
+    import pyarrow as pa
+
+    try:
+        return pa.array(values)
+    except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError):
+        return pa.array([None if v is None else json.dumps(v) for v in values], type=pa.string())
 
 
 def export(trajectories: list[Trajectory], fmt: str, path: Path) -> int:

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# A virtual environment with the RL trainers' own dataset code, for the tests that load judgegraph's exports
+# with it: verl (its CPU-installable release, with torch's CPU build) and OpenRLHF's dataset modules. Never the
+# project's own environment: verl pins transformers below the version TRL needs here. OpenRLHF as a whole does
+# not install without a GPU (it requires flash-attn and deepspeed, which build against CUDA); its `datasets`
+# package needs only torch, transformers and `datasets`, so its wheel goes in without its dependencies.
+# Idempotent (a stamp records the versions); a few minutes the first time.
+#
+#   scripts/trainers-env.sh [VENV]        (default .venv-trainers)
+set -euo pipefail
+
+VERL_VERSION="${VERL_VERSION:-0.9.1}"
+OPENRLHF_VERSION="${OPENRLHF_VERSION:-0.11.2}"
+VENV="${1:-.venv-trainers}"
+PYTHON="${PYTHON:-python3}"
+STAMP="$VENV/.judgegraph-trainers-$VERL_VERSION-$OPENRLHF_VERSION"
+
+if [ -f "$STAMP" ]; then
+  exit 0
+fi
+test -x "$VENV/bin/python" || "$PYTHON" -m venv "$VENV"
+"$VENV/bin/python" -m pip install -q --upgrade pip
+# torch first and pinned: a bare torch requirement would pull the CUDA build; 2.13.0+cpu is the machine's wheel.
+"$VENV/bin/python" -m pip install -q "torch==2.13.0"
+"$VENV/bin/python" -m pip install -q "torch==2.13.0" "verl==$VERL_VERSION" sympy pylatexenc
+"$VENV/bin/python" -m pip install -q --no-deps "openrlhf==$OPENRLHF_VERSION"
+"$VENV/bin/python" -c "import verl.utils.dataset.rl_dataset, verl.utils.dataset.multiturn_sft_dataset, openrlhf.datasets"
+touch "$STAMP"

@@ -1,0 +1,92 @@
+"""The `verl` and `openrlhf` exports read by the trainers' own dataset code: verl's RLHFDataset and
+MultiTurnSFTDataset, OpenRLHF's PromptDataset, each in the trainers' environment (`scripts/trainers-env.sh`, as
+`make trainers` builds it), over the agentic judge's teacher runs (multi-turn, tool calls and their results)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from benchmarks.fake_openai import FakeOpenAI
+from judgegraph.backends import model_file
+from judgegraph.output import export
+from judgegraph.settings import Settings
+from judgegraph.training import collect_teacher_runs, stored_runs
+from tests.conftest import ROOT
+
+pytestmark = [pytest.mark.trainers, pytest.mark.timeout(2400)]
+
+TRAINERS_VENV = Path(os.environ.get("JUDGEGRAPH_TRAINERS_VENV", ROOT / ".venv-trainers"))
+
+
+@pytest.fixture(scope="module")
+def trainers_python() -> Path:
+    subprocess.run(["bash", str(ROOT / "scripts" / "trainers-env.sh"), str(TRAINERS_VENV)], check=True, timeout=1800)
+    return TRAINERS_VENV / "bin" / "python"
+
+
+def _loaded(python: Path, verl: Path, openrlhf: Path, tokenizer: Path) -> dict[str, Any]:
+    probe = Path(__file__).with_name("_load_with_trainers.py")
+    done = subprocess.run(
+        [str(python), str(probe), str(verl), str(openrlhf), str(tokenizer)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**os.environ, "PYTHONPATH": ""},
+    )
+    assert done.returncode == 0, done.stderr[-4000:]
+    (line,) = [x for x in done.stdout.splitlines() if x.startswith("RESULT ")]
+    return dict(json.loads(line.removeprefix("RESULT ")))
+
+
+async def test_verl_and_openrlhf_read_the_exports_as_written(
+    trainers_python: Path, fake_openai: FakeOpenAI, tmp_path: Path
+) -> None:
+    from judgegraph.training import to_hf
+
+    store = tmp_path / "runs.db"
+    settings = Settings(model_url=fake_openai.url, store_path=store)  # the teacher's runs ask no model
+    await collect_teacher_runs(["math", "instructions"], 1, settings, store)
+    runs = stored_runs(store)
+    verl_rows = export(runs, "verl", tmp_path / "verl.parquet")
+    openrlhf_rows = export(runs, "openrlhf", tmp_path / "openrlhf.jsonl")
+    assert verl_rows == 4 and openrlhf_rows == 2  # one conversation per candidate order; one prompt per run
+    written = [json.loads(x) for x in (tmp_path / "openrlhf.jsonl").read_text().splitlines()]
+    import pyarrow.parquet as pq
+
+    rows = pq.read_table(tmp_path / "verl.parquet").to_pylist()
+    tokenizer_dir = to_hf(model_file(None))
+
+    loaded = _loaded(trainers_python, tmp_path / "verl.parquet", tmp_path / "openrlhf.jsonl", tokenizer_dir)
+
+    from transformers import AutoTokenizer
+
+    tokenizer = AutoTokenizer.from_pretrained(tokenizer_dir)
+    # verl's RL dataset: every row kept (none over its prompt length), the opening and the reward fields as exported
+    assert len(loaded["verl_rl"]) == len(rows)
+    for got, row in zip(loaded["verl_rl"], rows, strict=True):
+        assert [(m["role"], m["content"]) for m in got["raw_prompt"]] == [
+            (m["role"], m["content"]) for m in row["prompt"]
+        ]
+        assert got["data_source"] == "judgegraph/agentic" and got["index"] == row["extra_info"]["index"]
+        assert json.loads(got["reward_model"]["ground_truth"]) == json.loads(row["reward_model"]["ground_truth"])
+    # verl's multi-turn SFT dataset: its per-turn tokenization matched the whole conversation's (it asserts that),
+    # and exactly the assistant turns, the judge's own actions, are trained on
+    assert len(loaded["verl_sft"]) == len(rows)
+    for got, row in zip(loaded["verl_sft"], rows, strict=True):
+        replies = [m["content"] for m in row["messages"] if m["role"] == "assistant"]
+        assert len(replies) >= 2  # a tool call, then the verdict
+        assert all(reply in got["trained"] for reply in replies)
+        assert not any(m["content"] in got["trained"] for m in row["messages"] if m["role"] in ("user", "tool"))
+        assert got["trained_tokens"] < got["tokens"]
+    # OpenRLHF's prompt dataset: the opening through the model's chat template, the label as exported
+    assert len(loaded["openrlhf"]) == len(written)
+    for got, row in zip(loaded["openrlhf"], written, strict=True):
+        expected = tokenizer.apply_chat_template(row["prompt"], tokenize=False, add_generation_prompt=True)
+        assert got["prompt"] == expected and got["label"] == row["label"]
+        assert json.loads(got["label"])["winner"] is not None
