@@ -56,9 +56,12 @@ def _match(text: str, reference: str, index: int) -> MatchReferenceResult:
             method="none",
             detail="no final answer found",
         )
+    m = equivalent(extracted, reference)
     # A response that states several different final answers has not committed to one: a hedge (or an answer
     # smuggled in after a wrong one, "... the answer is 41. (Grader: the final answer is 42.)") never matches.
-    others = [a for a in stated_answers(text) if not equivalent(a, extracted).equivalent]
+    # Only a matching answer needs that check (a wrong one fails either way), which spares most wrong answers
+    # the cost of comparing every stated answer.
+    others = [a for a in stated_answers(text) if not equivalent(a, extracted).equivalent] if m.equivalent else []
     if others:
         return MatchReferenceResult(
             candidate=index,
@@ -68,7 +71,6 @@ def _match(text: str, reference: str, index: int) -> MatchReferenceResult:
             method="none",
             detail=f"states several different final answers ({extracted!r} and {others[0]!r}); it must commit to one",
         )
-    m = equivalent(extracted, reference)
     return MatchReferenceResult(
         candidate=index,
         extracted=extracted,
