@@ -2,7 +2,8 @@
 
 Qwen2.5-Math's 100 MATH problems x 8 sampled solutions (`../shared/data/math/math_cot_100.jsonl`), each scored
 against its reference answer, as an RL trainer scores rollouts: by math-verify (`verify(parse(gold),
-parse(solution))`, what TRL and open-r1 call), and by judgegraph's `evidence` judge (pointwise, through
+parse(solution))`, what TRL and open-r1 call), by verl's rule-based scorer for MATH where verl's environment is
+built (`make trainers`), and by judgegraph's `evidence` judge (pointwise, through
 `ajudge_many` at concurrency 32, each run recorded to a SQLite store, or to none). CPU is this process's CPU
 time (all threads) per solution. Run: `python -m benchmarks.run rule_rewards`
 (or `python -m benchmarks.rule_rewards --data DIR`).
@@ -13,6 +14,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
+import subprocess
 import tempfile
 import time
 from pathlib import Path
@@ -46,6 +49,37 @@ def _math_verify(solutions: list[tuple[str, str, str, bool]]) -> tuple[float, li
     return time.process_time() - start, out
 
 
+# verl's rule-based MATH scorer, run where verl installs: its own environment (`make trainers`).
+_VERL_SCORER = """
+import json, sys, time
+from verl.utils.reward_score import default_compute_score
+pairs = json.load(sys.stdin)
+default_compute_score("lighteval/MATH", "1", "1")  # warm: its imports
+start = time.process_time()
+out = [default_compute_score("lighteval/MATH", text, gold) == 1.0 for gold, text in pairs]
+print(json.dumps({"cpu": time.process_time() - start, "out": out}))
+"""
+
+
+def _verl(solutions: list[tuple[str, str, str, bool]]) -> tuple[float, list[bool]] | str:
+    """verl's scorer for MATH (`default_compute_score("lighteval/MATH", ...)`), or why it could not run."""
+    root = Path(__file__).resolve().parent.parent
+    python = Path(os.environ.get("JUDGEGRAPH_TRAINERS_VENV", root / ".venv-trainers")) / "bin" / "python"
+    if not python.exists():
+        return f"verl's environment is not built ({python}; `make trainers` builds it)"
+    done = subprocess.run(
+        [str(python), "-c", _VERL_SCORER],
+        input=json.dumps([[gold, text] for _, gold, text, _ in solutions]),
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    if done.returncode != 0:
+        return f"verl's scorer failed: {done.stderr.strip().splitlines()[-1:]}"
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    return float(result["cpu"]), [bool(x) for x in result["out"]]
+
+
 async def _judgegraph(solutions: list[tuple[str, str, str, bool]], store: Path | bool) -> tuple[float, list[bool]]:
     from judgegraph import Judge
 
@@ -77,18 +111,21 @@ async def bench(data: Path = DATA) -> str:
         same = sum(a == b for a, b in zip(got, mv, strict=True))
         return [name, 1000 * cpu / n, cpu / mv_cpu, f"{agree}/{n}", f"{same}/{n}"]
 
+    verl = _verl(solutions)
+    rows = [row("math-verify", mv_cpu, mv)]
+    if isinstance(verl, tuple):
+        rows.append(row("verl `default_compute_score` (lighteval/MATH), its own process", *verl))
+        about_verl = " verl's scorer runs in its own environment (`make trainers`), CPU of that process."
+    else:
+        about_verl = f" verl's rule-based scorer is not measured: {verl}."
+    rows += [
+        row("judgegraph evidence, store on", stored_cpu, stored),
+        row("judgegraph evidence, no store", bare_cpu, bare),
+    ]
     return (
-        f"{n} real MATH solutions (Qwen2.5-Math's 100 problems x 8 samples), each scored against its answer; CPU of"
-        " this process per solution. verl's rule-based math scorer (`verl.utils.reward_score`) is not measured:"
-        " verl is not installed here.\n\n"
-    ) + table(
-        ["scorer", "CPU ms per solution", "x math-verify", "agrees with labels", "same as math-verify"],
-        [
-            row("math-verify", mv_cpu, mv),
-            row("judgegraph evidence, store on", stored_cpu, stored),
-            row("judgegraph evidence, no store", bare_cpu, bare),
-        ],
-    )
+        f"{n} real MATH solutions (Qwen2.5-Math's 100 problems x 8 samples), each scored against its answer; CPU"
+        f" per solution.{about_verl}\n\n"
+    ) + table(["scorer", "CPU ms per solution", "x math-verify", "agrees with labels", "same as math-verify"], rows)
 
 
 if __name__ == "__main__":
