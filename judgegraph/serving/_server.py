@@ -164,6 +164,7 @@ def create_app(config: ServerConfig, *, metrics_dir: Path | None = None, **judge
         judge = Judge.load(config.judge, **judge_settings)
         await judge.open()
         state["judge"] = judge
+        metrics.publish()  # a worker counts as live from its start, not from its first request
         try:
             yield
         finally:
