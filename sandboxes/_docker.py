@@ -153,8 +153,12 @@ class DockerSandbox:
         api = self._backend.client.api
         if self._backend.limits.memory_mb != limits.memory_mb or self._backend.limits.pids != limits.pids:
             # Container-level limits differ for this run: apply them, and retire the container afterwards.
-            mem = f"{limits.memory_mb}m"
-            self.container.update(mem_limit=mem, memswap_limit=mem, pids_limit=limits.pids)
+            # docker-py's update_container() has no pids limit: the engine's own update endpoint takes both.
+            mem = limits.memory_mb * 1024 * 1024
+            url = api._url("/containers/{0}/update", self.container.id)
+            api._raise_for_status(
+                api._post_json(url, data={"Memory": mem, "MemorySwap": mem, "PidsLimit": limits.pids})
+            )
             self.healthy = False
         blocks = limits.file_size_mb * 1024 * 1024 // 512
         argv = ["sh", "-c", WRAPPER, "sh", str(limits.cpu_s), str(blocks), f"{limits.wall_s:g}", *command]

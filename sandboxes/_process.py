@@ -56,7 +56,9 @@ def _system_binds() -> list[str]:
             args += ["--symlink", os.readlink(top), top]
         elif os.path.isdir(top):
             args += ["--ro-bind", top, top]
-    for path in ("/etc/ld.so.cache", "/etc/alternatives", "/etc/localtime", "/etc/ssl/certs"):
+    # Java's runtime reads its configuration (java.security) under /etc/java-NN-openjdk.
+    java_conf = sorted(str(p) for p in Path("/etc").glob("java-*-openjdk"))
+    for path in ("/etc/ld.so.cache", "/etc/alternatives", "/etc/localtime", "/etc/ssl/certs", *java_conf):
         args += ["--ro-bind-try", path, path]
     return args
 
@@ -258,7 +260,7 @@ class ProcessSandbox:
             "files": {check_path(k): base64.b64encode(as_bytes(v)).decode() for k, v in (files or {}).items()},
             "limits": {
                 "cpu_s": limits.cpu_s,
-                "memory_bytes": limits.memory_mb * mb,
+                "memory_bytes": (limits.address_space_mb or limits.memory_mb) * mb,
                 "file_size_bytes": limits.file_size_mb * mb,
                 "pids": limits.pids + 1,  # the zygote is one process of this uid too
             },

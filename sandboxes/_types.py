@@ -21,6 +21,10 @@ class Limits(BaseModel):
     """CPU seconds (RLIMIT_CPU)."""
     memory_mb: int = Field(default=512, ge=16)
     """Memory (a cgroup limit with no swap under Docker; the address-space rlimit in the process backend)."""
+    address_space_mb: int | None = Field(default=None, ge=16)
+    """The process backend's address-space rlimit when it must exceed `memory_mb`: runtimes that reserve far
+    more than they use (the JVM, V8, Go, rustc) do not start under a small one. None: `memory_mb`. Docker
+    ignores it (its cgroup limits what is used, not what is reserved)."""
     pids: int = Field(default=64, ge=4)
     """Processes and threads at once."""
     output_bytes: int = Field(default=1_000_000, ge=1024)

@@ -150,6 +150,16 @@ async def test_six_gigabytes_is_refused(pool: SandboxPool) -> None:
     await healthy(pool)
 
 
+async def test_a_run_may_ask_for_its_own_memory_and_process_limits(pool: SandboxPool) -> None:
+    """Per-run limits that differ from the pool's (Docker updates the container, then retires it)."""
+    tight = LIMITS.model_copy(update={"memory_mb": 128, "pids": 16})
+    r = await pool.run(["python3", "-c", "x = bytearray(256 * 1024**2); print('allocated')"], limits=tight)
+    assert not r.ok and "allocated" not in r.stdout, r
+    r = await pool.run(["python3", "-c", "x = bytearray(64 * 1024**2); print('allocated')"], limits=tight)
+    assert r.ok and "allocated" in r.stdout, r
+    await healthy(pool)
+
+
 async def test_hundreds_of_processes_are_refused(pool: SandboxPool) -> None:
     code = (
         "import os, time\nn = 0\ntry:\n    for _ in range(400):\n        if os.fork() == 0:\n"
