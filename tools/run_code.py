@@ -8,13 +8,11 @@ import re
 from pydantic import BaseModel, Field
 
 from judgegraph.errors import ToolFailure
-from judgegraph.sandboxes import Limits
 from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult
 from judgegraph.tools._base import ToolContext, ToolOutput, candidate_criterion, each_candidate, result_data, tool
-from judgegraph.tools._languages import CaseResult, languages
+from judgegraph.tools._languages import CaseResult, Language, fenced_language, language_named, languages, read_report
 
 CASE_TIMEOUT_S = 3.0
-RUN_LIMITS = Limits(wall_s=20.0, cpu_s=20)
 
 
 class RunCodeArgs(BaseModel):
@@ -111,23 +109,35 @@ def _summary(r: RunCodeResult) -> str:
     return "\n".join(lines[:12])
 
 
-@tool("run_code", timeout_s=60.0, plan=plan_run_code, criterion=run_code_criterion)
+def language_of(request: JudgeRequest, text: str) -> Language:
+    """The request's language, else the one the response's code fence names, else Python."""
+    if request.language:
+        try:
+            return language_named(request.language)
+        except KeyError as e:
+            raise ToolFailure(str(e.args[0])) from None
+    return fenced_language(text) or languages.get("python")
+
+
+@tool("run_code", timeout_s=180.0, plan=plan_run_code, criterion=run_code_criterion)
 async def run_code(args: RunCodeArgs, ctx: ToolContext) -> ToolOutput:
-    """Run one candidate's code against the request's unit tests in a sandbox and report each test case."""
+    """Run one candidate's code against the request's tests in a sandbox and report each test case."""
     request = ctx.request
     if not request.tests:
         raise ToolFailure("this request has no tests")
     if ctx.services is None:
         raise ToolFailure("no sandbox is available to this judge")
-    language = languages.get("python")
     text = ctx.candidate(args.candidate)
-    code = language.extract(text, None)
-    entry = entry_point_of(request, code) if code else None
-    if code is not None and entry is not None:
-        code = language.extract(text, entry) or code
-    completed = _completion(request, text, code)
-    if completed is not None:
-        code, entry = completed, entry_point_of(request, completed)
+    language = language_of(request, text)
+    code = language.extract(text, request.metadata.get("entry_point"))
+    entry = None
+    if language.name == "python":
+        entry = entry_point_of(request, code) if code else None
+        if code is not None and entry is not None:
+            code = language.extract(text, entry) or code
+        completed = _completion(request, text, code)
+        if completed is not None:
+            code, entry = completed, entry_point_of(request, completed)
     program = language.program(code or "", request.tests, entry, CASE_TIMEOUT_S)
     if code is None:
         cases = [
@@ -146,8 +156,8 @@ async def run_code(args: RunCodeArgs, ctx: ToolContext) -> ToolOutput:
         )
         return ToolOutput(text=_summary(result), data=result)
     pool = await ctx.services.sandbox()
-    run = await pool.run(program.command, files=program.files, limits=RUN_LIMITS)
-    cases, load_error = language.report(program, run)
+    run = await pool.run(program.command, files=program.files, limits=program.limits)
+    cases, load_error = read_report(program, run)
     passed = sum(c.status == "passed" for c in cases)
     stdout = "\n".join(line for line in run.stdout.splitlines() if not line.startswith(program.nonce))
     result = RunCodeResult(

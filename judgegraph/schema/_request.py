@@ -63,6 +63,18 @@ class RubricCriterion(_Model):
     """Relative weight in the aggregate score."""
 
 
+class IOTest(_Model):
+    """A stdin/stdout test case, as competitive-programming sets give them: the program reads `input` and must
+    print `output` (compared line by line, trailing spaces and trailing blank lines ignored)."""
+
+    input: str = ""
+    """What the program reads on stdin."""
+    output: str
+    """What it must print."""
+    tolerance: float | None = Field(default=None, ge=0)
+    """Compare token by token instead, numbers equal within this absolute or relative error (e.g. 1e-6)."""
+
+
 class Label(_Model):
     """The known answer for this request (for evals and for the judge's own reward); the judge never sees it."""
 
@@ -88,8 +100,12 @@ class JudgeRequest(_Model):
     mode: Mode = "pairwise"
     """How to judge: score each (`pointwise`), pick the better of two (`pairwise`), rank (`listwise`),
     pick the best (`best_of_n`), or judge the steps of one solution (`steps`)."""
-    tests: list[str] = Field(default_factory=list)
-    """Unit tests (code) the candidates' code must pass."""
+    tests: list[str | IOTest] = Field(default_factory=list)
+    """Tests the candidates' code must pass: test code in the candidates' language (asserts, a `check`
+    function, a test program that exits 0), or stdin/stdout cases."""
+    language: str | None = None
+    """The candidates' programming language (`python`, `c`, `cpp`, `java`, `javascript`, `go`, `rust`, or a
+    usual alias such as `c++`, `js`, `rs`); None: each candidate's code fence says, else Python."""
     reference: str | None = None
     """A reference answer."""
     documents: list[Document] = Field(default_factory=list)

@@ -4,9 +4,11 @@ What pandas and Hugging Face `datasets` write for a missing column (`null`), pre
 `rejected`, as text or as TRL's conversational messages), a `response` or `completion` (or a list of sampled
 ones: each judged pointwise), `question` / `problem` for the prompt, `answer` / `solution` / `ground_truth`
 for the reference (a full worked solution is fine: its `#### n` or `\\boxed{}` answer is what counts),
-HumanEval's `test`, `entry_point` and `task_id`, IFEval's `instruction_id_list` + `kwargs` (constraints of kind
-`ifeval`), documents as plain strings. A row in judgegraph's own shape
-passes through unchanged; what is still wrong gets the usual validation error."""
+HumanEval's `test`, `entry_point` and `task_id` (and HumanEvalPack's and MultiPL-E's, with a `language`),
+stdin/stdout cases as competitive-programming sets give them (APPS' and TACO's `input_output`, CodeContests'
+`public_tests` / `private_tests` / `generated_tests`, LiveCodeBench's `public_test_cases`), IFEval's
+`instruction_id_list` + `kwargs` (constraints of kind `ifeval`), documents as plain strings. A row in
+judgegraph's own shape passes through unchanged; what is still wrong gets the usual validation error."""
 
 from __future__ import annotations
 
@@ -16,12 +18,12 @@ from typing import Any
 
 from pydantic import BaseModel
 
-PROMPT_KEYS = ("question", "problem")
-"""Other names of the prompt (GSM8K, MATH), used when `prompt` is absent."""
+PROMPT_KEYS = ("question", "problem", "question_content", "description")
+"""Other names of the prompt (GSM8K, MATH, APPS; LiveCodeBench, CodeContests), used when `prompt` is absent."""
 REFERENCE_KEYS = ("answer", "solution", "ground_truth")
 """Other names of the reference answer (GSM8K, MATH, verl), used when `reference` is absent."""
-ID_KEYS = ("task_id", "question_id", "key", "idx", "uid")
-"""Other names of the id (HumanEval, MT-bench, IFEval, ...), used when `id` is absent."""
+ID_KEYS = ("task_id", "question_id", "problem_id", "key", "idx", "uid")
+"""Other names of the id (HumanEval, MT-bench, APPS, IFEval, ...), used when `id` is absent."""
 
 
 def _message_text(messages: list[Any]) -> str:
@@ -46,6 +48,50 @@ def _prompt_from_pair(value: Any) -> str | None:
         last = max(k for k, m in enumerate(value) if m.get("role") == "assistant")
         return _message_text(value[:last]) if last > 0 else None
     return None
+
+
+def _as_json(value: Any) -> Any:
+    """A column that holds JSON as text (APPS, LiveCodeBench) or already parsed."""
+    if isinstance(value, str):
+        try:
+            return json.loads(value)
+        except json.JSONDecodeError:
+            return None
+    return value
+
+
+def _text(value: Any) -> str:
+    """One stdin or stdout: APPS sometimes gives a case's lines as a list."""
+    return "\n".join(map(str, value)) if isinstance(value, list) else str(value)
+
+
+def io_tests(row: dict[str, Any]) -> list[dict[str, Any]] | None:
+    """stdin/stdout cases in the competitive-programming shapes (taken out of `row`), or None when it has none.
+    APPS' call-based problems (`fn_name`) are not stdin/stdout: left as they are."""
+    cases: list[dict[str, Any]] = []
+    apps = _as_json(row.get("input_output"))
+    if isinstance(apps, dict) and isinstance(apps.get("inputs"), list) and not apps.get("fn_name"):
+        row.pop("input_output")
+        cases += [
+            {"input": _text(i), "output": _text(o)}
+            for i, o in zip(apps["inputs"], apps.get("outputs") or [], strict=False)
+        ]
+    for key in ("public_tests", "private_tests", "generated_tests"):  # CodeContests: {input: [...], output: [...]}
+        group = row.get(key)
+        if isinstance(group, dict) and isinstance(group.get("input"), list):
+            row.pop(key)
+            cases += [
+                {"input": i, "output": o} for i, o in zip(group["input"], group.get("output") or [], strict=False)
+            ]
+    listed = _as_json(row.get("public_test_cases"))  # LiveCodeBench: [{input, output, testtype}]
+    if isinstance(listed, list):
+        row.pop("public_test_cases")
+        cases += [
+            {"input": c.get("input", ""), "output": c.get("output", "")}
+            for c in listed
+            if isinstance(c, dict) and c.get("testtype", "stdin") == "stdin"
+        ]
+    return cases or None
 
 
 def without_nulls(data: Any, model: type[BaseModel]) -> Any:
@@ -100,6 +146,10 @@ def dataset_row(data: dict[str, Any], fields: set[str]) -> dict[str, Any]:
         ]
     if "tests" not in row and isinstance(row.get("test"), str):
         row["tests"] = [row.pop("test")]
+    if "tests" not in row:
+        cases = io_tests(row)
+        if cases is not None:
+            row["tests"] = cases
     if "entry_point" in row:
         row["metadata"] = {**(row.get("metadata") or {}), "entry_point": row.pop("entry_point")}
     if isinstance(row.get("documents"), list):

@@ -1,0 +1,217 @@
+"""The driver of a program run: build the candidate's program, run it once per test case, report each case.
+
+Not imported by judgegraph: it runs in the sandbox as `python3 -I driver.py`, for every language whose tests are
+stdin/stdout cases, and for function-style tests in languages other than Python (the candidate's code and the
+test program built together; the case passes when that program exits 0). It reads the spec (sources, commands,
+expected outputs, report marker) from `.judgegraph-run.json` and deletes the file before anything of the
+candidate's is built or run, then makes itself undumpable, so neither the compiler (an `#include` of the spec)
+nor the program (/proc, ptrace) can read the marker or the expected outputs. Each build happens in a fresh
+directory just before its cases run, and whatever a build or case leaves running is killed before the next
+starts (the driver is their subreaper), so one case cannot rewrite the next case's test or program. The
+program's output goes to files (a flood meets the run's file-size limit); the last marker line on stdout is
+the report.
+"""
+
+import contextlib
+import ctypes
+import json
+import math
+import os
+import resource
+import shutil
+import signal
+import subprocess
+
+SPEC_FILE = ".judgegraph-run.json"
+PR_SET_DUMPABLE = 4
+PR_SET_CHILD_SUBREAPER = 36
+SHOWN = 200
+"""Characters of expected and actual output quoted in a failed case's message."""
+
+
+def read_tail(path, limit):
+    try:
+        with open(path, "rb") as f:
+            f.seek(0, os.SEEK_END)
+            f.seek(max(0, f.tell() - limit))
+            return f.read().decode("utf-8", "replace")
+    except OSError:
+        return ""
+
+
+def read_all(path, limit):
+    try:
+        with open(path, "rb") as f:
+            return f.read(limit).decode("utf-8", "replace")
+    except OSError:
+        return ""
+
+
+def execute(command, env, timeout, stdin_text, address_space=None):
+    """Run `command` in its own process group (under a tighter address-space limit, if given); returns (exit
+    status or None, timed out, stdout, stderr)."""
+
+    def limit():
+        if address_space:
+            resource.setrlimit(resource.RLIMIT_AS, (address_space, address_space))
+
+    with open(".in", "wb") as f:
+        f.write(stdin_text.encode())
+    with open(".in", "rb") as stdin, open(".out", "wb") as out, open(".err", "wb") as err:
+        try:
+            process = subprocess.Popen(
+                command, stdin=stdin, stdout=out, stderr=err, env=env, start_new_session=True, preexec_fn=limit
+            )
+        except OSError as e:
+            return 127, False, "", f"cannot start {command[0]}: {e}"
+        timed_out = False
+        try:
+            status = process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            timed_out, status = True, None
+        with contextlib.suppress(OSError):
+            os.killpg(process.pid, signal.SIGKILL)  # whatever it started, too
+        process.wait()
+    # 64 MiB of output at most is read back (the file-size limit stops a flood well before).
+    return status, timed_out, read_all(".out", 64 << 20), read_tail(".err", 4000)
+
+
+def lines(text):
+    """Output as a judge compares it: line ends normalised, trailing spaces and trailing blank lines ignored."""
+    out = [line.rstrip() for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
+    while out and not out[-1]:
+        out.pop()
+    return out
+
+
+def close(expected, got, tolerance):
+    """Token by token; numbers may differ by `tolerance`, absolute or relative (Codeforces' rule)."""
+    want, have = expected.split(), got.split()
+    if len(want) != len(have):
+        return False
+    for a, b in zip(want, have, strict=True):
+        if a == b:
+            continue
+        try:
+            x, y = float(a), float(b)
+        except ValueError:
+            return False
+        if not (math.isfinite(x) and math.isfinite(y)):
+            return False
+        if abs(x - y) > tolerance * max(1.0, abs(x)):
+            return False
+    return True
+
+
+def same_output(expected, got, tolerance):
+    if tolerance is not None:
+        return close(expected, got, tolerance)
+    return lines(expected) == lines(got)
+
+
+def quoted(text):
+    text = text if len(text) <= SHOWN else text[:SHOWN] + "..."
+    return json.dumps(text)
+
+
+def exited(status):
+    if status is not None and status < 0:
+        return f"killed by signal {-status}"
+    return f"exited with status {status}"
+
+
+def build(step, env, timeout):
+    """Write the step's sources, run its build; returns the build error or None."""
+    for name, text in step["sources"].items():
+        with open(name, "w") as f:
+            f.write(text)
+    if not step["build"]:
+        return None
+    status, timed_out, out, err = execute(step["build"], env, timeout, "")
+    if timed_out:
+        return f"the build took longer than {timeout:g}s"
+    if status != 0:
+        return f"the build failed ({exited(status)}): " + (err or out)[-1500:].strip()
+    return None
+
+
+def run_case(case, step, env, spec):
+    timeout, failure_marker = spec["case_timeout"], spec.get("failure_marker")
+    status, timed_out, out, err = execute(step["run"], env, timeout, case.get("input") or "", spec["run_address_space"])
+    if timed_out:
+        return ["timeout", f"took longer than {timeout:g}s"]
+    if "output" in case:
+        if status != 0:
+            return ["error", exited(status) + ": " + err[-300:].strip()]
+        if same_output(case["output"], out, case.get("tolerance")):
+            return ["passed", ""]
+        return ["failed", f"expected {quoted(case['output'])}, got {quoted(out)}"]
+    if status != 0:
+        return ["failed", exited(status) + ": " + (err or out)[-300:].strip()]
+    if failure_marker and (failure_marker in err or failure_marker in out):
+        return ["failed", (err or out)[-300:].strip()]
+    return ["passed", ""]
+
+
+def kill_descendants():
+    """Kill every process the last build or case left behind. The driver is a child subreaper, so what they
+    left running (daemonised too) is reparented here, never beyond reach: kill children until none is left."""
+    me = str(os.getpid())
+    while True:
+        children = []
+        for pid in os.listdir("/proc"):
+            if pid.isdigit():
+                with contextlib.suppress(OSError, IndexError), open(f"/proc/{pid}/stat") as f:
+                    if f.read().rsplit(")", 1)[1].split()[1] == me:
+                        children.append(int(pid))
+        if not children:
+            return
+        for pid in children:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        for pid in children:
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(pid, 0)
+
+
+def main():
+    with open(SPEC_FILE) as f:
+        spec = json.load(f)
+    os.unlink(SPEC_FILE)
+    libc = ctypes.CDLL(None)
+    with contextlib.suppress(OSError, AttributeError):
+        libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
+        libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    base_env = {"LANG": "C.UTF-8", **spec["env"], "PATH": os.environ.get("PATH", "/usr/local/bin:/usr/bin:/bin")}
+    env = base_env
+    top = os.getcwd()
+    results, load_error, errors = [], None, {}
+    built = None  # the step last built (all stdin/stdout cases share one)
+    for case in spec["cases"]:
+        k = case["step"]
+        step = spec["steps"][k]
+        if built != k:
+            # Each step builds in a directory of its own, made afresh: nothing planted there beforehand counts.
+            os.chdir(top)
+            where = f"step{k}"
+            shutil.rmtree(where, ignore_errors=True)
+            os.mkdir(where)
+            os.chdir(where)
+            # Caches (Go's build cache) and temporary files live and die with the step: nothing carries over.
+            env = {**base_env, "HOME": os.getcwd(), "TMPDIR": os.getcwd()}
+            errors[k] = build(step, env, spec["build_timeout"])
+            kill_descendants()
+            built = k
+            if errors[k] is not None and "output" in case:
+                load_error = errors[k]  # the program the stdin/stdout cases share does not build
+        if errors[k] is not None:
+            results.append(["error" if "output" in case else "failed", errors[k][-600:]])
+            continue
+        results.append(run_case(case, step, env, spec))
+        kill_descendants()
+    report = "\n" + spec["nonce"] + json.dumps({"load_error": load_error, "results": results}) + "\n"
+    os.write(1, report.encode())
+
+
+if __name__ == "__main__":
+    main()
