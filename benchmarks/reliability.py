@@ -140,6 +140,74 @@ async def hostile(sandbox: str = "auto") -> Figure:
     )
 
 
+async def hostile_languages(sandbox: str = "auto") -> Figure:
+    """Each language's hostile programs (benchmarks/hostile_programs.py) judged against that language's correct
+    program on stdin/stdout tests, and a report forger that hunts the driver's marker: the correct one must win
+    every time and the host stay untouched."""
+    from benchmarks import hostile_programs as hp
+    from judgegraph import Judge
+
+    tmp = Path(tempfile.mkdtemp(prefix="judgegraph-hostile-"))
+    canary = tmp / "canary.txt"
+    canary.write_text("intact")
+    rows = []
+    outcomes: dict[str, dict[str, Any]] = {}
+    cases = [(lang, kind, hp.hostile(lang, kind, str(canary))) for lang in hp.PROGRAMS for kind in hp.KINDS]
+    cases.append(("c", "find the report marker and forge", hp.FORGER))
+    fake = FakeOpenAI().start()
+    try:
+        async with Judge.load("evidence", store=tmp / "runs.db", model_url=fake.url, sandbox=sandbox) as judge:
+            for lang, kind, code in cases:
+                fence = "cpp" if lang == "cpp" else lang
+                start = time.perf_counter()
+                t = await judge.arun(
+                    {
+                        "id": f"hostile/{lang}/{kind}",
+                        "prompt": hp.PROBLEM,
+                        "candidates": [f"```{fence}\n{code}```", f"```{fence}\n{hp.correct(lang)}```"],
+                        "tests": hp.TESTS,
+                        "language": lang,
+                        "label": {"winner": 1},
+                    }
+                )
+                took = time.perf_counter() - start
+                v = t.verdict
+                runs = {r.data.get("candidate"): r.data for r in t.tool_results() if r.name == "run_code" and r.data}
+                outcomes[f"{lang}: {kind}"] = {
+                    "valid": v is not None and v.valid,
+                    "winner": v.winner if v is not None else None,
+                    "correct_passed": bool(runs.get(1, {}).get("all_passed")),
+                    "tool_results": [(r.ok, r.error, r.text[:300]) for r in t.tool_results()],
+                }
+                d = runs.get(0, {})
+                account = f"{d.get('passed')}/{d.get('total')} tests"
+                account += f"; {d['load_error']}" if d.get("load_error") else ""
+                account += "; timed out" if d.get("timed_out") else ""
+                first = next((c for c in d.get("cases", []) if c["status"] != "passed"), None)
+                account += f"; {first['status']}: {first['message']}" if first else ""
+                verdict = {1: "correct one", 0: "hostile one", None: "tie"}[v.winner] if v is not None else "none"
+                rows.append([lang, kind, verdict, f"{took:.1f}", account[:80].replace("|", "/").replace("\n", " ")])
+    finally:
+        fake.stop()
+    body = (
+        f"Sandbox `{sandbox}`. Each row: a program in that language that does the hostile thing before answering "
+        "(where the sandbox stops the thing, the program stops too; only where it got through does it go on to "
+        "answer), judged (evidence judge, two stdin/stdout tests) against a correct program in the same "
+        "language.\n\n"
+        + table(["language", "hostile program", "verdict", "judgment s", "what run_code recorded (hostile)"], rows)
+        + "\n\nA canary file outside the sandbox is unchanged after all of them. The driver reads its spec "
+        "(expected outputs, report marker) and deletes it before anything of the candidate's is built, is "
+        "undumpable, and captures the program's output in files: the forger finds no marker and its output "
+        "never reaches the report."
+    )
+    return Figure(
+        f"Hostile programs in every language ({sandbox})",
+        f"python -m benchmarks.reliability hostile_languages_{sandbox}",
+        body,
+        {"outcomes": outcomes, "canary": canary.read_text()},
+    )
+
+
 # ---------------------------------------------------------------- bad input in a batch
 
 
@@ -621,6 +689,8 @@ CHECKS: dict[str, Callable[[], Awaitable[Figure] | Figure]] = {
     "master_keys": master_keys,
     "hostile_docker": lambda: hostile("docker"),
     "hostile_process": lambda: hostile("process"),
+    "hostile_languages_docker": lambda: hostile_languages("docker"),
+    "hostile_languages_process": lambda: hostile_languages("process"),
     "load": load,
     "bad_input": bad_input,
     "model_faults": model_faults,

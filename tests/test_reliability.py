@@ -32,6 +32,17 @@ async def test_hostile_candidates_through_the_whole_judge(sandbox: str) -> None:
         assert o["valid"] and o["winner"] == 1 and o["accounted"], (kind, o["tool_results"])
 
 
+@pytest.mark.parametrize("sandbox", ["process", "docker"])
+async def test_hostile_programs_in_every_language(sandbox: str) -> None:
+    from benchmarks import hostile_programs
+
+    facts = (await reliability.hostile_languages(sandbox)).facts
+    assert facts["canary"] == "intact"
+    assert len(facts["outcomes"]) == len(hostile_programs.PROGRAMS) * len(hostile_programs.KINDS) + 1
+    for kind, o in facts["outcomes"].items():
+        assert o["valid"] and o["winner"] == 1 and o["correct_passed"], (kind, o["tool_results"])
+
+
 async def test_a_batch_of_bad_input_answers_every_line() -> None:
     facts = (await reliability.bad_input()).facts
     assert sorted(facts["answered"]) == list(range(1, facts["input_lines"] + 1))  # every line answered, once
