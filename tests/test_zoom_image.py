@@ -133,3 +133,28 @@ async def test_images_land_in_the_trajectory_store(tmp_path: Path, astronaut: Pa
     (digest,) = r.images
     data, media_type = store.get_artifact(digest)  # type: ignore[misc]
     assert media_type == "image/png" and data[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+async def test_real_receipts_are_read_and_their_stated_totals_checked(shared_data: Path) -> None:
+    """ICDAR-2019 SROIE scans (benchmarks/real_data.py at a small size; EVALS.md has all 40): OCR keeps each row
+    of the receipt together, so "The total is 9.00" is checked against the row "Total 9,00" and the same total
+    plus one is contradicted, in both orders."""
+    from benchmarks.real_data import receipts
+
+    results = await receipts(shared_data, n=3)
+    read, decided = results["the total is in the text read"], results["the stated total decided by evidence"]
+    assert read.checked == 3 and read.agreed >= 2, read.disagreements
+    assert decided.checked == 6 and decided.agreed >= 4, decided.disagreements
+
+
+def test_ocr_keeps_the_rows_of_text_as_they_sit_in_the_image() -> None:
+    from judgegraph.tools.zoom_image import ocr
+
+    img = Image.new("RGB", (900, 300), "white")
+    draw = ImageDraw.Draw(img)
+    font = ImageFont.load_default(size=40)
+    for y, (left, right) in enumerate([("Subtotal", "8,49"), ("Total", "9,00"), ("Cash", "10.00")]):
+        draw.text((40, 30 + 90 * y), left, fill="black", font=font)
+        draw.text((600, 30 + 90 * y), right, fill="black", font=font)
+    rows = ocr(img).splitlines()
+    assert rows == ["Subtotal 8,49", "Total 9,00", "Cash 10.00"], rows

@@ -102,8 +102,11 @@ _NUM = re.compile(r"(?<![\w.])(-?\d[\d,]*(?:\.\d+)?)\s*(%|percent\b|[a-zA-Z]+)?"
 def _numbers(text: str) -> list[tuple[float, str]]:
     out = []
     for value, unit in _NUM.findall(text):
+        # A comma before exactly two final digits is a decimal comma ("9,00", as receipts and OCR write
+        # it): a thousands separator always has three digits after it.
+        number = value.replace(",", ".") if re.fullmatch(r"-?\d+,\d\d", value) else value.replace(",", "")
         try:
-            v = float(value.replace(",", ""))
+            v = float(number)
         except ValueError:
             continue
         u = (unit or "").lower()
@@ -126,6 +129,12 @@ def _sentences(passages: list[Passage]) -> list[tuple[str, Passage, set[str]]]:
         parts = [s for s in re.split(r"(?<=[.!?])\s+|\n+", p.text) if s.strip()]
         topic = _content_words(parts[0]) if parts else set()
         out += [(s, p, topic if _REFERRING.match(s.strip()) else set()) for s in parts]
+        # Lines broken by layout rather than punctuation (a sign's "SPEED / LIMIT / 40" as OCR reads it,
+        # wrapped PDF text) also count two and three together; single lines come first and win ties.
+        for width in (2, 3):
+            for i in range(len(parts) - width + 1):
+                if not any(x.rstrip().endswith((".", "!", "?")) for x in parts[i : i + width - 1]):
+                    out.append((" ".join(parts[i : i + width]), p, set()))
     return out
 
 
