@@ -18,7 +18,7 @@ from judgegraph import Judge
 from judgegraph.sandboxes import Limits
 from judgegraph.schema import IOTest, JudgeRequest, ToolCall
 from judgegraph.tools import ToolContext, ToolServices, call_tool, language_named, languages
-from judgegraph.tools._languages import java_main_class
+from judgegraph.tools._program_languages import java_main_class
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -14,7 +14,7 @@ from judgegraph import Judge
 from judgegraph.sandboxes import Limits
 from judgegraph.schema import JudgeRequest, ToolCall
 from judgegraph.tools import ToolContext, ToolServices, call_tool, languages
-from judgegraph.tools._languages import _split_tests
+from judgegraph.tools._python_language import _split_tests
 from judgegraph.tools.run_code import entry_point_of
 
 PY = languages.get("python")

@@ -1,0 +1,219 @@
+"""C, C++, Java, JavaScript (Node), Go and Rust: built and run by the driver (`_stdio_driver.py`), with Debian's
+toolchains (the Docker image's, or the host's /usr under the process backend)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from judgegraph.sandboxes import Limits
+from judgegraph.tools._languages import Program, Step, Test, driver_program, fenced_blocks, languages
+
+
+def _unfenced(text: str, start: re.Pattern[str]) -> str | None:
+    """Bare code with prose around it: from the first line that starts code to the last that ends a statement
+    or block."""
+    lines = text.splitlines()
+    first = next((i for i, line in enumerate(lines) if start.match(line)), None)
+    if first is None:
+        return None
+    ends = [i for i in range(first, len(lines)) if lines[i].rstrip().endswith(("}", ";", ")"))]
+    return "\n".join(lines[first : ends[-1] + 1]) if ends else None
+
+
+_JAVA_RUNTIME = (
+    "-Xmx256m",
+    "-XX:+UseSerialGC",
+    "-XX:TieredStopAtLevel=1",
+    # The JVM reserves a gigabyte for class metadata by default; these keep it well under the run's limit.
+    "-XX:CompressedClassSpaceSize=64m",
+    "-XX:ReservedCodeCacheSize=64m",
+    "-XX:MaxMetaspaceSize=128m",
+)
+
+
+@dataclass(frozen=True)
+class ProgramLanguage:
+    """A language the driver builds and runs (`_stdio_driver.py`): programs that read stdin and write stdout,
+    and test programs (the candidate's code and a test that exits 0 when it passes) built together."""
+
+    name: str
+    fence_tags: tuple[str, ...]
+    code_start: re.Pattern[str]
+    """A line where unfenced code starts."""
+    main: re.Pattern[str]
+    """The program's entry (`int main(`, `func main(`), to pick the block that is the program."""
+    limits: Limits
+    """The whole run's (builds included: compilers reserve gigabytes of address space)."""
+    run_memory_mb: int
+    """The address-space limit of each run of the built program (the JVM, V8 and Go reserve more than they
+    use, so theirs is above the 512 MB of native programs)."""
+    env: dict[str, str]
+    startup_s: float = 0.0
+    """Added to each case's time limit: the runtime's own start (the JVM's)."""
+    failure_marker: str | None = None
+    """Output that fails a test program even when it exits 0 (`console.assert` only prints)."""
+
+    def extract(self, text: str, entry_point: str | None) -> str | None:
+        blocks = fenced_blocks(text, self.fence_tags)
+        if blocks:
+            wanted = re.compile(rf"\b{re.escape(entry_point)}\s*\(") if entry_point else self.main
+            defining = [b for b in blocks if wanted.search(b)]
+            return max(defining or blocks, key=len)
+        return _unfenced(text, self.code_start)
+
+    def step(self, code: str, test: str | None) -> Step:
+        """The program to build: the code alone, or with test program `test`."""
+        raise NotImplementedError
+
+    def program(self, code: str, tests: list[Test], entry_point: str | None, case_timeout_s: float) -> Program:
+        steps = [self.step(code, None)] + [self.step(code, t) for t in tests if isinstance(t, str)]
+        return driver_program(
+            steps,
+            tests,
+            env=self.env,
+            case_timeout_s=case_timeout_s + self.startup_s,
+            limits=self.limits,
+            run_memory_mb=self.run_memory_mb,
+            failure_marker=self.failure_marker,
+        )
+
+
+def _joined(code: str, test: str | None) -> str:
+    return code if test is None else code.rstrip("\n") + "\n\n" + test
+
+
+_NATIVE = Limits(address_space_mb=2048)
+"""Compilers reserve more address space than they use; what is used stays Python's 512 MB (Docker's cgroup)."""
+_RUNTIME = Limits(address_space_mb=4096)
+"""The JVM, V8, Go and rustc reserve gigabytes of address space (their heaps are capped by flags)."""
+
+
+class C(ProgramLanguage):
+    def step(self, code: str, test: str | None) -> Step:
+        return Step(
+            {"main.c": _joined(code, test)}, ["gcc", "-std=gnu17", "-O2", "-o", "main", "main.c", "-lm"], ["./main"]
+        )
+
+
+class Cpp(ProgramLanguage):
+    def step(self, code: str, test: str | None) -> Step:
+        build = ["g++", "-std=gnu++17", "-O2", "-o", "main", "main.cpp", "-lm"]
+        return Step({"main.cpp": _joined(code, test)}, build, ["./main"])
+
+
+def java_main_class(source: str) -> str:
+    """The class to run: the public one (its file must bear its name), else the one with `main`."""
+    public = re.search(r"^\s*public\s+(?:final\s+|abstract\s+)*class\s+(\w+)", source, re.MULTILINE)
+    if public:
+        return public.group(1)
+    at = re.search(r"static\s+void\s+main\s*\(", source)
+    classes = [(m.start(), m.group(1)) for m in re.finditer(r"\bclass\s+(\w+)", source)]
+    before = [name for pos, name in classes if at is None or pos < at.start()]
+    return before[-1] if before else "Main"
+
+
+class Java(ProgramLanguage):
+    def step(self, code: str, test: str | None) -> Step:
+        source = _joined(code, test)
+        # Imports must come first: those of a test appended after the code move up.
+        imports = re.findall(r"^\s*import\s+[\w.*\s]+;\s*$", source, re.MULTILINE)
+        body = re.sub(r"^\s*import\s+[\w.*\s]+;\s*$", "", source, flags=re.MULTILINE)
+        package = re.compile(r"^\s*package\s+[\w.]+\s*;\s*$", re.MULTILINE)
+        source = "\n".join(dict.fromkeys(i.strip() for i in imports)) + "\n" + package.sub("", body)
+        cls = java_main_class(source)
+        build = ["javac", "-encoding", "UTF-8", *(f"-J{flag}" for flag in _JAVA_RUNTIME), f"{cls}.java"]
+        return Step({f"{cls}.java": source}, build, ["java", *_JAVA_RUNTIME, "-cp", ".", cls])
+
+
+class JavaScript(ProgramLanguage):
+    def step(self, code: str, test: str | None) -> Step:
+        return Step({"main.js": _joined(code, test)}, None, ["node", "--max-old-space-size=256", "main.js"])
+
+
+class Go(ProgramLanguage):
+    def step(self, code: str, test: str | None) -> Step:
+        package = re.compile(r"^\s*package\s+\w+", re.MULTILINE)
+        if not package.search(code):
+            code = "package main\n\n" + code
+        if test is None:
+            return Step({"main.go": code}, ["go", "build", "-o", "main", "main.go"], ["./main"])
+        if re.search(r"func\s+Test\w*\s*\(\s*\w+\s+\*testing\.T\s*\)", test):  # `go test` style
+            return Step(
+                {"solution.go": code, "solution_test.go": test},
+                ["go", "test", "-c", "-o", "main", "solution.go", "solution_test.go"],
+                ["./main"],
+            )
+        # A test program: a second file of the same package, with its own imports.
+        if not package.search(test):
+            test = "package main\n\n" + test
+        return Step({"main.go": code, "test.go": test}, ["go", "build", "-o", "main", "main.go", "test.go"], ["./main"])
+
+
+class Rust(ProgramLanguage):
+    def step(self, code: str, test: str | None) -> Step:
+        source = _joined(code, test)
+        build = ["rustc", "--edition", "2021", "-O", "-C", "strip=debuginfo", "-o", "main", "main.rs"]
+        if re.search(r"#\[test\]", source):  # tests in the built-in harness: the test binary exits 0 when all pass
+            build.insert(1, "--test")
+        return Step({"main.rs": source}, build, ["./main"])
+
+
+_C_START = re.compile(r"\s*(#include|#define|(int|void|long|char|double|typedef|struct|static|const)\b)")
+_CPP_START = re.compile(
+    r"\s*(#include|#define|(int|void|long|char|double|typedef|struct|static|const|using|template|class|namespace)\b)"
+)
+_GO_ENV = {"CGO_ENABLED": "0", "GO111MODULE": "off", "GOFLAGS": "-p=1", "GOTOOLCHAIN": "local"}
+
+for language in (
+    C("c", ("c",), _C_START, re.compile(r"\bmain\s*\("), _NATIVE, 512, {}),
+    Cpp(
+        "cpp",
+        ("cpp", "c++", "cc", "cxx", "hpp"),
+        _CPP_START,
+        re.compile(r"\bmain\s*\("),
+        _NATIVE,
+        512,
+        {},
+    ),
+    Java(
+        "java",
+        ("java",),
+        re.compile(r"\s*(import\s|package\s|public\s|class\s|final\s|abstract\s)"),
+        re.compile(r"static\s+void\s+main\s*\("),
+        _RUNTIME,
+        1024,
+        {},
+        startup_s=2.0,
+    ),
+    JavaScript(
+        "javascript",
+        ("javascript", "js", "node", "nodejs", "mjs"),
+        re.compile(r"\s*(const\s|let\s|var\s|function\s|class\s|import\s|require\(|['\"]use strict|process\.)"),
+        re.compile(r"\bmain\s*\("),
+        _RUNTIME,
+        1024,
+        {},
+        startup_s=1.0,
+        failure_marker="Assertion failed",
+    ),
+    Go(
+        "go",
+        ("go", "golang"),
+        re.compile(r"\s*(package|import|func|type|var|const)\b"),
+        re.compile(r"func\s+main\s*\("),
+        _RUNTIME,
+        1024,
+        _GO_ENV,
+    ),
+    Rust(
+        "rust",
+        ("rust", "rs"),
+        re.compile(r"\s*(use\s|fn\s|pub\s|struct\s|enum\s|impl\s|mod\s|const\s|static\s|#!?\[)"),
+        re.compile(r"fn\s+main\s*\("),
+        _RUNTIME,
+        512,
+        {"RUST_TEST_THREADS": "1"},
+    ),
+):
+    languages.register(language.name, language)
