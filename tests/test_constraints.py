@@ -55,6 +55,16 @@ CASES: list[tuple[dict[str, object], str, str]] = [
         "two words",
         "three whole words",
     ),
+    (
+        {
+            "kind": "ifbench",
+            "instruction_id": "words:palindrome",
+            "prompt": "Write a sentence with at least 10 palindromes.",
+            "kwargs": {},
+        },
+        "level kayak radar civic madam refer rotor stats tenet racecar",
+        "no palindromes in here",
+    ),
 ]
 
 

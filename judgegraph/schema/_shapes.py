@@ -7,7 +7,8 @@ for the reference (a full worked solution is fine: its `#### n` or `\\boxed{}` a
 HumanEval's `test`, `entry_point` and `task_id` (and HumanEvalPack's and MultiPL-E's, with a `language`),
 stdin/stdout cases as competitive-programming sets give them (APPS' and TACO's `input_output`, CodeContests'
 `public_tests` / `private_tests` / `generated_tests`, LiveCodeBench's `public_test_cases`), IFEval's
-`instruction_id_list` + `kwargs` (constraints of kind `ifeval`), documents as plain strings. A row in
+`instruction_id_list` + `kwargs` (constraints of kind `ifeval`, or `ifbench` for IFBench's ids), documents as
+plain strings. A row in
 judgegraph's own shape passes through unchanged; what is still wrong gets the usual validation error."""
 
 from __future__ import annotations
@@ -140,8 +141,18 @@ def dataset_row(data: dict[str, Any], fields: set[str]) -> dict[str, Any]:
                 break
     if "constraints" not in row and isinstance(row.get("instruction_id_list"), list):  # IFEval, IFBench's shape
         ids, kwargs = row.pop("instruction_id_list"), row.pop("kwargs", None) or []
+        from judgegraph.schema.ifeval import IFEVAL_CHECKS  # here: ifeval.py builds on this module
+
         row["constraints"] = [
             {"kind": "ifeval", "instruction_id": i, "kwargs": kwargs[k] if k < len(kwargs) else {}}
+            if i in IFEVAL_CHECKS
+            # Any other id is IFBench's (an unknown one is refused there, by name); some check the prompt.
+            else {
+                "kind": "ifbench",
+                "instruction_id": i,
+                "kwargs": kwargs[k] if k < len(kwargs) else {},
+                "prompt": row.get("prompt"),
+            }
             for k, i in enumerate(ids)
         ]
     if "tests" not in row and isinstance(row.get("test"), str):

@@ -14,6 +14,7 @@ from pydantic import Field
 
 from judgegraph.schema._constraint_base import Check as Check
 from judgegraph.schema._constraint_base import _Constraint, detect_language
+from judgegraph.schema.ifbench import IFBenchInstruction
 from judgegraph.schema.ifeval import IFEvalInstruction
 
 Relation = Literal["at_least", "at_most", "exactly"]
@@ -302,7 +303,8 @@ Constraint = Annotated[
     | HighlightedSections
     | CapitalWordFrequency
     | Postscript
-    | IFEvalInstruction,
+    | IFEvalInstruction
+    | IFBenchInstruction,
     Field(discriminator="kind"),
 ]
 """Any constraint, told apart by its `kind`."""
@@ -333,5 +335,6 @@ CONSTRAINT_KINDS: tuple[str, ...] = tuple(
         CapitalWordFrequency,
         Postscript,
         IFEvalInstruction,
+        IFBenchInstruction,
     )
 )
