@@ -96,7 +96,8 @@ def _content_words(text: str) -> set[str]:
     return {w for w in re.findall(r"[a-z][a-z'-]+", text.lower()) if len(w) > 2 and w not in _STOP}
 
 
-_NUM = re.compile(r"(?<![\w.])(-?\d[\d,]*(?:\.\d+)?)\s*(%|percent\b|[a-zA-Z]+)?")
+_NUM = re.compile(r"(?<![\w.])(?:[A-Z]{2,3}(?=\d))?(-?\d[\d,]*(?:\.\d+)?)\s*(%|percent\b|[a-zA-Z]+)?")
+"""A number with its unit; a currency code written onto it (`RM40.00`, `USD5`) is not part of the word."""
 
 
 def _numbers(text: str) -> list[tuple[float, str]]:
@@ -129,12 +130,19 @@ def _sentences(passages: list[Passage]) -> list[tuple[str, Passage, set[str]]]:
         parts = [s for s in re.split(r"(?<=[.!?])\s+|\n+", p.text) if s.strip()]
         topic = _content_words(parts[0]) if parts else set()
         out += [(s, p, topic if _REFERRING.match(s.strip()) else set()) for s in parts]
-        # Lines broken by layout rather than punctuation (a sign's "SPEED / LIMIT / 40" as OCR reads it,
-        # wrapped PDF text) also count two and three together; single lines come first and win ties.
+    return out
+
+
+def _line_runs(passages: list[Passage]) -> list[tuple[str, Passage, set[str]]]:
+    """Two and three lines together where layout rather than punctuation broke them (a sign's "SPEED / LIMIT /
+    40" as OCR reads it, wrapped PDF text): read only where no single sentence is about the claim."""
+    out = []
+    for p in passages:
+        parts = [s for s in re.split(r"(?<=[.!?])\s+|\n+", p.text) if s.strip()]
         for width in (2, 3):
             for i in range(len(parts) - width + 1):
                 if not any(x.rstrip().endswith((".", "!", "?")) for x in parts[i : i + width - 1]):
-                    out.append((" ".join(parts[i : i + width]), p, set()))
+                    out.append((" ".join(parts[i : i + width]), p, set[str]()))
     return out
 
 
@@ -184,25 +192,36 @@ def check_numbers(inp: ClaimCheckInput) -> ClaimVerdict | None:
     words = _content_words(inp.claim.text)
     if not numbers or not words:
         return None
-    need = min(2, len(words))  # the best-overlapping sentence is taken; two shared words make it about the same thing
-    best: tuple[int, str, Passage] | None = None
-    for sentence, passage, about in _sentences(inp.evidence):
-        overlap = len(words & (_content_words(sentence) | about))
-        if overlap >= need and _numbers(sentence) and (best is None or overlap > best[0]):
-            best = (overlap, sentence, passage)
-    if best is None:
+    need = min(
+        2, len(words)
+    )  # the best-overlapping sentences are taken; two shared words make one about the same thing
+    best: list[tuple[str, Passage]] = []
+    for spans in (_sentences, _line_runs):
+        top = 0
+        for sentence, passage, about in spans(inp.evidence):
+            overlap = len(words & (_content_words(sentence) | about))
+            if overlap >= need and _numbers(sentence) and overlap >= top:
+                best, top = ([] if overlap > top else best) + [(sentence, passage)], overlap
+        if best:
+            break
+    else:
         return None
-    _, sentence, passage = best
-    found = _numbers(sentence)
-    source = f"{passage.document} p.{passage.page}"
 
-    def present(v: float, u: str) -> bool:
+    def present(v: float, u: str, found: list[tuple[float, str]]) -> bool:
         return any(abs(v - fv) <= 1e-9 * max(1.0, abs(v)) and (not u or not fu or u == fu) for fv, fu in found)
 
-    if all(present(v, u) for v, u in numbers):
-        return ClaimVerdict(
-            claim=inp.claim, verdict="supported", method="numbers", span=sentence.strip(), source=source
-        )
+    # Sentences equally about the claim (a receipt's "Sub Total", "Total" and "Total Qty" rows) are read
+    # alike: the claim holds if one of them states its numbers, and is contradicted only if none does.
+    for sentence, passage in best:
+        found = _numbers(sentence)
+        if all(present(v, u, found) for v, u in numbers):
+            source = f"{passage.document} p.{passage.page}"
+            return ClaimVerdict(
+                claim=inp.claim, verdict="supported", method="numbers", span=sentence.strip(), source=source
+            )
+    sentence, passage = best[0]
+    found = _numbers(sentence)
+    source = f"{passage.document} p.{passage.page}"
     units = {u for _, u in numbers if u}
     comparable = [fv for fv, fu in found if not units or fu in units or not fu]
     if comparable:
