@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from judgegraph.schema._shapes import without_nulls
 
@@ -30,6 +30,23 @@ class _Constraint(BaseModel):
 
     def _result(self, passed: bool, why: str) -> Check:
         return Check(kind=str(getattr(self, "kind", "")), passed=passed, why=why)
+
+
+class _BenchmarkInstruction(_Constraint):
+    """What IFEval's and IFBench's instructions share: an id, its kwargs, and strict or loose evaluation."""
+
+    instruction_id: str
+    """The benchmark's id, e.g. `length_constraints:number_words` (IFEval) or `count:keywords_multiple` (IFBench)."""
+    kwargs: dict[str, Any] = Field(default_factory=dict)
+    """The benchmark's arguments for it (`null`s, as datasets write them for other instructions' keys, are
+    dropped)."""
+    loose: bool = False
+    """The official loose evaluation: followed if any reading without a first/last line or markdown follows."""
+
+    @field_validator("kwargs", mode="before")
+    @classmethod
+    def _no_nulls(cls, value: Any) -> Any:
+        return {k: v for k, v in value.items() if v is not None} if isinstance(value, dict) else value
 
 
 def detect_language(text: str) -> str | None:

@@ -16,9 +16,9 @@ import io
 import re
 from typing import Any, Literal
 
-from pydantic import Field, field_validator
+from pydantic import field_validator
 
-from judgegraph.schema._constraint_base import Check, _Constraint
+from judgegraph.schema._constraint_base import Check, _BenchmarkInstruction
 
 INSTALL_HINT = "IFBench instructions need the `ifbench` extra: pip install 'judgegraph[ifbench]'"
 
@@ -35,18 +35,12 @@ def ifbench_checkers() -> dict[str, Any]:
     return dict(INSTRUCTION_DICT)
 
 
-class IFBenchInstruction(_Constraint):
+class IFBenchInstruction(_BenchmarkInstruction):
     """One IFBench instruction (`instruction_id` with its `kwargs`), checked by the official checker's code."""
 
     kind: Literal["ifbench"] = "ifbench"
-    instruction_id: str
-    """IFBench's id, e.g. `count:keywords_multiple`."""
-    kwargs: dict[str, Any] = Field(default_factory=dict)
-    """IFBench's arguments for it (`null`s, as datasets write them for other instructions' keys, are dropped)."""
     prompt: str | None = None
     """The task's prompt, for the instructions that are checked against it."""
-    loose: bool = False
-    """The official loose evaluation: followed if any reading without a first/last line or markdown follows."""
 
     @field_validator("instruction_id")
     @classmethod
@@ -55,11 +49,6 @@ class IFBenchInstruction(_Constraint):
         if value not in known:
             raise ValueError(f"unknown IFBench instruction {value!r} (known: {', '.join(sorted(known))})")
         return value
-
-    @field_validator("kwargs", mode="before")
-    @classmethod
-    def _no_nulls(cls, value: Any) -> Any:
-        return {k: v for k, v in value.items() if v is not None} if isinstance(value, dict) else value
 
     def followed(self, text: str) -> bool:
         """As the official evaluation decides it (if_verifiable's `evaluate_instructions`, one instruction).

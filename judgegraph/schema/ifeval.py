@@ -15,9 +15,9 @@ import re
 from collections.abc import Callable
 from typing import Any, Literal
 
-from pydantic import Field, field_validator
+from pydantic import field_validator
 
-from judgegraph.schema._constraint_base import Check, _Constraint, detect_language
+from judgegraph.schema._constraint_base import Check, _BenchmarkInstruction, detect_language
 
 # ---------------------------------------------------------------- the official utilities (no NLTK data needed)
 
@@ -230,16 +230,10 @@ def loose_variants(text: str) -> list[str]:
     return [text, plain, *cut, *plain_cut]
 
 
-class IFEvalInstruction(_Constraint):
+class IFEvalInstruction(_BenchmarkInstruction):
     """One IFEval instruction (`instruction_id` with its `kwargs`), checked as the official checker does."""
 
     kind: Literal["ifeval"] = "ifeval"
-    instruction_id: str
-    """IFEval's id, e.g. `length_constraints:number_words`."""
-    kwargs: dict[str, Any] = Field(default_factory=dict)
-    """IFEval's arguments for it (`null`s, as datasets write them for other instructions' keys, are dropped)."""
-    loose: bool = False
-    """The official loose evaluation: followed if any reading without a first/last line or markdown follows."""
 
     @field_validator("instruction_id")
     @classmethod
@@ -247,11 +241,6 @@ class IFEvalInstruction(_Constraint):
         if value not in IFEVAL_CHECKS:
             raise ValueError(f"unknown IFEval instruction {value!r} (known: {', '.join(sorted(IFEVAL_CHECKS))})")
         return value
-
-    @field_validator("kwargs", mode="before")
-    @classmethod
-    def _no_nulls(cls, value: Any) -> Any:
-        return {k: v for k, v in value.items() if v is not None} if isinstance(value, dict) else value
 
     def followed(self, text: str) -> bool:
         check = IFEVAL_CHECKS[self.instruction_id]
