@@ -19,6 +19,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from judgegraph.schema._ifeval_ids import IFEVAL_IDS
+
 PROMPT_KEYS = ("question", "problem", "question_content", "description")
 """Other names of the prompt (GSM8K, MATH, APPS; LiveCodeBench, CodeContests), used when `prompt` is absent."""
 REFERENCE_KEYS = ("answer", "solution", "ground_truth")
@@ -141,11 +143,9 @@ def dataset_row(data: dict[str, Any], fields: set[str]) -> dict[str, Any]:
                 break
     if "constraints" not in row and isinstance(row.get("instruction_id_list"), list):  # IFEval, IFBench's shape
         ids, kwargs = row.pop("instruction_id_list"), row.pop("kwargs", None) or []
-        from judgegraph.schema.ifeval import IFEVAL_CHECKS  # here: ifeval.py builds on this module
-
         row["constraints"] = [
             {"kind": "ifeval", "instruction_id": i, "kwargs": kwargs[k] if k < len(kwargs) else {}}
-            if i in IFEVAL_CHECKS
+            if i in IFEVAL_IDS
             # Any other id is IFBench's (an unknown one is refused there, by name); some check the prompt.
             else {
                 "kind": "ifbench",

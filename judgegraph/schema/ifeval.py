@@ -18,6 +18,7 @@ from typing import Any, Literal
 from pydantic import field_validator
 
 from judgegraph.schema._constraint_base import Check, _BenchmarkInstruction, detect_language
+from judgegraph.schema._ifeval_ids import IFEVAL_IDS
 
 # ---------------------------------------------------------------- the official utilities (no NLTK data needed)
 
@@ -213,6 +214,7 @@ IFEVAL_CHECKS: dict[str, Callable[[str, Args], bool]] = {
     "punctuation:no_comma": lambda t, a: not re.search(r"\,", t),
     "startend:quotation": lambda t, a: len(t.strip()) > 1 and t.strip()[0] == '"' and t.strip()[-1] == '"',
 }
+assert set(IFEVAL_CHECKS) == IFEVAL_IDS, "one check per IFEval id (_ifeval_ids.py)"
 
 
 def loose_variants(text: str) -> list[str]:
