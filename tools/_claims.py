@@ -55,10 +55,14 @@ class ClaimVerdict(BaseModel):
 # ---------------------------------------------------------------- proposer
 
 
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+|\n+")
+"""Where one sentence or line ends and the next begins, in responses and in evidence alike."""
+
+
 def split_claims(text: str, limit: int = 40) -> list[Claim]:
     """Deterministic proposer: sentences (and `;`-separated parts) that state something."""
     parts: list[str] = []
-    for sentence in re.split(r"(?<=[.!?])\s+|\n+", text.strip()):
+    for sentence in _SENTENCE_BREAK.split(text.strip()):
         parts.extend(p.strip() for p in sentence.split(";"))
     claims: list[Claim] = []
     for part in parts:
@@ -127,7 +131,7 @@ def _sentences(passages: list[Passage]) -> list[tuple[str, Passage, set[str]]]:
     1889", "The structure is 330 metres tall") is about what its passage's first sentence names."""
     out = []
     for p in passages:
-        parts = [s for s in re.split(r"(?<=[.!?])\s+|\n+", p.text) if s.strip()]
+        parts = [s for s in _SENTENCE_BREAK.split(p.text) if s.strip()]
         topic = _content_words(parts[0]) if parts else set()
         out += [(s, p, topic if _REFERRING.match(s.strip()) else set()) for s in parts]
     return out
@@ -138,7 +142,7 @@ def _line_runs(passages: list[Passage]) -> list[tuple[str, Passage, set[str]]]:
     40" as OCR reads it, wrapped PDF text): read only where no single sentence is about the claim."""
     out = []
     for p in passages:
-        parts = [s for s in re.split(r"(?<=[.!?])\s+|\n+", p.text) if s.strip()]
+        parts = [s for s in _SENTENCE_BREAK.split(p.text) if s.strip()]
         for width in (2, 3):
             for i in range(len(parts) - width + 1):
                 if not any(x.rstrip().endswith((".", "!", "?")) for x in parts[i : i + width - 1]):

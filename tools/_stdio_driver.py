@@ -183,7 +183,6 @@ def main():
         libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
         libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
     base_env = {"LANG": "C.UTF-8", **spec["env"], "PATH": os.environ.get("PATH", "/usr/local/bin:/usr/bin:/bin")}
-    env = base_env
     top = os.getcwd()
     results, load_error, errors = [], None, {}
     built = None  # the step last built (all stdin/stdout cases share one)
