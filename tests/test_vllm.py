@@ -138,7 +138,13 @@ async def test_the_agentic_judge_calls_tools_natively_through_vllms_parser(vllm:
     assert ran and all(e.call.name == "run_code" for e in ran)  # every call was one the tool accepts
     assert all(not r.error or "invalid_arguments" not in r.error for r in t.tool_results())
     v = t.verdict
-    assert v is not None and v.valid and v.decided_by == "evidence" and t.correct  # the tests it ran decided
+    assert v is not None and v.valid
+    checks = [c for c in v.criteria if c.name == "passes_tests"]
+    assert checks and all(c.passed == (c.candidate == 1) for c in checks)  # the tests read each candidate right
+    if {c.candidate for c in checks} == {0, 1}:  # which candidates the model checks is its taste, not the wiring's
+        assert v.decided_by == "evidence" and t.correct  # the tests it ran decided
+    else:
+        assert v.decided_by == "model"  # half the evidence decides nothing: the model's ruling stands
 
 
 def _runs(mask: list[int]) -> list[tuple[int, int, int]]:
