@@ -56,15 +56,22 @@ def recipe(
     sets = sets or VERIFIABLE
     summary_path = run_dir / "recipe.json"
     summary: dict[str, Any] = json.loads(summary_path.read_text()) if summary_path.exists() else {}
+
+    def save() -> None:
+        """After each stage, so a run stopped later keeps the counts of the stages it finished."""
+        summary_path.write_text(json.dumps(summary, indent=1))
+
     store = run_dir / "runs.db"
     data = run_dir / "sft.jsonl"
     if not data.exists():
         collected = asyncio.run(collect_teacher_runs(sets, per_set, settings, store))
         summary["collected"] = collected.model_dump(mode="json")
         summary["sft_rows"] = _written(data, export_sft, store)
+        save()
     stage = run_dir / "sft"
     if not (stage / "summary.json").exists():
         summary["sft"] = train_sft(data, base or embedded_model_path(), stage, sft)
+        save()
     gguf = run_dir / "sft.gguf"
     if not gguf.exists():
         _written(gguf, to_gguf, stage / "model")
@@ -87,9 +94,11 @@ def recipe(
                 "teacher": len(teacher),
                 "rows": rows,
             }
+            save()
         previous, stage = stage, run_dir / name
         if not (stage / "summary.json").exists():
             summary.setdefault(name, {})["sft"] = train_sft(rs_data, previous / "model", stage, sft)
+            save()
         gguf = run_dir / f"{name}.gguf"
         if not gguf.exists():
             _written(gguf, to_gguf, stage / "model")
@@ -99,7 +108,7 @@ def recipe(
     shutil.copyfile(gguf, final)
     summary["gguf"] = str(final)
     summary["from"] = gguf.name
-    summary_path.write_text(json.dumps(summary, indent=1))
+    save()
     return summary
 
 
