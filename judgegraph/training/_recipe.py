@@ -58,8 +58,9 @@ def recipe(
     summary: dict[str, Any] = json.loads(summary_path.read_text()) if summary_path.exists() else {}
 
     def save() -> None:
-        """After each stage, so a run stopped later keeps the counts of the stages it finished."""
-        summary_path.write_text(json.dumps(summary, indent=1))
+        """After each stage, so a run stopped later keeps the counts of the stages it finished; whole or not at
+        all, since the next run reads it back."""
+        _written(summary_path, lambda partial: partial.write_text(json.dumps(summary, indent=1)))
 
     store = run_dir / "runs.db"
     data = run_dir / "sft.jsonl"
