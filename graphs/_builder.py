@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import itertools
 import secrets
 import time
 from datetime import UTC, datetime
@@ -11,7 +10,6 @@ from typing import Any, Literal
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
-from langgraph.types import Send
 
 from judgegraph.agents import JudgeSpec
 from judgegraph.backends import ChatModel
@@ -27,14 +25,6 @@ from judgegraph.settings import Settings
 from judgegraph.tools import ArtifactSink, RecordedTools, RunScope, ToolServices, tools
 
 
-def route_after_plan(state: JudgeState) -> list[Send] | Literal["weigh_evidence"]:
-    """Fan the planned tool calls out in parallel, or go straight on when there are none."""
-    planned = state.get("planned", [])
-    if not planned:
-        return "weigh_evidence"
-    return [Send("run_tool", {"request": state["request"], "call": call}) for call in planned]
-
-
 class EvidenceOptions(GraphOptions):
     """The evidence-first and skill graphs' own knobs."""
 
@@ -46,11 +36,10 @@ class EvidenceOptions(GraphOptions):
 
 
 def route_after_weigh(options: EvidenceOptions) -> Any:
-    def after_weigh(state: JudgeState) -> Literal["deliberate", "tournament", "finalize"]:
-        """Ask the model where evidence does not decide (or always, if the spec says so); best-of-N by tournament."""
-        steps = state["request"].mode == "steps"  # steps are scored by the model; checks only cap the score
-        if state.get("evidence_verdict") is not None and options.deliberate != "always" and not steps:
-            return "finalize"
+    def after_weigh(state: JudgeState) -> str:
+        """The run ends where the evidence gave the verdict; else the model is asked (best-of-N by tournament)."""
+        if state.get("verdict") is not None:
+            return END
         if (
             state["request"].mode == "best_of_n"
             and options.tournament != "none"
@@ -165,37 +154,28 @@ class RecordedGraph:
 
 
 class EvidenceFirstGraph(RecordedGraph):
-    """intake -> plan_evidence -> run_tool (xN, parallel) -> weigh_evidence -> [deliberate (retry) | tournament]
-    -> finalize."""
+    """gather_evidence (plan, then run the calls in parallel) -> weigh_evidence -> [the end, where the evidence
+    decides | deliberate (retry) | tournament] -> finalize. Where a check decides, that is two super-steps."""
 
     selects_skill = False
-    """Skill judges add `select_skill` after intake; the rest of the wiring is shared."""
+    """Skill judges pick a skill first, in `gather_evidence`; the rest of the wiring is shared."""
 
     def build(self, spec: JudgeSpec) -> StateGraph[Any, Any, Any, Any]:
         g = StateGraph(JudgeState, context_schema=JudgeContext)
-        steps = [("intake", nodes.intake), ("plan_evidence", nodes.plan_evidence)]
-        if self.selects_skill:
-            steps.insert(1, ("select_skill", nodes.select_skill))
         add_recorded_nodes(
             g,
-            dict(
-                [
-                    *steps,
-                    ("run_tool", nodes.run_tool),
-                    ("weigh_evidence", nodes.weigh_evidence),
-                    ("deliberate", nodes.deliberate),
-                    ("tournament", nodes.tournament),
-                    ("finalize", nodes.finalize),
-                ]
-            ),
+            {
+                "gather_evidence": nodes.gather_evidence(self.selects_skill),
+                "weigh_evidence": nodes.weigh_evidence,
+                "deliberate": nodes.deliberate,
+                "tournament": nodes.tournament,
+                "finalize": nodes.finalize,
+            },
         )
-        g.add_edge(START, "intake")
-        for (a, _), (b, _) in itertools.pairwise(steps):
-            g.add_edge(a, b)
-        g.add_conditional_edges("plan_evidence", route_after_plan, ["run_tool", "weigh_evidence"])
-        g.add_edge("run_tool", "weigh_evidence")
+        g.add_edge(START, "gather_evidence")
+        g.add_edge("gather_evidence", "weigh_evidence")
         assert isinstance(self.options, EvidenceOptions)
-        g.add_conditional_edges("weigh_evidence", route_after_weigh(self.options))
+        g.add_conditional_edges("weigh_evidence", route_after_weigh(self.options), ["deliberate", "tournament", END])
         g.add_conditional_edges("deliberate", route_after_deliberate(spec))
         g.add_edge("tournament", "finalize")
         g.add_edge("finalize", END)
@@ -206,8 +186,8 @@ register_graph("evidence_first", EvidenceFirstGraph, options=EvidenceOptions, ch
 
 
 class SkillGraph(EvidenceFirstGraph):
-    """intake -> select_skill -> plan_evidence (the skill's resources, cheapest first) -> run_tool (xN) ->
-    weigh_evidence (the skill's aggregation) -> [deliberate, with the skill's guidance | tournament] -> finalize."""
+    """gather_evidence (pick the skill; its resources, cheapest first) -> weigh_evidence (the skill's
+    aggregation) -> [the end | deliberate, with the skill's guidance | tournament] -> finalize."""
 
     selects_skill = True
 

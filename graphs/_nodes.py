@@ -16,7 +16,7 @@ from judgegraph.errors import VerdictParseError
 from judgegraph.graphs._aggregate import decide_from_evidence, evidence_criteria, final_verdict
 from judgegraph.graphs._context import JudgeContext
 from judgegraph.graphs._shown import as_shown, candidate_blocks, shown_order, unshuffle
-from judgegraph.graphs._state import JudgeState, ToolTaskState
+from judgegraph.graphs._state import JudgeState
 from judgegraph.graphs._steps import split_steps, steps_verdict
 from judgegraph.graphs._strategies import CriterionPolicy
 from judgegraph.graphs._verdict_format import (
@@ -25,47 +25,42 @@ from judgegraph.graphs._verdict_format import (
     verdict_format,
     verdict_schema,
 )
-from judgegraph.schema import JudgeRequest, ToolCall, ToolResult
+from judgegraph.schema import JudgeRequest, ToolCall, ToolResult, Verdict
 from judgegraph.tools import ToolContext, ToolFailure, call_tool, tools
 
 Ctx = Runtime[JudgeContext]
 
 
-async def intake(state: JudgeState, runtime: Ctx) -> dict[str, Any]:
-    """Start the run: nothing learned yet; pairwise requests are judged in both candidate orders by default."""
-    both = state["request"].mode == "pairwise" and runtime.context.spec.both_orders
-    return {
-        "attempts": 0,
-        "orders": ["AB", "BA"] if both else ["AB"],
-        "rulings": {},
-        "problems": {},
-        "replies": {},
-        "evidence_verdict": None,
-    }
+def gather_evidence(selects_skill: bool) -> Any:
+    """The first step of the evidence-first and skill graphs, as one node (each super-step costs LangGraph's
+    machinery about a quarter of a millisecond, as much as a reference check: BENCHMARKS.md, rule_rewards)."""
 
+    async def gather_evidence(state: JudgeState, runtime: Ctx) -> dict[str, Any]:
+        """Start the run and gather the deterministic evidence. Skill judges first pick the skill from the
+        evidence the request carries (deterministic rules). Each allowed tool that has a plan schedules the calls
+        this request's evidence needs (under a skill, its resources, cheapest first); they run in parallel, each
+        call and result recorded. Pairwise requests are judged in both candidate orders by default."""
+        ctx, request = runtime.context, state["request"]
+        both = request.mode == "pairwise" and ctx.spec.both_orders
+        update: dict[str, Any] = {"orders": ["AB", "BA"] if both else ["AB"]}
+        skill = choose_skill(request) if selects_skill else None
+        if skill is not None:
+            update["skill"] = skill.name
+        planned: list[ToolCall] = []
+        for name in [r.tool for r in skill.ordered_resources()] if skill else ctx.spec.tools:
+            plan = tools.get(name).plan
+            if plan is not None:
+                planned.extend(plan(request))
+        allowed = frozenset(ctx.spec.tools)
+        evidence = await run_recorded(ctx, request, planned, "gather_evidence", allowed) if planned else []
+        return {**update, "planned": planned, "evidence": evidence}
 
-async def select_skill(state: JudgeState, runtime: Ctx) -> dict[str, Any]:
-    """Skill judges: pick the skill for this request from the evidence it carries (deterministic rules)."""
-    return {"skill": choose_skill(state["request"]).name}
+    return gather_evidence
 
 
 def _skill(state: JudgeState) -> Skill | None:
     name = state.get("skill")
     return skills.get(name) if name else None
-
-
-async def plan_evidence(state: JudgeState, runtime: Ctx) -> dict[str, Any]:
-    """Deterministic rules: each allowed tool that has a plan schedules the calls this request's evidence needs.
-
-    Under a skill, its resources are planned instead, cheapest first."""
-    planned: list[ToolCall] = []
-    skill = _skill(state)
-    names = [r.tool for r in skill.ordered_resources()] if skill else runtime.context.spec.tools
-    for name in names:
-        plan = tools.get(name).plan
-        if plan is not None:
-            planned.extend(plan(state["request"]))
-    return {"planned": planned}
 
 
 def sampling_of(spec: JudgeSpec) -> Sampling:
@@ -93,32 +88,36 @@ async def run_recorded(
     for call in calls:
         jc.recorder.tool_call(call, node)
     tctx = tool_context(jc, request, node)
-    results = await asyncio.gather(*(call_tool(c, tctx, allowed=allowed) for c in calls))
+    if len(calls) == 1:  # one call needs no task of its own
+        results = [await call_tool(calls[0], tctx, allowed=allowed)]
+    else:
+        results = await asyncio.gather(*(call_tool(c, tctx, allowed=allowed) for c in calls))
     for result in results:
         jc.recorder.tool_result(result, node)
     return list(results)
 
 
-async def run_tool(state: ToolTaskState, runtime: Ctx) -> dict[str, Any]:
-    """Run one planned tool call (fanned out with `Send`, so calls run in parallel)."""
-    jc = runtime.context
-    return {"evidence": await run_recorded(jc, state["request"], [state["call"]], "run_tool", frozenset(jc.spec.tools))}
-
-
 async def weigh_evidence(state: JudgeState, runtime: Ctx) -> dict[str, Any]:
-    """Does the deterministic evidence decide the verdict on its own?"""
+    """Does the deterministic evidence decide the verdict on its own? Where it settles the run (the judge asks
+    the model only where evidence does not decide, and the mode is not `steps`, which the model scores), the
+    verdict is given here, and the run ends."""
+    ctx, request = runtime.context, state["request"]
     skill, evidence = _skill(state), state.get("evidence", [])
     if skill is None:
-        return {"evidence_verdict": decide_from_evidence(state["request"], evidence)}
-    deciding = {r.tool for r in skill.resources if r.decides}
-    policies = {
-        r.tool: CriterionPolicy(weight=r.weight, essential=r.essential, gate=r.gate, reliability=r.reliability)
-        for r in skill.resources
-    }
-    decided = decide_from_evidence(
-        state["request"], [e for e in evidence if e.name in deciding], skill.aggregation, policies
-    )
-    return {"evidence_verdict": decided}
+        decided = decide_from_evidence(request, evidence)
+    else:
+        deciding = {r.tool for r in skill.resources if r.decides}
+        policies = {
+            r.tool: CriterionPolicy(weight=r.weight, essential=r.essential, gate=r.gate, reliability=r.reliability)
+            for r in skill.resources
+        }
+        decided = decide_from_evidence(
+            request, [e for e in evidence if e.name in deciding], skill.aggregation, policies
+        )
+    update: dict[str, Any] = {"evidence_verdict": decided}
+    if decided is not None and ctx.options.deliberate != "always" and request.mode != "steps":
+        update["verdict"] = conclude({**state, **update}, ctx, "weigh_evidence")  # type: ignore[typeddict-item]
+    return update
 
 
 def _prompt_messages(state: JudgeState, ctx: JudgeContext, order: str) -> list[dict[str, Any]]:
@@ -318,8 +317,9 @@ def combine_orders(rulings: dict[str, ModelRuling], orders: list[str]) -> tuple[
     return ModelRuling(winner=None, confidence=0.0, rationale=rationale[:400]), False
 
 
-async def finalize(state: JudgeState, runtime: Ctx) -> dict[str, Any]:
-    """Deciding evidence wins; else the model's ruling; else an invalid verdict that says why."""
+def conclude(state: JudgeState, ctx: JudgeContext, node: str) -> Verdict:
+    """The verdict, recorded: deciding evidence wins; else the model's ruling; else an invalid verdict that
+    says why."""
     request = state["request"]
     evidence = state.get("evidence", [])
     orders = state.get("orders", ["AB"])
@@ -331,5 +331,10 @@ async def finalize(state: JudgeState, runtime: Ctx) -> dict[str, Any]:
         no_ruling = f"no usable verdict after {state.get('attempts', 0)} model attempt(s)"
         decided, problems = state.get("evidence_verdict"), state.get("problems", {})
         verdict = final_verdict(request, decided, ruling, consistent, evidence, no_ruling, problems)
-    runtime.context.recorder.verdict(verdict, "finalize")
-    return {"verdict": verdict}
+    ctx.recorder.verdict(verdict, node)
+    return verdict
+
+
+async def finalize(state: JudgeState, runtime: Ctx) -> dict[str, Any]:
+    """The verdict after the model was asked (see `conclude`)."""
+    return {"verdict": conclude(state, runtime.context, "finalize")}

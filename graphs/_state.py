@@ -19,7 +19,7 @@ class JudgeState(TypedDict, total=False):
     planned: list[ToolCall]
     """Tool calls the deterministic evidence plan scheduled."""
     evidence: Annotated[list[ToolResult], operator.add]
-    """Tool results; parallel tool nodes append through the reducer."""
+    """Tool results, in the order they were planned (appended through the reducer)."""
     evidence_verdict: Verdict | None
     """The verdict the evidence alone supports, when it decides."""
     attempts: int
@@ -36,10 +36,3 @@ class JudgeState(TypedDict, total=False):
     """The last raw reply for each order (shown back to the model on retry)."""
     verdict: Verdict
     """The final verdict."""
-
-
-class ToolTaskState(TypedDict):
-    """The input of one fanned-out tool call (`Send`)."""
-
-    request: JudgeRequest
-    call: ToolCall

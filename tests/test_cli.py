@@ -136,7 +136,7 @@ def test_runs_and_show(tmp_path: Path, fake_openai: FakeOpenAI) -> None:
     run_id = _outputs(tmp_path / "o.jsonl")["ok"]["trajectory_id"]
     shown = runner.invoke(app, ["show", str(run_id), "--store", str(store)], env={"COLUMNS": "200"})
     assert shown.exit_code == 0
-    assert "intake -> plan_evidence -> run_tool -> run_tool -> weigh_evidence -> finalize" in shown.output
+    assert "gather_evidence -> weigh_evidence" in shown.output
     assert "tool result" in shown.output and "verdict" in shown.output
     as_json = runner.invoke(app, ["show", str(run_id), "--store", str(store), "--json"])
     assert json.loads(as_json.stdout)["id"] == run_id
@@ -147,7 +147,7 @@ def test_runs_and_show(tmp_path: Path, fake_openai: FakeOpenAI) -> None:
 def test_graph_drawings_are_offline(tmp_path: Path) -> None:
     mermaid = runner.invoke(app, ["graph", "evidence"])
     assert mermaid.exit_code == 0
-    for edge in ("plan_evidence -.-> run_tool", "run_tool --> weigh_evidence", "deliberate -.-> deliberate"):
+    for edge in ("gather_evidence --> weigh_evidence", "weigh_evidence -.-> deliberate", "deliberate -.-> deliberate"):
         assert edge in mermaid.output
     svg, png = tmp_path / "g.svg", tmp_path / "g.png"
     assert runner.invoke(app, ["graph", "evidence", "--format", "svg", "-o", str(svg)]).exit_code == 0

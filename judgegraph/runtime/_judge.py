@@ -99,6 +99,9 @@ class Judge:
         self._opened = False
         self._loop_thread: _LoopThread | None = None
         self._checkpoints: Any = None
+        # The spec's hashes, once: every run records them, and hashing the spec costs as much as a rule check.
+        self._judge_version: str = spec.version
+        self._prompt_hashes: dict[str, str] = spec.prompt_hashes()
 
     @classmethod
     def load(
@@ -189,8 +192,8 @@ class Judge:
         client = self._endpoint.opened
         return Versions(
             judgegraph=__version__,
-            judge=self.spec.version,
-            prompts=self.spec.prompt_hashes(),
+            judge=self._judge_version,
+            prompts=dict(self._prompt_hashes),
             tools=list(self.spec.tools),
             backend=client.profile.name if client is not None else "",
             model=client.model if client is not None else "",
@@ -294,7 +297,7 @@ class Judge:
             await self.open()
             live = self._endpoint.lazy
         store = self.store if record else None
-        return await replay(self._graph, self.spec.version, original, overrides, from_step, live, store)
+        return await replay(self._graph, self._judge_version, original, overrides, from_step, live, store)
 
     # ------------------------------------------------------------ sync façade
 
