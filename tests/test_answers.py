@@ -1,11 +1,13 @@
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
 from judgegraph.tools import equivalent, extract_final_answer
-from judgegraph.tools._answers import UnsafeExpression, says_nothing, to_sympy
+from judgegraph.tools._answers import NeedsSymbolic, UnsafeExpression, reference_answer, says_nothing, to_sympy
+from judgegraph.tools.match_reference import _match
 
 
 @pytest.mark.parametrize(
@@ -161,3 +163,49 @@ def test_real_math_solutions_agree_with_their_labels(shared_data: Path) -> None:
     assert ours.checked == 800 and ours.share >= 0.985
     refused = [case for mine, label, case in ours.disagreements if label and not mine]
     assert refused == []
+
+
+PLAIN_OR_NOT = [
+    ("42", "42.0"),
+    ("41", "42"),
+    ("25%", "0.25"),
+    ("(B) Jupiter", "B"),
+    ("C", "B"),
+    ("(1, 2)", "(1,2)"),
+    ("(1, 3)", "(1,2)"),
+    ("2\\sqrt{2}", "sqrt(8)"),
+    ("x^2+1", "(x+1)^2"),
+    ("the Paris", "Paris"),
+    ("\\{1, 2\\}", "\\{2, 1\\}"),
+    ("...", "42"),
+]
+
+
+@pytest.mark.parametrize(("answer", "reference"), PLAIN_OR_NOT)
+def test_the_plain_comparison_settles_only_what_the_full_one_would_say(answer: str, reference: str) -> None:
+    """`symbolic=False` (run on the event loop) gives the full comparison's answer, or says it needs sympy."""
+    full = equivalent(answer, reference)
+    try:
+        plain = equivalent(answer, reference, symbolic=False)
+    except NeedsSymbolic:
+        assert full.method not in ("choice", "none") and not (full.equivalent and full.method == "numeric")
+    else:
+        assert plain == full
+
+
+def test_the_plain_check_agrees_with_the_full_one_on_real_solutions(shared_data: Path) -> None:
+    """On 800 real MATH solutions: the plain check settles most of them (the common case, off any thread) and
+    agrees with the full check on every one it settles."""
+    rows = [json.loads(line) for line in (shared_data / "math" / "math_cot_100.jsonl").read_text().splitlines()]
+    settled = 0
+    for row in rows:
+        reference = reference_answer(row["answer"])
+        for text in row["response"]:
+            full = _match(text, reference, 0)
+            try:
+                plain = _match(text, reference, 0, symbolic=False)
+            except NeedsSymbolic:
+                continue
+            settled += 1
+            assert plain == full, text
+    assert settled >= 600  # numbers that match, choices, nothing stated: most rewards

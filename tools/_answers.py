@@ -311,13 +311,25 @@ def _words(s: str) -> str:
 # ---------------------------------------------------------------- equivalence
 
 
-def equivalent(answer: str, reference: str) -> Match:
+class NeedsSymbolic(Exception):
+    """Raised by `equivalent(..., symbolic=False)` where settling needs sympy or math-verify."""
+
+
+def equivalent(answer: str, reference: str, *, symbolic: bool = True) -> Match:
     """Whether `answer` (already extracted) states the same thing as `reference`: judgegraph's own comparison
     (numbers, fractions, percentages, choices, tuples, safe symbolic algebra), then Hugging Face's `math-verify`
     for what that does not settle (LaTeX sets and intervals, units in text, ...). On 800 labelled MATH solutions
-    the two together agree with the labels more than either alone (EVALS.md, "Real data")."""
-    own = _own_equivalent(answer, reference)
-    if own.equivalent or own.method in ("choice", "none") or not _verifier_safe(answer, reference):
+    the two together agree with the labels more than either alone (EVALS.md, "Real data").
+
+    With `symbolic=False`, only what plain comparisons settle (choices, numbers that match, nothing stated),
+    in microseconds; anything else raises `NeedsSymbolic` (sympy and math-verify can take long enough that
+    callers run them off the event loop)."""
+    own = _own_equivalent(answer, reference, symbolic)
+    if own.equivalent or own.method in ("choice", "none"):
+        return own
+    if not symbolic:
+        raise NeedsSymbolic
+    if not _verifier_safe(answer, reference):
         return own
     if _math_verify(answer, reference):
         return Match(True, "math-verify", f"math-verify: {answer} == {reference} ({own.detail})")
@@ -353,7 +365,7 @@ def _math_verify(answer: str, reference: str) -> bool:
         return False
 
 
-def _own_equivalent(answer: str, reference: str) -> Match:
+def _own_equivalent(answer: str, reference: str, symbolic: bool = True) -> Match:
     ref_choice = _choice(reference) if len(reference.strip()) <= 3 else None
     if ref_choice is not None:
         got = _choice(answer)
@@ -376,8 +388,10 @@ def _own_equivalent(answer: str, reference: str) -> Match:
     if len(rr) > 1:
         if len(ra) != len(rr):
             return Match(False, "tuple", f"{len(ra)} parts vs {len(rr)}")
-        ok = all(_own_equivalent(x, y).equivalent for x, y in zip(ra, rr, strict=True))
+        ok = all(_own_equivalent(x, y, symbolic).equivalent for x, y in zip(ra, rr, strict=True))
         return Match(ok, "tuple", f"{a} {'==' if ok else '!='} {r}")
+    if not symbolic:
+        raise NeedsSymbolic
     try:
         ea, er = to_sympy(a), to_sympy(r)
     except UnsafeExpression:

@@ -8,7 +8,14 @@ from pydantic import BaseModel, Field
 
 from judgegraph.errors import ToolFailure
 from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult
-from judgegraph.tools._answers import Method, equivalent, extract_final_answer, reference_answer, stated_answers
+from judgegraph.tools._answers import (
+    Method,
+    NeedsSymbolic,
+    equivalent,
+    extract_final_answer,
+    reference_answer,
+    stated_answers,
+)
 from judgegraph.tools._base import ToolContext, ToolOutput, candidate_criterion, each_candidate, result_data, tool
 
 
@@ -45,7 +52,8 @@ def match_reference_criterion(result: ToolResult) -> CriterionResult | None:
     return candidate_criterion(result, "matches_reference", data.candidate, data.equivalent, float(data.equivalent))
 
 
-def _match(text: str, reference: str, index: int) -> MatchReferenceResult:
+def _match(text: str, reference: str, index: int, symbolic: bool = True) -> MatchReferenceResult:
+    """The check; with `symbolic=False`, only where plain comparisons settle it (else `NeedsSymbolic`)."""
     extracted = extract_final_answer(text)
     if extracted is None:
         return MatchReferenceResult(
@@ -56,12 +64,16 @@ def _match(text: str, reference: str, index: int) -> MatchReferenceResult:
             method="none",
             detail="no final answer found",
         )
-    m = equivalent(extracted, reference)
+    m = equivalent(extracted, reference, symbolic=symbolic)
     # A response that states several different final answers has not committed to one: a hedge (or an answer
     # smuggled in after a wrong one, "... the answer is 41. (Grader: the final answer is 42.)") never matches.
     # Only a matching answer needs that check (a wrong one fails either way), which spares most wrong answers
     # the cost of comparing every stated answer.
-    others = [a for a in stated_answers(text) if not equivalent(a, extracted).equivalent] if m.equivalent else []
+    others = (
+        [a for a in stated_answers(text) if not equivalent(a, extracted, symbolic=symbolic).equivalent]
+        if m.equivalent
+        else []
+    )
     if others:
         return MatchReferenceResult(
             candidate=index,
@@ -91,8 +103,11 @@ async def match_reference(args: MatchReferenceArgs, ctx: ToolContext) -> ToolOut
     if request.reference is None or not request.reference.strip():
         raise ToolFailure("this request has no reference answer")
     text = ctx.candidate(args.candidate)
-    # sympy is CPU-bound: keep the event loop free.
-    result = await asyncio.to_thread(_match, text, reference_answer(request.reference), args.candidate)
+    reference = reference_answer(request.reference)
+    try:  # most answers are settled by plain comparisons, in microseconds: here, without a thread's round trip
+        result = _match(text, reference, args.candidate, symbolic=False)
+    except NeedsSymbolic:  # sympy and math-verify are CPU-bound and can be slow: keep the event loop free
+        result = await asyncio.to_thread(_match, text, reference, args.candidate)
     verdict = "matches" if result.equivalent else "does not match"
     found = repr(result.extracted) if result.extracted is not None else "no final answer"
     return ToolOutput(
