@@ -83,6 +83,7 @@ def _verl(solutions: list[tuple[str, str, str, bool]]) -> tuple[float, list[bool
 
 async def _judgegraph(solutions: list[tuple[str, str, str, bool]], store: Path | bool) -> tuple[float, list[bool]]:
     from judgegraph import Judge
+    from judgegraph.tools._answers import forget_comparisons
 
     requests: list[dict[str, Any]] = [
         {"id": f"s{k}", "prompt": q, "candidates": [text], "mode": "pointwise", "reference": gold}
@@ -90,6 +91,7 @@ async def _judgegraph(solutions: list[tuple[str, str, str, bool]], store: Path |
     ]
     async with Judge.load("evidence", store=store) as judge:
         await judge.arun(requests[0])  # warm: imports, graph compile
+        forget_comparisons()  # each pass starts with no comparison remembered
         start = time.process_time()
         scores: dict[int, bool] = {}
         async for item in judge.ajudge_many(requests, concurrency=32):

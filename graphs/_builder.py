@@ -35,8 +35,8 @@ class EvidenceOptions(GraphOptions):
     that fail a deterministic check are out before the tournament; one that alone passes them all wins outright."""
 
 
-def route_after_weigh(options: EvidenceOptions) -> Any:
-    def after_weigh(state: JudgeState) -> str:
+def route_after_evidence(options: EvidenceOptions) -> Any:
+    def after_evidence(state: JudgeState) -> str:
         """The run ends where the evidence gave the verdict; else the model is asked (best-of-N by tournament)."""
         if state.get("verdict") is not None:
             return END
@@ -48,7 +48,7 @@ def route_after_weigh(options: EvidenceOptions) -> Any:
             return "tournament"
         return "deliberate"
 
-    return after_weigh
+    return after_evidence
 
 
 def route_after_deliberate(spec: JudgeSpec) -> Any:
@@ -154,28 +154,26 @@ class RecordedGraph:
 
 
 class EvidenceFirstGraph(RecordedGraph):
-    """gather_evidence (plan, then run the calls in parallel) -> weigh_evidence -> [the end, where the evidence
-    decides | deliberate (retry) | tournament] -> finalize. Where a check decides, that is two super-steps."""
+    """evidence (plan, run the calls in parallel, weigh them) -> [the end, where the evidence decides |
+    deliberate (retry) | tournament] -> finalize. Where a check decides, that is one super-step."""
 
     selects_skill = False
-    """Skill judges pick a skill first, in `gather_evidence`; the rest of the wiring is shared."""
+    """Skill judges pick a skill first, in `evidence`; the rest of the wiring is shared."""
 
     def build(self, spec: JudgeSpec) -> StateGraph[Any, Any, Any, Any]:
         g = StateGraph(JudgeState, context_schema=JudgeContext)
         add_recorded_nodes(
             g,
             {
-                "gather_evidence": nodes.gather_evidence(self.selects_skill),
-                "weigh_evidence": nodes.weigh_evidence,
+                "evidence": nodes.evidence(self.selects_skill),
                 "deliberate": nodes.deliberate,
                 "tournament": nodes.tournament,
                 "finalize": nodes.finalize,
             },
         )
-        g.add_edge(START, "gather_evidence")
-        g.add_edge("gather_evidence", "weigh_evidence")
+        g.add_edge(START, "evidence")
         assert isinstance(self.options, EvidenceOptions)
-        g.add_conditional_edges("weigh_evidence", route_after_weigh(self.options), ["deliberate", "tournament", END])
+        g.add_conditional_edges("evidence", route_after_evidence(self.options), ["deliberate", "tournament", END])
         g.add_conditional_edges("deliberate", route_after_deliberate(spec))
         g.add_edge("tournament", "finalize")
         g.add_edge("finalize", END)
@@ -186,8 +184,8 @@ register_graph("evidence_first", EvidenceFirstGraph, options=EvidenceOptions, ch
 
 
 class SkillGraph(EvidenceFirstGraph):
-    """gather_evidence (pick the skill; its resources, cheapest first) -> weigh_evidence (the skill's
-    aggregation) -> [the end | deliberate, with the skill's guidance | tournament] -> finalize."""
+    """evidence (pick the skill; its resources, cheapest first; weighed by the skill's aggregation) -> [the end |
+    deliberate, with the skill's guidance | tournament] -> finalize."""
 
     selects_skill = True
 

@@ -31,31 +31,38 @@ from judgegraph.tools import ToolContext, ToolFailure, call_tool, tools
 Ctx = Runtime[JudgeContext]
 
 
-def gather_evidence(selects_skill: bool) -> Any:
-    """The first step of the evidence-first and skill graphs, as one node (each super-step costs LangGraph's
-    machinery about a quarter of a millisecond, as much as a reference check: BENCHMARKS.md, rule_rewards)."""
+def evidence(selects_skill: bool) -> Any:
+    """The first node of the evidence-first and skill graphs: gather the deterministic evidence and weigh it, in
+    one super-step (each costs LangGraph's machinery about as much as a reference check: BENCHMARKS.md,
+    rule_rewards), so a run that a check decides is one node."""
 
-    async def gather_evidence(state: JudgeState, runtime: Ctx) -> dict[str, Any]:
-        """Start the run and gather the deterministic evidence. Skill judges first pick the skill from the
-        evidence the request carries (deterministic rules). Each allowed tool that has a plan schedules the calls
-        this request's evidence needs (under a skill, its resources, cheapest first); they run in parallel, each
-        call and result recorded. Pairwise requests are judged in both candidate orders by default."""
+    async def evidence(state: JudgeState, runtime: Ctx) -> dict[str, Any]:
+        """Skill judges first pick the skill from the evidence the request carries (deterministic rules). Each
+        allowed tool that has a plan schedules the calls this request's evidence needs (under a skill, its
+        resources, cheapest first); they run in parallel, each call and result recorded. Then: does the evidence
+        decide on its own? Where it settles the run (the judge asks the model only where evidence does not
+        decide, and the mode is not `steps`, which the model scores), the verdict is given here and the run
+        ends. Pairwise requests are judged in both candidate orders by default."""
         ctx, request = runtime.context, state["request"]
         both = request.mode == "pairwise" and ctx.spec.both_orders
-        update: dict[str, Any] = {"orders": ["AB", "BA"] if both else ["AB"]}
         skill = choose_skill(request) if selects_skill else None
-        if skill is not None:
-            update["skill"] = skill.name
         planned: list[ToolCall] = []
         for name in [r.tool for r in skill.ordered_resources()] if skill else ctx.spec.tools:
             plan = tools.get(name).plan
             if plan is not None:
                 planned.extend(plan(request))
         allowed = frozenset(ctx.spec.tools)
-        evidence = await run_recorded(ctx, request, planned, "gather_evidence", allowed) if planned else []
-        return {**update, "planned": planned, "evidence": evidence}
+        results = await run_recorded(ctx, request, planned, "evidence", allowed) if planned else []
+        update: dict[str, Any] = {"orders": ["AB", "BA"] if both else ["AB"]}
+        if skill is not None:
+            update["skill"] = skill.name
+        decided = weigh(request, skill, results)
+        update |= {"planned": planned, "evidence": results, "evidence_verdict": decided}
+        if decided is not None and ctx.options.deliberate != "always" and request.mode != "steps":
+            update["verdict"] = conclude({**state, **update}, ctx, "evidence")  # type: ignore[typeddict-item]
+        return update
 
-    return gather_evidence
+    return evidence
 
 
 def _skill(state: JudgeState) -> Skill | None:
@@ -97,27 +104,17 @@ async def run_recorded(
     return list(results)
 
 
-async def weigh_evidence(state: JudgeState, runtime: Ctx) -> dict[str, Any]:
-    """Does the deterministic evidence decide the verdict on its own? Where it settles the run (the judge asks
-    the model only where evidence does not decide, and the mode is not `steps`, which the model scores), the
-    verdict is given here, and the run ends."""
-    ctx, request = runtime.context, state["request"]
-    skill, evidence = _skill(state), state.get("evidence", [])
+def weigh(request: JudgeRequest, skill: Skill | None, evidence: list[ToolResult]) -> Verdict | None:
+    """The verdict the deterministic evidence supports on its own (under a skill, its deciding resources and its
+    aggregation), or None where it does not decide."""
     if skill is None:
-        decided = decide_from_evidence(request, evidence)
-    else:
-        deciding = {r.tool for r in skill.resources if r.decides}
-        policies = {
-            r.tool: CriterionPolicy(weight=r.weight, essential=r.essential, gate=r.gate, reliability=r.reliability)
-            for r in skill.resources
-        }
-        decided = decide_from_evidence(
-            request, [e for e in evidence if e.name in deciding], skill.aggregation, policies
-        )
-    update: dict[str, Any] = {"evidence_verdict": decided}
-    if decided is not None and ctx.options.deliberate != "always" and request.mode != "steps":
-        update["verdict"] = conclude({**state, **update}, ctx, "weigh_evidence")  # type: ignore[typeddict-item]
-    return update
+        return decide_from_evidence(request, evidence)
+    deciding = {r.tool for r in skill.resources if r.decides}
+    policies = {
+        r.tool: CriterionPolicy(weight=r.weight, essential=r.essential, gate=r.gate, reliability=r.reliability)
+        for r in skill.resources
+    }
+    return decide_from_evidence(request, [e for e in evidence if e.name in deciding], skill.aggregation, policies)
 
 
 def _prompt_messages(state: JudgeState, ctx: JudgeContext, order: str) -> list[dict[str, Any]]:

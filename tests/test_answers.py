@@ -5,8 +5,16 @@ from pathlib import Path
 
 import pytest
 
-from judgegraph.tools import equivalent, extract_final_answer
-from judgegraph.tools._answers import NeedsSymbolic, UnsafeExpression, reference_answer, says_nothing, to_sympy
+from judgegraph.tools import _answers, equivalent, extract_final_answer
+from judgegraph.tools._answers import (
+    Match,
+    NeedsSymbolic,
+    UnsafeExpression,
+    forget_comparisons,
+    reference_answer,
+    says_nothing,
+    to_sympy,
+)
 from judgegraph.tools.match_reference import _match
 
 
@@ -185,6 +193,7 @@ PLAIN_OR_NOT = [
 def test_the_plain_comparison_settles_only_what_the_full_one_would_say(answer: str, reference: str) -> None:
     """`symbolic=False` (run on the event loop) gives the full comparison's answer, or says it needs sympy."""
     full = equivalent(answer, reference)
+    forget_comparisons()  # else the plain call is answered by the remembered full one
     try:
         plain = equivalent(answer, reference, symbolic=False)
     except NeedsSymbolic:
@@ -202,6 +211,7 @@ def test_the_plain_check_agrees_with_the_full_one_on_real_solutions(shared_data:
         reference = reference_answer(row["answer"])
         for text in row["response"]:
             full = _match(text, reference, 0)
+            forget_comparisons()
             try:
                 plain = _match(text, reference, 0, symbolic=False)
             except NeedsSymbolic:
@@ -209,3 +219,30 @@ def test_the_plain_check_agrees_with_the_full_one_on_real_solutions(shared_data:
             settled += 1
             assert plain == full, text
     assert settled >= 600  # numbers that match, choices, nothing stated: most rewards
+
+
+def test_a_comparison_is_remembered_and_a_plain_check_then_gets_the_full_answer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """k rollouts stating the same answer cost one comparison; what sympy settled once, the plain check (on the
+    event loop) then knows without raising."""
+    forget_comparisons()
+    calls: list[tuple[str, str, bool]] = []
+    compare = _answers._equivalent
+
+    def counted(answer: str, reference: str, symbolic: bool) -> Match:
+        calls.append((answer, reference, symbolic))
+        return compare(answer, reference, symbolic)
+
+    monkeypatch.setattr(_answers, "_equivalent", counted)
+    with pytest.raises(NeedsSymbolic):
+        equivalent("2\\sqrt{2}", "sqrt(8)", symbolic=False)
+    full = equivalent("2\\sqrt{2}", "sqrt(8)")
+    assert full.equivalent and full.method == "symbolic"
+    assert equivalent("2\\sqrt{2}", "sqrt(8)", symbolic=False) is full
+    assert equivalent("2\\sqrt{2}", "sqrt(8)") is full
+    assert equivalent("sqrt(8)", "2\\sqrt{2}").equivalent  # another key: compared, not looked up
+    assert [c[2] for c in calls] == [False, True, True]
+    forget_comparisons()
+    assert equivalent("2\\sqrt{2}", "sqrt(8)") == full
+    assert len(calls) == 4

@@ -136,7 +136,7 @@ def test_runs_and_show(tmp_path: Path, fake_openai: FakeOpenAI) -> None:
     run_id = _outputs(tmp_path / "o.jsonl")["ok"]["trajectory_id"]
     shown = runner.invoke(app, ["show", str(run_id), "--store", str(store)], env={"COLUMNS": "200"})
     assert shown.exit_code == 0
-    assert "gather_evidence -> weigh_evidence" in shown.output
+    assert "path: evidence\n" in shown.output
     assert "tool result" in shown.output and "verdict" in shown.output
     as_json = runner.invoke(app, ["show", str(run_id), "--store", str(store), "--json"])
     assert json.loads(as_json.stdout)["id"] == run_id
@@ -147,11 +147,11 @@ def test_runs_and_show(tmp_path: Path, fake_openai: FakeOpenAI) -> None:
 def test_graph_drawings_are_offline(tmp_path: Path) -> None:
     mermaid = runner.invoke(app, ["graph", "evidence"])
     assert mermaid.exit_code == 0
-    for edge in ("gather_evidence --> weigh_evidence", "weigh_evidence -.-> deliberate", "deliberate -.-> deliberate"):
+    for edge in ("__start__ --> evidence", "evidence -.-> deliberate", "deliberate -.-> deliberate"):
         assert edge in mermaid.output
     svg, png = tmp_path / "g.svg", tmp_path / "g.png"
     assert runner.invoke(app, ["graph", "evidence", "--format", "svg", "-o", str(svg)]).exit_code == 0
-    assert svg.read_text().lstrip().startswith("<?xml") and "weigh_evidence" in svg.read_text()
+    assert svg.read_text().lstrip().startswith("<?xml") and "deliberate" in svg.read_text()
     assert runner.invoke(app, ["graph", "evidence", "--format", "png", "-o", str(png)]).exit_code == 0
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     unknown = runner.invoke(app, ["graph", "nope"])

@@ -27,7 +27,7 @@ async def test_reference_evidence_decides_without_the_model(fake_openai: FakeOpe
     t = await _run(fake_openai, {**MATH, "label": {"winner": 1}}, store_path)
     assert t.verdict is not None and t.verdict.valid and t.verdict.winner == 1
     assert t.verdict.decided_by == "evidence" and t.verdict.scores == [0.0, 1.0]
-    assert t.path == ["gather_evidence", "weigh_evidence"]  # two super-steps where a check decides
+    assert t.path == ["evidence"]  # one super-step where a check decides
     assert fake_openai.requests == [] and t.model_turns() == []
     assert {r.data["candidate"] for r in t.tool_results() if r.data} == {0, 1}
     assert t.correct is True and t.status == "complete"
@@ -46,7 +46,7 @@ async def test_model_rules_where_evidence_does_not_decide(fake_openai: FakeOpenA
     assert t.verdict is not None and t.verdict.valid and t.verdict.decided_by == "model"
     assert t.verdict.winner == 0 and t.verdict.confidence == 0.8 and t.verdict.rationale == "prefers Hello there"
     assert t.verdict.consistent is True
-    assert t.path == ["gather_evidence", "weigh_evidence", "deliberate", "finalize"]
+    assert t.path == ["evidence", "deliberate", "finalize"]
     assert len(fake_openai.requests) == 2  # both candidate orders, in one deliberation step
     sent = next(
         r

@@ -72,8 +72,8 @@ async def test_skill_judge_uses_the_skill_and_its_guidance(fake_openai: FakeOpen
     async with Judge.load("skill", store=tmp_path / "r.db", model_url=fake_openai.url) as judge:
         decided = await judge.arun({"id": "m", "prompt": "6*7?", "candidates": ["41", "42"], "reference": "42"})
         chat = await judge.arun({"id": "c", "prompt": "Greet.", "candidates": ["Hello there!", "hi"]})
-    assert decided.path == ["gather_evidence", "weigh_evidence"] and decided.verdict.decided_by == "evidence"  # type: ignore[union-attr]
+    assert decided.path == ["evidence"] and decided.verdict.decided_by == "evidence"  # type: ignore[union-attr]
     chosen = next(e for e in decided.events if isinstance(e, NodeEvent) and e.phase == "exit")
-    assert chosen.node == "gather_evidence" and chosen.update["skill"] == "math"
+    assert chosen.node == "evidence" and chosen.update["skill"] == "math"
     assert chat.verdict is not None and chat.verdict.winner == 0 and chat.verdict.consistent
     assert chat.tool_results() == [] and "helpfulness" in fake_openai.requests[0]["messages"][1]["content"]

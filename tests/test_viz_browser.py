@@ -106,7 +106,7 @@ def test_runs_list_filter_and_open_a_run(page: Page, viz: tuple[str, dict[str, s
     taken = page.locator("#graph svg g.edge.taken")
     assert visited.count() >= 4 and taken.count() >= 3  # the path this run took, highlighted
     assert page.locator("#graph svg g.node:not(.visited)").count() >= 1  # and the nodes it did not visit
-    assert "×" in (page.locator("#node-gather_evidence").text_content() or "")  # visit counts on the nodes
+    assert "×" in (page.locator("#node-evidence").text_content() or "")  # visit counts on the nodes
     assert page.locator("#verdict").inner_text().count("agrees with the label") == 1
     shot(page, "run")
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 import logging
 import math
 import re
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from fractions import Fraction
 from tokenize import TokenError
@@ -315,6 +317,46 @@ class NeedsSymbolic(Exception):
     """Raised by `equivalent(..., symbolic=False)` where settling needs sympy or math-verify."""
 
 
+class _Memo:
+    """The latest comparisons, by (answer, reference): an RL step scores k rollouts of each prompt against one
+    reference, and rollouts often state the same answer, which sympy or math-verify may take milliseconds to
+    settle. `equivalent` is a pure function of its two strings, so a remembered result is the result."""
+
+    MAX_ENTRIES = 8192
+    MAX_KEY_CHARS = 1000  # longer answers are rare and not worth holding
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._entries: OrderedDict[tuple[str, str], Match] = OrderedDict()
+
+    def get(self, key: tuple[str, str]) -> Match | None:
+        with self._lock:
+            hit = self._entries.get(key)
+            if hit is not None:
+                self._entries.move_to_end(key)
+            return hit
+
+    def put(self, key: tuple[str, str], match: Match) -> None:
+        if len(key[0]) + len(key[1]) > self.MAX_KEY_CHARS:
+            return
+        with self._lock:
+            self._entries[key] = match
+            if len(self._entries) > self.MAX_ENTRIES:
+                self._entries.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
+
+_memo = _Memo()
+
+
+def forget_comparisons() -> None:
+    """Drop the remembered comparisons (benchmarks start each pass cold)."""
+    _memo.clear()
+
+
 def equivalent(answer: str, reference: str, *, symbolic: bool = True) -> Match:
     """Whether `answer` (already extracted) states the same thing as `reference`: judgegraph's own comparison
     (numbers, fractions, percentages, choices, tuples, safe symbolic algebra), then Hugging Face's `math-verify`
@@ -323,7 +365,17 @@ def equivalent(answer: str, reference: str, *, symbolic: bool = True) -> Match:
 
     With `symbolic=False`, only what plain comparisons settle (choices, numbers that match, nothing stated),
     in microseconds; anything else raises `NeedsSymbolic` (sympy and math-verify can take long enough that
-    callers run them off the event loop)."""
+    callers run them off the event loop), unless the same comparison was settled recently."""
+    key = (answer, reference)
+    remembered = _memo.get(key)
+    if remembered is not None:
+        return remembered
+    match = _equivalent(answer, reference, symbolic)
+    _memo.put(key, match)  # a plain check that settles agrees with the full one (tests/test_answers.py)
+    return match
+
+
+def _equivalent(answer: str, reference: str, symbolic: bool) -> Match:
     own = _own_equivalent(answer, reference, symbolic)
     if own.equivalent or own.method in ("choice", "none"):
         return own
