@@ -35,22 +35,6 @@ class EvidenceOptions(GraphOptions):
     that fail a deterministic check are out before the tournament; one that alone passes them all wins outright."""
 
 
-def route_after_evidence(options: EvidenceOptions) -> Any:
-    def after_evidence(state: JudgeState) -> str:
-        """The run ends where the evidence gave the verdict; else the model is asked (best-of-N by tournament)."""
-        if state.get("verdict") is not None:
-            return END
-        if (
-            state["request"].mode == "best_of_n"
-            and options.tournament != "none"
-            and len(state["request"].candidates) > 2
-        ):
-            return "tournament"
-        return "deliberate"
-
-    return after_evidence
-
-
 def route_after_deliberate(spec: JudgeSpec) -> Any:
     def after_deliberate(state: JudgeState) -> Literal["deliberate", "finalize"]:
         """Retry an unusable reply until the attempt budget runs out; then finalize (forced)."""
@@ -170,10 +154,9 @@ class EvidenceFirstGraph(RecordedGraph):
                 "tournament": nodes.tournament,
                 "finalize": nodes.finalize,
             },
+            destinations={"evidence": nodes.EVIDENCE_NEXT},
         )
         g.add_edge(START, "evidence")
-        assert isinstance(self.options, EvidenceOptions)
-        g.add_conditional_edges("evidence", route_after_evidence(self.options), ["deliberate", "tournament", END])
         g.add_conditional_edges("deliberate", route_after_deliberate(spec))
         g.add_edge("tournament", "finalize")
         g.add_edge("finalize", END)

@@ -7,7 +7,9 @@ import base64
 from statistics import fmean
 from typing import Any
 
+from langgraph.graph import END
 from langgraph.runtime import Runtime
+from langgraph.types import Command
 
 from judgegraph.agents import JudgeSpec, Skill, skills
 from judgegraph.agents import select_skill as choose_skill
@@ -36,13 +38,15 @@ def evidence(selects_skill: bool) -> Any:
     one super-step (each costs LangGraph's machinery about as much as a reference check: BENCHMARKS.md,
     rule_rewards), so a run that a check decides is one node."""
 
-    async def evidence(state: JudgeState, runtime: Ctx) -> dict[str, Any]:
+    async def evidence(state: JudgeState, runtime: Ctx) -> Command[str]:
         """Skill judges first pick the skill from the evidence the request carries (deterministic rules). Each
         allowed tool that has a plan schedules the calls this request's evidence needs (under a skill, its
         resources, cheapest first); they run in parallel, each call and result recorded. Then: does the evidence
         decide on its own? Where it settles the run (the judge asks the model only where evidence does not
         decide, and the mode is not `steps`, which the model scores), the verdict is given here and the run
-        ends. Pairwise requests are judged in both candidate orders by default."""
+        ends; else the model is asked (best-of-N by tournament). The node routes by `Command`: a conditional edge
+        is a runnable of its own, which costs a rule-decided run a quarter of its graph time. Pairwise requests
+        are judged in both candidate orders by default."""
         ctx, request = runtime.context, state["request"]
         both = request.mode == "pairwise" and ctx.spec.both_orders
         skill = choose_skill(request) if selects_skill else None
@@ -60,9 +64,23 @@ def evidence(selects_skill: bool) -> Any:
         update |= {"planned": planned, "evidence": results, "evidence_verdict": decided}
         if decided is not None and ctx.options.deliberate != "always" and request.mode != "steps":
             update["verdict"] = conclude({**state, **update}, ctx, "evidence")  # type: ignore[typeddict-item]
-        return update
+        return Command(update=update, goto=_after_evidence(request, update, ctx.options))
 
     return evidence
+
+
+EVIDENCE_NEXT = ("deliberate", "tournament", END)
+"""Where the `evidence` node may go."""
+
+
+def _after_evidence(request: JudgeRequest, update: dict[str, Any], options: Any) -> str:
+    """The end where the evidence gave the verdict; else the model: a tournament for best-of-N over more than two
+    candidates (unless the options turn it off), else deliberation."""
+    if update.get("verdict") is not None:
+        return END
+    if request.mode == "best_of_n" and options.tournament != "none" and len(request.candidates) > 2:
+        return "tournament"
+    return "deliberate"
 
 
 def _skill(state: JudgeState) -> Skill | None:

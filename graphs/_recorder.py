@@ -8,6 +8,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, TypeVar
 
 from langgraph.graph import StateGraph
+from langgraph.types import Command
 from pydantic_core import to_jsonable_python
 
 from judgegraph.schema import (
@@ -74,14 +75,16 @@ class Recorder:
         self.add(ErrorEvent(message=message, kind=kind))
 
 
-NodeFn = Callable[[Any, Any], Awaitable[dict[str, Any]]]
+NodeFn = Callable[[Any, Any], Awaitable[Any]]
+"""A node: (state, runtime) -> a state update, or a `Command` (an update and where to go next)."""
 
 
 def recorded(name: str, fn: NodeFn) -> NodeFn:
-    """Wrap a node so entering, leaving (with its state update) and raising are recorded."""
+    """Wrap a node so entering, leaving (with its state update, also from a `Command`) and raising are
+    recorded."""
 
     @functools.wraps(fn)
-    async def node(state: Any, runtime: Any) -> dict[str, Any]:
+    async def node(state: Any, runtime: Any) -> Any:
         recorder: Recorder = runtime.context.recorder
         recorder.enter(name)
         try:
@@ -89,14 +92,20 @@ def recorded(name: str, fn: NodeFn) -> NodeFn:
         except Exception as e:
             recorder.fail(name, e)
             raise
-        recorder.leave(name, update)
+        recorder.leave(name, update.update if isinstance(update, Command) else update)
         return update
 
     return node
 
 
-def add_recorded_nodes(graph: StateGraph[Any, Any, Any, Any], nodes: Mapping[str, NodeFn]) -> None:
-    """Add each node to `graph` under its name, wrapped by `recorded`."""
+def add_recorded_nodes(
+    graph: StateGraph[Any, Any, Any, Any],
+    nodes: Mapping[str, NodeFn],
+    destinations: Mapping[str, tuple[str, ...]] | None = None,
+) -> None:
+    """Add each node to `graph` under its name, wrapped by `recorded`; `destinations` names where a node that
+    routes by `Command` may go (for the drawing and the graph's checks)."""
     for name, fn in nodes.items():
+        goes = (destinations or {}).get(name)
         # LangGraph's add_node overloads want the node's own state type; the wrapper takes any state.
-        graph.add_node(name, recorded(name, fn))  # type: ignore[call-overload]
+        graph.add_node(name, recorded(name, fn), destinations=goes)  # type: ignore[call-overload]
