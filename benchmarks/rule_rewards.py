@@ -1,12 +1,16 @@
 """Rule-decided rewards: judgegraph's CPU per reward against a plain verifier, in one run, same answers.
 
 Qwen2.5-Math's 100 MATH problems x 8 sampled solutions (`../shared/data/math/math_cot_100.jsonl`), each scored
-against its reference answer, as an RL trainer scores rollouts: by math-verify (`verify(parse(gold),
-parse(solution))`, what TRL and open-r1 call), by verl's rule-based scorer for MATH where verl's environment is
-built (`make trainers`), and by judgegraph's `evidence` judge (pointwise, through
-`ajudge_many` at concurrency 32, each run recorded to a SQLite store, or to none). CPU is this process's CPU
-time (all threads) per solution. Run: `python -m benchmarks.run rule_rewards`
-(or `python -m benchmarks.rule_rewards --data DIR`).
+against its reference answer, in the two shapes RL trainers score:
+- one rollout at a time (GRPO: each completion gets a reward), by math-verify (`verify(parse(gold),
+  parse(solution))`, what TRL and open-r1 call), by verl's rule-based scorer for MATH where verl's environment
+  is built (`make trainers`), and by judgegraph's `evidence` judge, pointwise;
+- chosen/rejected pairs (each correct rollout of a problem against each wrong one, both orders: 256 pairs), both
+  candidates scored by math-verify, and one pairwise judgment by judgegraph.
+judgegraph runs through `ajudge_many` at concurrency 32, each run recorded to a SQLite store, or to none, and
+with no model reachable (a request that needed one would get an invalid verdict, counted as a disagreement).
+CPU is this process's CPU time (all threads) per reward or pair, the median of three passes. Run:
+`python -m benchmarks.run rule_rewards` (or `python -m benchmarks.rule_rewards --data DIR`).
 """
 
 from __future__ import annotations
@@ -15,9 +19,11 @@ import argparse
 import asyncio
 import json
 import os
+import statistics
 import subprocess
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -25,8 +31,18 @@ from benchmarks._util import table
 from benchmarks.real_data import DATA
 from judgegraph import tune_gc
 
+Solution = tuple[str, str, str, bool]
+"""(problem, reference answer, solution, label)."""
+Pair = tuple[str, str, str, str]
+"""(problem, reference answer, first solution, second solution): one right, one wrong (by the labels)."""
 
-def _solutions(data: Path) -> list[tuple[str, str, str, bool]]:
+PASSES = 3
+"""Each scorer's CPU is the median of this many passes over the same input (the machine's load moves it)."""
+NO_MODEL = "http://127.0.0.1:9/v1"
+"""Nothing listens here: a request that needed a model fails alone, and no embedded server starts."""
+
+
+def _solutions(data: Path) -> list[Solution]:
     """(problem, reference answer, solution, label) for every sampled solution."""
     rows = [json.loads(line) for line in (data / "math" / "math_cot_100.jsonl").read_text().splitlines()]
     return [
@@ -36,18 +52,40 @@ def _solutions(data: Path) -> list[tuple[str, str, str, bool]]:
     ]
 
 
-def _math_verify(solutions: list[tuple[str, str, str, bool]]) -> tuple[float, list[bool]]:
+def _pairs(solutions: list[Solution]) -> list[tuple[Pair, tuple[bool, bool]]]:
+    """Every labelled-correct rollout of a problem against every labelled-wrong one, in both orders, with the
+    labels of the two."""
+    by_problem: dict[tuple[str, str], list[Solution]] = {}
+    for s in solutions:
+        by_problem.setdefault((s[0], s[1]), []).append(s)
+    pairs: list[tuple[Pair, tuple[bool, bool]]] = []
+    for (question, gold), group in by_problem.items():
+        for _, _, right, ok in group:
+            for _, _, wrong, bad in group:
+                if ok and not bad:
+                    pairs += [
+                        ((question, gold, right, wrong), (True, False)),
+                        ((question, gold, wrong, right), (False, True)),
+                    ]
+    return pairs
+
+
+def _math_verify(answers: list[tuple[str, str]]) -> tuple[float, list[bool]]:
+    """math-verify on (gold, solution) pairs: its CPU (the median of `PASSES`) and its verdicts."""
     from math_verify import parse, verify
 
     verify(parse("$1$"), parse("1"))  # warm: its LaTeX grammar loads on first use
-    start = time.process_time()
-    out = []
-    for _, gold, text, _ in solutions:
-        try:
-            out.append(bool(verify(parse(f"${gold}$"), parse(text))))
-        except Exception:
-            out.append(False)
-    return time.process_time() - start, out
+    cpu: list[float] = []
+    for _ in range(PASSES):
+        start = time.process_time()
+        out = []
+        for gold, text in answers:
+            try:
+                out.append(bool(verify(parse(f"${gold}$"), parse(text))))
+            except Exception:
+                out.append(False)
+        cpu.append(time.process_time() - start)
+    return statistics.median(cpu), out
 
 
 # verl's rule-based MATH scorer, run where verl installs: its own environment (`make trainers`).
@@ -81,57 +119,96 @@ def _verl(solutions: list[tuple[str, str, str, bool]]) -> tuple[float, list[bool
     return float(result["cpu"]), [bool(x) for x in result["out"]]
 
 
-async def _judgegraph(solutions: list[tuple[str, str, str, bool]], store: Path | bool) -> tuple[float, list[bool]]:
+async def _judgegraph(
+    requests: list[dict[str, Any]], store: Path | bool, scored: Callable[[list[float] | None], Any]
+) -> tuple[float, list[Any]]:
+    """The `evidence` judge over `requests`: its CPU (the median of `PASSES`, each starting with no comparison
+    remembered) and `scored(verdict scores)` for each, in input order."""
     from judgegraph import Judge
     from judgegraph.tools._answers import forget_comparisons
 
-    requests: list[dict[str, Any]] = [
-        {"id": f"s{k}", "prompt": q, "candidates": [text], "mode": "pointwise", "reference": gold}
-        for k, (q, gold, text, _) in enumerate(solutions)
-    ]
-    async with Judge.load("evidence", store=store) as judge:
+    cpu: list[float] = []
+    async with Judge.load("evidence", store=store, model_url=NO_MODEL) as judge:
         await judge.arun(requests[0])  # warm: imports, graph compile
-        forget_comparisons()  # each pass starts with no comparison remembered
-        start = time.process_time()
-        scores: dict[int, bool] = {}
-        async for item in judge.ajudge_many(requests, concurrency=32):
-            scores[item.index] = bool(item.verdict and item.verdict.scores and item.verdict.scores[0] == 1.0)
-        cpu = time.process_time() - start
-    return cpu, [scores[k] for k in range(len(requests))]
+        for _ in range(PASSES):
+            forget_comparisons()
+            start = time.process_time()
+            out: dict[int, Any] = {}
+            async for item in judge.ajudge_many(requests, concurrency=32):
+                out[item.index] = scored(item.verdict.scores if item.verdict and item.verdict.valid else None)
+            cpu.append(time.process_time() - start)
+    return statistics.median(cpu), [out[k] for k in range(len(requests))]
+
+
+def _rewards(scores: list[float] | None) -> bool:
+    return bool(scores and scores[0] == 1.0)
+
+
+def _pair_rewards(scores: list[float] | None) -> tuple[bool, bool] | None:
+    return (scores[0] == 1.0, scores[1] == 1.0) if scores and len(scores) == 2 else None
 
 
 async def bench(data: Path = DATA) -> str:
     solutions = _solutions(data)
     labels = [label for *_, label in solutions]
     n = len(solutions)
+    pointwise: list[dict[str, Any]] = [
+        {"id": f"s{k}", "prompt": q, "candidates": [text], "mode": "pointwise", "reference": gold}
+        for k, (q, gold, text, _) in enumerate(solutions)
+    ]
+    labelled = _pairs(solutions)
+    pairs = [pair for pair, _ in labelled]
+    pair_labels = [both for _, both in labelled]
+    pairwise: list[dict[str, Any]] = [
+        {"id": f"p{k}", "prompt": q, "candidates": [a, b], "mode": "pairwise", "reference": gold}
+        for k, (q, gold, a, b) in enumerate(pairs)
+    ]
     # Python's default collector first, then tuned as `judgegraph judge`, `serve` and the workers run
     # (`judgegraph.tune_gc()`, which cannot be undone: so in that order), each judgegraph row against
     # math-verify under the same collector.
-    default_mv_cpu, default_mv = _math_verify(solutions)
-    default_cpu, default = await _judgegraph(solutions, False)
+    default_mv_cpu, default_mv = _math_verify([(gold, text) for _, gold, text, _ in solutions])
+    default_cpu, default = await _judgegraph(pointwise, False, _rewards)
     tune_gc()
-    mv_cpu, mv = _math_verify(solutions)
+    mv_cpu, mv = _math_verify([(gold, text) for _, gold, text, _ in solutions])
     with tempfile.TemporaryDirectory() as tmp:
-        stored_cpu, stored = await _judgegraph(solutions, Path(tmp) / "runs.db")
-    bare_cpu, bare = await _judgegraph(solutions, False)
+        stored_cpu, stored = await _judgegraph(pointwise, Path(tmp) / "runs.db", _rewards)
+    bare_cpu, bare = await _judgegraph(pointwise, False, _rewards)
+    pair_mv_cpu, flat = _math_verify([(gold, text) for _, gold, a, b in pairs for text in (a, b)])
+    pair_mv = list(zip(flat[::2], flat[1::2], strict=True))
+    with tempfile.TemporaryDirectory() as tmp:
+        pair_stored_cpu, pair_stored = await _judgegraph(pairwise, Path(tmp) / "runs.db", _pair_rewards)
+    pair_bare_cpu, pair_bare = await _judgegraph(pairwise, False, _pair_rewards)
 
-    def row(name: str, cpu: float, got: list[bool], base: float = mv_cpu) -> list[object]:
-        agree = sum(a == b for a, b in zip(got, labels, strict=True))
-        same = sum(a == b for a, b in zip(got, mv, strict=True))
-        return [name, 1000 * cpu / n, cpu / base, f"{agree}/{n}", f"{same}/{n}"]
+    def row(
+        name: str, cpu: float, got: list[Any], base: float, truth: list[Any], ref: list[Any], k: int
+    ) -> list[object]:
+        agree = sum(a == b for a, b in zip(got, truth, strict=True))
+        same = sum(a == b for a, b in zip(got, ref, strict=True))
+        return [name, 1000 * cpu / k, cpu / base, f"{agree}/{k}", f"{same}/{k}"]
+
+    def one(name: str, cpu: float, got: list[bool], base: float = mv_cpu, ref: list[bool] = mv) -> list[object]:
+        return row(name, cpu, got, base, labels, ref, n)
+
+    def two(name: str, cpu: float, got: list[Any]) -> list[object]:
+        return row(name, cpu, got, pair_mv_cpu, pair_labels, pair_mv, len(pairs))
 
     verl = _verl(solutions)
-    rows = [row("math-verify", mv_cpu, mv)]
+    rows = [one("math-verify", mv_cpu, mv)]
     if isinstance(verl, tuple):
-        rows.append(row("verl `default_compute_score` (lighteval/MATH), its own process", *verl))
+        rows.append(one("verl `default_compute_score` (lighteval/MATH), its own process", *verl))
         about_verl = " verl's scorer runs in its own environment (`make trainers`), CPU of that process."
     else:
         about_verl = f" verl's rule-based scorer is not measured: {verl}."
     rows += [
-        row("judgegraph evidence, store on", stored_cpu, stored),
-        row("judgegraph evidence, no store", bare_cpu, bare),
-        row("math-verify, default collector", default_mv_cpu, default_mv, default_mv_cpu),
-        row("judgegraph evidence, no store, default collector", default_cpu, default, default_mv_cpu),
+        one("judgegraph evidence, store on", stored_cpu, stored),
+        one("judgegraph evidence, no store", bare_cpu, bare),
+        one("math-verify, default collector", default_mv_cpu, default_mv, default_mv_cpu, default_mv),
+        one("judgegraph evidence, no store, default collector", default_cpu, default, default_mv_cpu, default_mv),
+    ]
+    pair_rows = [
+        two("math-verify, both candidates", pair_mv_cpu, pair_mv),
+        two("judgegraph evidence, pairwise, store on", pair_stored_cpu, pair_stored),
+        two("judgegraph evidence, pairwise, no store", pair_bare_cpu, pair_bare),
     ]
     return (
         (
@@ -141,6 +218,12 @@ async def bench(data: Path = DATA) -> str:
             " math-verify under the same collector.\n\n"
         )
         + table(["scorer", "CPU ms per solution", "x math-verify", "agrees with labels", "same as math-verify"], rows)
+        + (
+            f"\n\nChosen/rejected pairs: {len(pairs)} (every labelled-correct rollout of a problem against every"
+            " labelled-wrong one, both orders; the problems where the 8 samples hold both), tuned collector. A pair"
+            " agrees when both candidates' rewards do.\n\n"
+        )
+        + table(["scorer", "CPU ms per pair", "x math-verify", "agrees with labels", "same as math-verify"], pair_rows)
         + "\n\n"
         + _WHERE_THE_TIME_GOES
     )

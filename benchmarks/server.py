@@ -1,8 +1,10 @@
 """Reward server: requests/s and latency with 500 concurrent clients, with 1, 2 and all cores' worker processes.
 
-`judgegraph serve` runs as its own process, as deployed, on a fake model in a third process; the clients are
-httpx in this one. Each client posts OpenRLHF `/reward` requests (one response with a reference answer, so
-the evidence decides: the server's own cost, no model wait) one after another.
+`judgegraph serve` runs as its own process, as deployed, with its default model (the embedded llama.cpp
+server, started on the first request that needs a model); the clients are aiohttp in this one. Each client posts
+OpenRLHF `/reward` requests (one response with a reference answer, so the evidence decides: the server's own
+cost, no model wait) one after another. After the load: the memory of the server's processes, and that none of
+them is a model server (no request needed one).
 """
 
 from __future__ import annotations
@@ -17,27 +19,30 @@ import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any, NamedTuple
 
 import httpx
 
-from benchmarks._fake_model import fake_model_process
 from benchmarks._util import Stats, table
 from judgegraph.backends import free_port
 
 CLIENTS = 500
 PER_CLIENT = 4
+ROUNDS = 3
+"""Loads per configuration, interleaved: on a shared 2-core machine one load's rate moves by a third."""
 PROMPT = "<|im_start|>user\nWhat is 6*7?<|im_end|>\n<|im_start|>assistant\n"
 
 
 @asynccontextmanager
 async def serve_process(
-    model_url: str, store: Path, *options: str
+    model_url: str | None, store: Path, *options: str
 ) -> AsyncIterator[tuple[str, asyncio.subprocess.Process]]:
-    """`judgegraph serve` as its own process on a free port, as deployed: yields (base URL, process) once it
-    answers /health, and stops it after."""
+    """`judgegraph serve` as its own process on a free port, as deployed (on `model_url`, or its default model):
+    yields (base URL, process) once it answers /health, and stops it after."""
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    cmd = ["-m", "judgegraph.cli", "serve", "--port", str(port), "--model", model_url, "--store", str(store)]
+    cmd = ["-m", "judgegraph.cli", "serve", "--port", str(port), "--store", str(store)]
+    cmd += ["--model", model_url] if model_url else []
     proc = await asyncio.create_subprocess_exec(
         sys.executable, *cmd, *options, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
@@ -107,6 +112,22 @@ async def _load_warmup(base: str) -> None:
             (await client.post("/reward", json=body)).raise_for_status()
 
 
+def _memory(pid: int) -> tuple[float, int]:
+    """RSS in MiB of a process and its descendants, and how many of them serve a model (llama.cpp or vLLM)."""
+    import psutil
+
+    root = psutil.Process(pid)
+    rss, models = 0.0, 0
+    for proc in [root, *root.children(recursive=True)]:
+        try:
+            rss += proc.memory_info().rss / 2**20
+            cmdline = " ".join(proc.cmdline())
+        except psutil.NoSuchProcess:
+            continue
+        models += "llama_cpp.server" in cmdline or "vllm" in cmdline
+    return rss, models
+
+
 def _cpu_s(pid: int) -> float:
     """CPU seconds (user + system) of a process and all its descendants (the server's worker processes)."""
     import psutil
@@ -122,35 +143,94 @@ def _cpu_s(pid: int) -> float:
     return total
 
 
+def _spin(seconds: float, out: Any) -> None:
+    end, n = time.perf_counter() + seconds, 0
+    while time.perf_counter() < end:
+        sum(range(10_000))
+        n += 1
+    out.put(n)
+
+
+def _machine_scaling(processes: int, seconds: float = 3.0) -> float:
+    """How much work `processes` CPU-bound processes get done together against one alone: what this machine's
+    cores give a second busy process (on a shared VM, less than a core)."""
+    import multiprocessing
+
+    def work(k: int) -> int:
+        out = multiprocessing.get_context("spawn").Queue()
+        procs = [multiprocessing.get_context("spawn").Process(target=_spin, args=(seconds, out)) for _ in range(k)]
+        for p in procs:
+            p.start()
+        done = sum(out.get() for _ in procs)
+        for p in procs:
+            p.join()
+        return done
+
+    return work(processes) / work(1)
+
+
+class Round(NamedTuple):
+    rate: float
+    """Requests/s."""
+    server_ms: float
+    """Server CPU a request (all its processes)."""
+    client_ms: float
+    row: list[object]
+
+
+async def _round(workers: int) -> Round:
+    """One load against a fresh server with `workers` worker processes."""
+    store = Path(tempfile.mkdtemp(prefix="judgegraph-bench-")) / "runs.db"
+    options = ["--max-concurrency", str(CLIENTS), "--workers", str(workers)]
+    async with serve_process(None, store, *options) as (base, proc):
+        await _load_warmup(base)
+        server_cpu, client_cpu = _cpu_s(proc.pid), time.process_time()
+        latencies, statuses, elapsed = await _load(base)
+        server_cpu, client_cpu = _cpu_s(proc.pid) - server_cpu, time.process_time() - client_cpu
+        rss, models = _memory(proc.pid)
+    s = Stats.of(latencies)
+    n = len(latencies)
+    codes = ", ".join(f"{code}: {k}" for code, k in sorted(statuses.items(), key=lambda kv: str(kv[0])))
+    per = [1000 * server_cpu / n, 1000 * client_cpu / n]
+    row = [workers, CLIENTS, n, n / elapsed, s.p50_ms, s.p95_ms, s.p99_ms, *per, codes, rss, models]
+    return Round(n / elapsed, per[0], per[1], row)
+
+
 async def bench() -> str:
-    rows = []
-    for workers in sorted({1, 2, os.cpu_count() or 1}):
-        store = Path(tempfile.mkdtemp(prefix="judgegraph-bench-")) / "runs.db"
-        options = ["--max-concurrency", str(CLIENTS), "--workers", str(workers)]
-        with fake_model_process(latency_s=0.0) as url:
-            async with serve_process(url, store, *options) as (base, proc):
-                await _load_warmup(base)
-                server_cpu, client_cpu = _cpu_s(proc.pid), time.process_time()
-                latencies, statuses, elapsed = await _load(base)
-                server_cpu, client_cpu = _cpu_s(proc.pid) - server_cpu, time.process_time() - client_cpu
-        s = Stats.of(latencies)
-        n = len(latencies)
-        codes = ", ".join(f"{code}: {k}" for code, k in sorted(statuses.items(), key=lambda kv: str(kv[0])))
-        per = [1000 * server_cpu / n, 1000 * client_cpu / n]
-        rows.append([workers, CLIENTS, n, n / elapsed, s.p50_ms, s.p95_ms, s.p99_ms, *per, codes])
+    configs = sorted({1, 2, os.cpu_count() or 1})
+    rounds: dict[int, list[Round]] = {w: [] for w in configs}
+    for _ in range(ROUNDS):  # interleaved, so a slow spell of the machine falls on every configuration
+        for workers in configs:
+            rounds[workers].append(await _round(workers))
+    medians = [sorted(rounds[w], key=lambda r: r.rate)[ROUNDS // 2] for w in configs]
+    rows = [[*m.row, " / ".join(f"{r.rate:.0f}" for r in rounds[w])] for w, m in zip(configs, medians, strict=True)]
     header = ["workers", "clients", "requests", "requests/s", "p50 ms", "p95 ms", "p99 ms"]
-    header += ["server CPU ms / request", "clients' CPU ms / request", "status codes"]
+    header += ["server CPU ms / request", "clients' CPU ms / request", "status codes", "server RSS MiB"]
+    header += ["model processes", "requests/s in each round"]
     intro = (
         f"{CLIENTS} concurrent clients, {PER_CLIENT} `/reward` requests each, against `judgegraph serve --workers N` "
-        "(`--max-concurrency` at the client count per worker, one store); each request is decided by the reference."
-        " Server CPU is that of the server's process and its workers; the clients' CPU that of this process."
+        f"(`--max-concurrency` at the client count per worker, one store), in {ROUNDS} interleaved rounds (each row:"
+        " the round with the median rate; the last column: every round's); each request is decided by the reference."
+        " Server CPU is that of the server's process and its workers; the clients' CPU that of this process. The"
+        " server runs with its default model, the embedded llama.cpp server, which starts on the first request that"
+        " needs a model: none here, so it never starts (model processes: those serving a model among the server's"
+        " processes after the load; RSS: all of them together)."
     )
-    scale = float(rows[1][3]) / float(rows[0][3]) if len(rows) > 1 else 1.0
-    outro = (
-        f"2 workers against 1: {scale:.2f}x the requests/s. The latencies are queueing (Little's law: clients in "
-        "flight / rate). The clients run in the benchmark's own process on the same cores as the server's "
-        f"workers ({os.cpu_count()} here): aiohttp with bodies encoded once, so they take a small share of the CPU"
-        " (the column beside the server's); httpx clients, used here until 2026-12-02, took most of a core at 500"
-        " connections, which is what held 2 workers to 1.28x."
+    scale = medians[1].rate / medians[0].rate if len(medians) > 1 else 1.0
+    machine = await asyncio.to_thread(_machine_scaling, 2)
+    outro = f"2 workers against 1: {scale:.2f}x the requests/s (medians)."
+    if len(medians) > 1:
+        server_ms, client_ms = medians[1].server_ms, medians[1].client_ms
+        ceiling = machine * 1000 / (server_ms + client_ms)
+        outro += (
+            f" The machine bounds it: two CPU-bound processes here do {machine:.2f}x the work of one, one worker"
+            f" already keeps a core busy, and the clients share the cores; so 2 workers can serve at most about"
+            f" {machine:.2f} cores / ({server_ms:.1f} ms server + {client_ms:.1f} ms clients' CPU a request) ="
+            f" {ceiling:.0f} requests/s, {ceiling / medians[0].rate:.2f}x one worker."
+        )
+    outro += (
+        " The latencies are queueing (Little's law: clients in flight / rate). The clients are aiohttp with bodies"
+        " encoded once, so they take a small share of the CPU (the column beside the server's); httpx clients, used"
+        " here until 2026-12-02, took most of a core at 500 connections."
     )
     return intro + "\n\n" + table(header, rows) + "\n\n" + outro

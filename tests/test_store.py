@@ -44,6 +44,43 @@ def test_schema_is_versioned_and_wal(store_path: Path) -> None:
     TrajectoryStore(store_path).close()  # reopening migrates nothing and fails nothing
 
 
+def test_an_older_store_is_migrated_with_its_runs_and_events(tmp_path: Path) -> None:
+    """A store of schema 1 (events in a WITHOUT ROWID table) opens at the current schema, every run and event
+    as it was."""
+    from judgegraph.store._sqlite import MIGRATIONS
+
+    written = [_trajectory(i, tool="match_reference") for i in range(3)]
+    current = TrajectoryStore(tmp_path / "current.db")
+    for t in written:
+        current.start_run(t)
+        current.finish_run(t)
+    current.close()
+    old = tmp_path / "old.db"
+    conn = sqlite3.connect(old)
+    conn.executescript(MIGRATIONS[0] + "PRAGMA user_version=1;")
+    conn.execute("ATTACH DATABASE ? AS current", (str(tmp_path / "current.db"),))
+    conn.execute("INSERT INTO main.runs SELECT * FROM current.runs")
+    conn.execute("INSERT INTO main.events SELECT * FROM current.events")
+    conn.commit()
+    conn.close()
+    assert "WITHOUT ROWID" in _events_table_sql(old)
+
+    store = TrajectoryStore(old)
+    assert store.schema_version == SCHEMA_VERSION
+    assert "WITHOUT ROWID" not in _events_table_sql(old)
+    for t in written:
+        assert store.get(t.id) == t
+    assert len(store.list_runs(tool="match_reference")) == 3
+    store.close()
+
+
+def _events_table_sql(path: Path) -> str:
+    conn = sqlite3.connect(path)
+    (sql,) = conn.execute("SELECT sql FROM sqlite_master WHERE name = 'events'").fetchone()
+    conn.close()
+    return str(sql)
+
+
 def test_a_newer_schema_is_refused(store_path: Path) -> None:
     TrajectoryStore(store_path).close()
     conn = sqlite3.connect(store_path)
