@@ -229,16 +229,18 @@ async def bench(data: Path = DATA) -> str:
     )
 
 
-_WHERE_THE_TIME_GOES = """Where judgegraph's time goes (profiled 2026-12-02, tuned collector, no store): \
-the reference check itself \
-about 0.5 ms warm, 1 ms on first sight of an answer (extraction and judgegraph's own comparison on the event loop; \
-sympy and math-verify, which 132 of the 800 need, in a worker thread); LangGraph's machinery for the two \
-super-steps a rule-decided run takes (gather_evidence, weigh_evidence) about 0.75 ms (a graph of two no-op nodes \
-costs that much: it was five super-steps, about 2 ms, until 2026-12-02); the rest is the run's own asyncio tasks, \
-the request's validation and the recording, each a few microseconds, about 1 ms together at 32 in flight. The \
-store adds the trajectory's events as JSON rows, written by a group-commit thread. verl's MATH scorer takes about \
-0.005 ms a solution: it compares normalised strings of the last `\\boxed{}` with no parser. Ratios move with the \
-machine's load: compare within one run."""
+_WHERE_THE_TIME_GOES = """Where judgegraph's time goes (profiled 2026-12-03, tuned collector): a rule-decided run is \
+one LangGraph super-step (the `evidence` node plans, runs and weighs the checks, gives the verdict and routes to \
+the end by `Command`); LangGraph's own machinery for one invoke of one node costs about as much as math-verify's \
+check on this machine (a graph of one no-op node: 1.1-1.4 ms; it was five super-steps, about 3 ms, until \
+2026-12-02, and a conditional edge is a runnable of its own, about 0.3 ms more). The reference check: about \
+0.35 ms a solution (extraction and judgegraph's own comparison on the event loop; sympy and math-verify, which \
+132 of the 800 need, in a worker thread; comparisons settled recently are remembered, as k rollouts of one prompt \
+often state the same answer). The run's own validation, recording and asyncio tasks: about 0.5 ms. The store: \
+the trajectory's events as JSON rows, written by a group-commit thread, about 0.5 ms more. A pair is one \
+judgment of both candidates, so the graph's cost is paid once for two checks: that is why pairs cost less than \
+two rollouts. verl's MATH scorer takes about 0.005 ms a solution: it compares normalised strings of the last \
+`\\boxed{}` with no parser. Ratios move with the machine's load: compare within one run."""
 
 
 if __name__ == "__main__":

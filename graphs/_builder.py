@@ -35,17 +35,6 @@ class EvidenceOptions(GraphOptions):
     that fail a deterministic check are out before the tournament; one that alone passes them all wins outright."""
 
 
-def route_after_deliberate(spec: JudgeSpec) -> Any:
-    def after_deliberate(state: JudgeState) -> Literal["deliberate", "finalize"]:
-        """Retry an unusable reply until the attempt budget runs out; then finalize (forced)."""
-        missing = [o for o in state.get("orders", ["AB"]) if o not in state.get("rulings", {})]
-        if missing and state.get("attempts", 0) < spec.max_verdict_attempts:
-            return "deliberate"
-        return "finalize"
-
-    return after_deliberate
-
-
 class RecordedGraph:
     """What every judge graph shares: spec checks, tool services, and running with recording.
 
@@ -154,10 +143,9 @@ class EvidenceFirstGraph(RecordedGraph):
                 "tournament": nodes.tournament,
                 "finalize": nodes.finalize,
             },
-            destinations={"evidence": nodes.EVIDENCE_NEXT},
+            destinations={"evidence": nodes.EVIDENCE_NEXT, "deliberate": nodes.DELIBERATE_NEXT},
         )
         g.add_edge(START, "evidence")
-        g.add_conditional_edges("deliberate", route_after_deliberate(spec))
         g.add_edge("tournament", "finalize")
         g.add_edge("finalize", END)
         return g

@@ -227,12 +227,19 @@ async def _ask(
     return order, unshuffle(ruling, shown_order(order, len(request.candidates))), None, turn.text
 
 
-async def deliberate(state: JudgeState, runtime: Ctx) -> dict[str, Any]:
-    """Ask the model for a verdict in each candidate order still missing one (concurrently); parse defensively."""
+DELIBERATE_NEXT = ("deliberate", "finalize")
+"""Where the `deliberate` node may go: again (a retry), or on to the verdict."""
+
+
+async def deliberate(state: JudgeState, runtime: Ctx) -> Command[str]:
+    """Ask the model for a verdict in each candidate order still missing one (concurrently); parse defensively.
+    An order whose reply was unusable is asked again while the attempt budget lasts; then on to `finalize`
+    (forced). Routed by `Command`, as `evidence` is."""
     ctx = runtime.context
     attempts = state.get("attempts", 0) + 1
     if ctx.client is None:
-        return {"attempts": ctx.spec.max_verdict_attempts, "problems": {"AB": "no model endpoint is configured"}}
+        update = {"attempts": ctx.spec.max_verdict_attempts, "problems": {"AB": "no model endpoint is configured"}}
+        return Command(update=update, goto="finalize")
     rulings = dict(state.get("rulings", {}))
     missing = [o for o in state.get("orders", ["AB"]) if o not in rulings]
     answers = await asyncio.gather(*(_ask(state, ctx, order) for order in missing))
@@ -244,7 +251,10 @@ async def deliberate(state: JudgeState, runtime: Ctx) -> dict[str, Any]:
             problems[order] = problem
         if reply is not None:
             replies[order] = reply
-    return {"attempts": attempts, "rulings": rulings, "problems": problems, "replies": replies}
+    missing = [o for o in state.get("orders", ["AB"]) if o not in rulings]
+    again = bool(missing) and attempts < ctx.spec.max_verdict_attempts
+    update = {"attempts": attempts, "rulings": rulings, "problems": problems, "replies": replies}
+    return Command(update=update, goto="deliberate" if again else "finalize")
 
 
 async def _compare_pair(state: JudgeState, ctx: JudgeContext, a: int, b: int) -> tuple[int | None, bool]:
