@@ -184,7 +184,7 @@ async def bench(data: Path = DATA) -> str:
     ) -> list[object]:
         agree = sum(a == b for a, b in zip(got, truth, strict=True))
         same = sum(a == b for a, b in zip(got, ref, strict=True))
-        return [name, 1000 * cpu / k, cpu / base, f"{agree}/{k}", f"{same}/{k}"]
+        return [name, f"{1000 * cpu / k:.3g}", f"{cpu / base:.2g}", f"{agree}/{k}", f"{same}/{k}"]
 
     def one(name: str, cpu: float, got: list[bool], base: float = mv_cpu, ref: list[bool] = mv) -> list[object]:
         return row(name, cpu, got, base, labels, ref, n)

@@ -19,7 +19,7 @@ import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import httpx
 
@@ -143,32 +143,6 @@ def _cpu_s(pid: int) -> float:
     return total
 
 
-def _spin(seconds: float, out: Any) -> None:
-    end, n = time.perf_counter() + seconds, 0
-    while time.perf_counter() < end:
-        sum(range(10_000))
-        n += 1
-    out.put(n)
-
-
-def _machine_scaling(processes: int, seconds: float = 3.0) -> float:
-    """How much work `processes` CPU-bound processes get done together against one alone: what this machine's
-    cores give a second busy process (on a shared VM, less than a core)."""
-    import multiprocessing
-
-    def work(k: int) -> int:
-        out = multiprocessing.get_context("spawn").Queue()
-        procs = [multiprocessing.get_context("spawn").Process(target=_spin, args=(seconds, out)) for _ in range(k)]
-        for p in procs:
-            p.start()
-        done = sum(out.get() for _ in procs)
-        for p in procs:
-            p.join()
-        return done
-
-    return work(processes) / work(1)
-
-
 class Round(NamedTuple):
     rate: float
     """Requests/s."""
@@ -217,16 +191,17 @@ async def bench() -> str:
         " processes after the load; RSS: all of them together)."
     )
     scale = medians[1].rate / medians[0].rate if len(medians) > 1 else 1.0
-    machine = await asyncio.to_thread(_machine_scaling, 2)
     outro = f"2 workers against 1: {scale:.2f}x the requests/s (medians)."
     if len(medians) > 1:
         server_ms, client_ms = medians[1].server_ms, medians[1].client_ms
-        ceiling = machine * 1000 / (server_ms + client_ms)
+        cores = os.cpu_count() or 1
+        ceiling = cores * 1000 / (server_ms + client_ms)
         outro += (
-            f" The machine bounds it: two CPU-bound processes here do {machine:.2f}x the work of one, one worker"
-            f" already keeps a core busy, and the clients share the cores; so 2 workers can serve at most about"
-            f" {machine:.2f} cores / ({server_ms:.1f} ms server + {client_ms:.1f} ms clients' CPU a request) ="
-            f" {ceiling:.0f} requests/s, {ceiling / medians[0].rate:.2f}x one worker."
+            f" One worker keeps about a core busy ({medians[0].rate * medians[0].server_ms / 1000:.2f} cores of"
+            f" server CPU at its rate), and the clients share the cores, so 2 workers can serve at most {cores} cores"
+            f" / ({server_ms:.1f} ms server + {client_ms:.1f} ms clients' CPU a request) = {ceiling:.0f} requests/s,"
+            f" {ceiling / medians[0].rate:.2f}x one worker, on a machine that gives two busy processes two whole"
+            " cores (a shared VM gives less: its steal time moves every round)."
         )
     outro += (
         " The latencies are queueing (Little's law: clients in flight / rate). The clients are aiohttp with bodies"
