@@ -104,7 +104,16 @@ def test_runs_list_filter_and_open_a_run(page: Page, viz: tuple[str, dict[str, s
     assert page.url.endswith(f"/runs/{ids['image-ocr']}")
     visited = page.locator("#graph svg g.node.visited")
     taken = page.locator("#graph svg g.edge.taken")
-    assert visited.count() >= 4 and taken.count() >= 3  # the path this run took, highlighted
+    # the path this run took, highlighted: the evidence decided it, in one node
+    assert sorted(visited.evaluate_all("els => els.map(e => e.id)")) == [
+        "node-__end__",
+        "node-__start__",
+        "node-evidence",
+    ]
+    assert sorted(taken.evaluate_all("els => els.map(e => e.id)")) == [
+        "edge-__start__-evidence",
+        "edge-evidence-__end__",
+    ]
     assert page.locator("#graph svg g.node:not(.visited)").count() >= 1  # and the nodes it did not visit
     assert "×" in (page.locator("#node-evidence").text_content() or "")  # visit counts on the nodes
     assert page.locator("#verdict").inner_text().count("agrees with the label") == 1
