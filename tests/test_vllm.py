@@ -133,7 +133,11 @@ async def test_the_agentic_judge_calls_tools_natively_through_vllms_parser(vllm:
     calls = [c for turn in turns for c in turn.tool_calls]
     assert calls and all(c.source == "model" for c in calls)
     assert all(turn.raw_tool_calls for turn in turns if turn.tool_calls)  # parsed by vLLM, not by judgegraph
-    assert all(turn.finish_reason in ("tool_calls", "stop") for turn in turns)
+    # Every turn ends as the model ended it; a turn cut at max_tokens (the untrained 135M model rambles now and then,
+    # as a CI run saw) carries no call, and the judge goes on without it.
+    assert all(
+        t.finish_reason in ("tool_calls", "stop") or (t.finish_reason == "length" and not t.tool_calls) for t in turns
+    )
     ran = [e for e in t.events if isinstance(e, ToolCallEvent)]
     assert ran and all(e.call.name == "run_code" for e in ran)  # every call was one the tool accepts
     assert all(not r.error or "invalid_arguments" not in r.error for r in t.tool_results())
