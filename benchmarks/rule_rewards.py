@@ -100,7 +100,7 @@ print(json.dumps({"cpu": time.process_time() - start, "out": out}))
 """
 
 
-def _verl(solutions: list[tuple[str, str, str, bool]]) -> tuple[float, list[bool]] | str:
+def _verl(solutions: list[Solution]) -> tuple[float, list[bool]] | str:
     """verl's scorer for MATH (`default_compute_score("lighteval/MATH", ...)`), or why it could not run."""
     root = Path(__file__).resolve().parent.parent
     python = Path(os.environ.get("JUDGEGRAPH_TRAINERS_VENV", root / ".venv-trainers")) / "bin" / "python"

@@ -136,7 +136,8 @@ async def test_the_agentic_judge_calls_tools_natively_through_vllms_parser(vllm:
     # Every turn ends as the model ended it; a turn cut at max_tokens (the untrained 135M model rambles now and then,
     # as a CI run saw) carries no call, and the judge goes on without it.
     assert all(
-        t.finish_reason in ("tool_calls", "stop") or (t.finish_reason == "length" and not t.tool_calls) for t in turns
+        turn.finish_reason in ("tool_calls", "stop") or (turn.finish_reason == "length" and not turn.tool_calls)
+        for turn in turns
     )
     ran = [e for e in t.events if isinstance(e, ToolCallEvent)]
     assert ran and all(e.call.name == "run_code" for e in ran)  # every call was one the tool accepts

@@ -71,8 +71,9 @@ MIGRATIONS: tuple[str, ...] = (
     );
     """,
     # 2: events in a rowid table, so they are appended in the order written; keyed WITHOUT ROWID by (run id,
-    # seq), each run's events went to a random place in the table's B-tree (run ids are random), which made
-    # writing a run cost a third more, and more as the store grew (BENCHMARKS.md, rule_rewards).
+    # seq), each run's events went to a random place in the table's B-tree (run ids are random): writing a
+    # rule-decided run took about 0.40 ms instead of 0.27 ms at 4000 runs (measured 2026-12-03), more as the
+    # store grew.
     """
     CREATE TABLE events_appended (
         run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
