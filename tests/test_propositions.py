@@ -36,6 +36,7 @@ EVIDENCE = [
             "The alarm is armed."
         ),
     ),
+    Passage(document="image:original_image [500, 500, 1000, 1000]", page=0, text="Gate 12\nNo. 130 |"),
 ]
 
 LABELLED = [
@@ -50,6 +51,11 @@ LABELLED = [
     ("The vault door is locked", "supported", "logic"),
     ("The vault door is not locked", "contradicted", "logic"),
     ("Staff cannot enter", "supported", "logic"),
+    ("Gate 12 is the way in", "supported", "numbers"),  # labelled: "Gate 12" in the evidence
+    ("Gate 14 is the way in", "contradicted", "numbers"),  # the evidence's only Gate is 12
+    ("The card says No. 130", "supported", "numbers"),  # `No. 130` (one claim, not split at "No.")
+    ("The card says No. 131", "contradicted", "numbers"),
+    ("Room 7 is upstairs", "not_found", "none"),  # no Room in the evidence
     ("The Louvre opened in 1793", "not_found", "none"),
     ("Croissants are popular for breakfast", "not_found", "none"),
 ]
@@ -72,6 +78,9 @@ def test_rule_proposer_splits_statements() -> None:
     claims = split_claims("The tower is 330 metres tall. Is it pretty? It was built in 1889; it stands in Paris!\nOk.")
     assert [c.text for c in claims] == ["The tower is 330 metres tall", "It was built in 1889", "it stands in Paris"]
     assert split_claims(":") == [] and split_claims("...") == []
+    # Not after a title or an abbreviation; "No." ends a sentence unless a number follows it.
+    said = split_claims("Dr. Lee saw card No. 130 today, e.g. at noon. No. It was gone by 1990.")
+    assert [c.text for c in said] == ["Dr. Lee saw card No. 130 today, e.g. at noon", "It was gone by 1990"]
 
 
 def _request(candidates: list[str]) -> JudgeRequest:

@@ -152,7 +152,7 @@ def test_planned_calls_are_stated_as_the_narrowed_schemas_ask() -> None:
     """The teacher states a plan's call the way a constrained student could: the alternative that takes it,
     required arguments the plan left to their defaults filled in, strings cut to the schema's length."""
     from judgegraph.tools import tools
-    from judgegraph.training._teacher import _fitted
+    from judgegraph.training._teacher import fitted as fit
 
     request = JudgeRequest.model_validate(
         {
@@ -168,7 +168,7 @@ def test_planned_calls_are_stated_as_the_narrowed_schemas_ask() -> None:
         plan = tools.get(name).plan
         assert plan is not None
         (call,) = plan(request)
-        fitted = _fitted(dict(call.arguments), schema)
+        fitted = fit(dict(call.arguments), schema)
         jsonschema.validate(fitted, schema)
         if name == "retrieve":
             assert fitted == {"query": request.prompt[:200], "k": 3}
@@ -188,7 +188,7 @@ async def test_rejection_sampling_keeps_the_cheapest_right_run_per_request(
     assert first.correct and second.correct
     extra = next(e for e in first.events if isinstance(e, ToolResultEvent)).model_copy(update={"seq": 10_000})
     costly = first.model_copy(update={"id": "costly", "events": [*first.events, extra]})
-    assert cost(costly)[0] == cost(first)[0] + 1
+    assert cost(costly)[1] == cost(first)[1] + 1
     winner = first.verdict.winner if first.verdict else None
     wrong = second.model_copy(update={"id": "wrong", "label": Label(winner=1 - (winner or 0))})
     assert wrong.correct is False
@@ -213,3 +213,41 @@ def test_the_ruling_reward_reads_a_ruling_in_the_order_shown() -> None:
     assert ruling_score(call, label, [0, 1], "pairwise", config) is None  # the episode goes on: no reward yet
     scores = Label(scores=[0.9, 0.1])
     assert ruling_score('{"scores": {"A": 2, "B": 9}}', scores, [1, 0], "pointwise", config) == 1.0
+
+
+async def test_exploring_a_region_teaches_where_the_evidence_is(tmp_path: Path) -> None:
+    """Self-play's exploration: each conversation of a run opens with one of the quarters zoom_image proposes
+    (recorded as a model turn of backend `explore`), then the student goes on (here the teacher, whose verdict
+    is a tie: it knows nothing). Only the run that read the quarter with the card has the evidence decide, so
+    that is the run rejection sampling keeps."""
+    from judgegraph import Judge
+    from judgegraph.agents import judges
+    from judgegraph.evals._sets import CORNER, _png, _photo_card
+    from judgegraph.training._explore import EXPLORE_BACKEND, ExploringModel, proposals
+    from judgegraph.training._teacher import Lesson, TeacherModel
+
+    request = JudgeRequest(
+        id="card",
+        prompt="What number is written on the card in the corner of the photo?",
+        candidates=["The card says No. 19.", "The card says No. 130."],
+        images=[_png(_photo_card("cat", 130))],
+        label={"winner": 1},
+    )
+    tool_names = list(judges.get("agentic").tools)
+    calls = proposals(request, tool_names)
+    assert [c.arguments["bbox_2d"] for c in calls][-1] == CORNER and len(calls) == 4
+    store = tmp_path / "runs.db"
+    runs = []
+    for call in calls:
+        student = TeacherModel([Lesson(request, None)], tool_names)
+        explorer = ExploringModel(student, {request.id: (request, call)})
+        async with Judge.load("agentic", settings=Settings(), store=store, client=explorer) as judge:
+            runs.append(await judge.arun(request))
+    for t, call in zip(runs, calls, strict=True):
+        opened = [m for m in t.model_turns() if m.backend == EXPLORE_BACKEND]
+        assert len(opened) == 2  # both orders' conversations open with the explored call, and nothing else does
+        assert all(json.loads(m.text or "")["arguments"]["bbox_2d"] == call.arguments["bbox_2d"] for m in opened)
+        assert [r.name for r in t.tool_results()].count("check_propositions") >= 2  # the student went on
+    decided = [t for t in runs if t.verdict is not None and t.verdict.decided_by == "evidence"]
+    assert [t.id for t in decided] == [runs[-1].id] and runs[-1].correct
+    assert best_runs(runs) == [runs[-1]]

@@ -158,3 +158,42 @@ def test_ocr_keeps_the_rows_of_text_as_they_sit_in_the_image() -> None:
         draw.text((600, 30 + 90 * y), right, fill="black", font=font)
     rows = ocr(img).splitlines()
     assert rows == ["Subtotal 8,49", "Total 9,00", "Cash 10.00"], rows
+
+
+async def test_text_read_in_a_zoomed_region_is_evidence_for_claims(tmp_path: Path) -> None:
+    """The claim checker reads the whole image, and the regions this run zoomed into and read: small print is
+    evidence once the judge has looked at it, and only then."""
+    from judgegraph.evals._sets import CORNER, _photo_card
+
+    path = tmp_path / "card.png"
+    _photo_card("cat", 130).save(path)  # type: ignore[attr-defined]
+    request = JudgeRequest(
+        id="i",
+        prompt="Which number?",
+        candidates=["The card says No. 130.", "The card says No. 19."],
+        images=[str(path)],
+    )
+    ctx = ToolContext(request=request, services=ToolServices(), scope=RunScope(request))
+
+    async def checked(candidate: int) -> dict[str, int]:
+        r = await call_tool(ToolCall(name="check_propositions", arguments={"candidate": candidate}), ctx)
+        assert r.ok and r.data is not None
+        return {k: r.data[k] for k in ("supported", "contradicted", "not_found")}
+
+    assert await checked(0) == {"supported": 0, "contradicted": 0, "not_found": 1}  # unreadable whole
+    assert (await _zoom(ctx, bbox_2d=CORNER, ocr=True)).ok
+    assert await checked(0) == {"supported": 1, "contradicted": 0, "not_found": 0}
+    assert await checked(1) == {"supported": 0, "contradicted": 1, "not_found": 0}
+
+
+async def test_a_candidates_own_image_is_no_evidence(small_text: Path) -> None:
+    request = JudgeRequest(
+        id="i",
+        prompt="Which room?",
+        candidates=[{"content": "The label says ROOM 42.", "images": [str(small_text)]}, "x y"],
+    )
+    ctx = ToolContext(request=request, services=ToolServices(), scope=RunScope(request))
+    zoomed = await _zoom(ctx, image="candidate_0_image_0", bbox_2d=[700, 750, 900, 880], ocr=True)
+    assert zoomed.ok and "ROOM 42" in zoomed.text
+    again = await _zoom(ctx, image="observation_1", bbox_2d=[0, 0, 1000, 1000], ocr=True)  # a crop of it: same
+    assert again.ok and ctx.scope is not None and ctx.scope.read == []

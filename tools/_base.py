@@ -119,6 +119,9 @@ class ToolDef:
     """Turns a result into deciding evidence about one candidate (None: the result only informs the model)."""
     narrow: Narrower | None = None
     """Tightens the argument schema per request (beyond the candidate indices every tool gets)."""
+    explore: Planner | None = None
+    """Calls worth trying where no plan knows the right one (the regions of an image a detail may sit in):
+    self-play tries each once and the reward keeps the runs where it paid off."""
     version: str = "1"
     metadata: dict[str, Any] = field(default_factory=dict)
 
@@ -176,6 +179,7 @@ def tool(
     plan: Planner | None = None,
     criterion: Criterion | None = None,
     narrow: Narrower | None = None,
+    explore: Planner | None = None,
     version: str = "1",
 ) -> Callable[[ToolFn], ToolFn]:
     """Register an async `fn(args: ArgsModel, ctx: ToolContext) -> ToolOutput` as a tool.
@@ -207,6 +211,7 @@ def tool(
                 plan=plan,
                 criterion=criterion,
                 narrow=narrow,
+                explore=explore,
                 version=version,
             ),
         )

@@ -55,8 +55,11 @@ class ClaimVerdict(BaseModel):
 # ---------------------------------------------------------------- proposer
 
 
-_SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+|\n+")
-"""Where one sentence or line ends and the next begins, in responses and in evidence alike."""
+_SENTENCE_BREAK = re.compile(
+    r"(?<=[.!?])(?<!\b(?:Mr|Ms|Dr|St|vs)\.)(?<!\bMrs\.)(?<!\be\.g\.)(?<!\bi\.e\.)(?!(?<=\b(?:No|Nr)\.)\s+\d)\s+|\n+"
+)
+"""Where one sentence or line ends and the next begins, in responses and in evidence alike; not after a title
+or an abbreviation (`Dr. Lee`, `e.g. this`, `No. 130`)."""
 
 
 def split_claims(text: str, limit: int = 40) -> list[Claim]:
@@ -235,6 +238,53 @@ def check_numbers(inp: ClaimCheckInput) -> ClaimVerdict | None:
     return None
 
 
+_LABELLED = re.compile(r"(?<![\w.])([A-Za-z]+\.?|#)\s*(\d[\d,]*(?:\.\d+)?)(?![\d,.]*\d)")
+"""A number named by the word just before it: `No. 130`, `Room 42`, `#7`, `Gate 12`."""
+_NUMBER_WORDS = frozenset({"no.", "nr.", "#", "number", "num."})
+"""Abbreviations of "number", which name the same label (`No.` is not the negation `no`: it has its period)."""
+
+
+def _labelled(text: str) -> list[tuple[str, float]]:
+    out = []
+    for label, value in _LABELLED.findall(text):
+        word = label.lower()
+        if word in _NUMBER_WORDS:
+            word = "no."
+        elif word.rstrip(".") in _STOP or len(word.rstrip(".")) < 2:
+            continue  # "of 45", "is 3": the word names nothing
+        else:
+            word = word.rstrip(".")
+        out.append((word, float(value.replace(",", ""))))
+    return out
+
+
+def check_labelled(inp: ClaimCheckInput) -> ClaimVerdict | None:
+    """A claim's labelled numbers (`The card says No. 130`) against evidence lines that carry the same label: a
+    region read out of an image is often a label and its number alone, with no words to share with the claim.
+    Contradicted only where the evidence gives that label one value, and not the claimed one."""
+    claimed = _labelled(inp.claim.text)
+    if not claimed:
+        return None
+    seen: dict[str, dict[float, tuple[str, Passage]]] = {}
+    for passage in inp.evidence:
+        for line in passage.text.splitlines():
+            for label, value in _labelled(line):
+                seen.setdefault(label, {}).setdefault(value, (line.strip(), passage))
+    if not any(label in seen for label, _ in claimed):
+        return None
+    if all(value in seen.get(label, {}) for label, value in claimed):
+        line, passage = seen[claimed[0][0]][claimed[0][1]]
+        source = f"{passage.document} p.{passage.page}"
+        return ClaimVerdict(claim=inp.claim, verdict="supported", method="numbers", span=line, source=source)
+    for label, value in claimed:
+        values = seen.get(label, {})
+        if len(values) == 1 and value not in values:
+            line, passage = next(iter(values.values()))
+            source = f"{passage.document} p.{passage.page}"
+            return ClaimVerdict(claim=inp.claim, verdict="contradicted", method="numbers", span=line, source=source)
+    return None
+
+
 def _atom(text: str) -> tuple[str, bool]:
     """A sentence as a propositional atom and its polarity: `the door is not locked` -> (`door is locked`, False)."""
     t = " " + re.sub(r"[^a-z0-9' ]+", " ", text.lower()) + " "
@@ -308,7 +358,7 @@ CHECK_SCHEMA = reply_schema(ModelClaimCheck)
 
 async def check_claim(inp: ClaimCheckInput, model_judge: ModelJudge | None = None) -> ClaimVerdict:
     """Deterministic checks first (arithmetic, numbers, logic); the model only where none decides."""
-    for found in (check_arithmetic(inp.claim), check_numbers(inp), check_logic(inp)):
+    for found in (check_arithmetic(inp.claim), check_numbers(inp), check_labelled(inp), check_logic(inp)):
         if found is not None:
             return found
     if model_judge is not None:

@@ -66,6 +66,9 @@ class RunScope:
     _observations: int = 0
     _cache: dict[str, Any] = field(default_factory=dict)
     _locks: dict[str, asyncio.Lock] = field(default_factory=dict)
+    read: list[tuple[str, list[int], str]] = field(default_factory=list)
+    """Text read so far in this run: (image, region, text), in the order it was read. A judge that zoomed into
+    a region has made its text evidence, which the claim checker then checks against."""
 
     def __post_init__(self) -> None:
         for i, src in enumerate(self.request.images):
@@ -85,6 +88,13 @@ class RunScope:
             src = self._sources[name]
             self._loaded[name] = NamedImage(name=name, data=read_image_source(src), source=src)
         return self._loaded[name]
+
+    def from_request(self, name: str) -> bool:
+        """Whether `name` is a request image or a crop of one (not a candidate's image, which is no evidence
+        about the candidate)."""
+        while name.startswith("observation_") and name in self._loaded:
+            name = self._loaded[name].source.split(" ", 1)[0]
+        return not name.startswith("candidate_")
 
     def add_observation(self, data: bytes, source: str) -> NamedImage:
         self._observations += 1

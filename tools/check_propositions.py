@@ -83,6 +83,12 @@ async def gather_evidence(ctx: ToolContext, claim: Claim) -> list[Passage]:
             text = await read_text(ctx.scope, name)
             if text:
                 passages.append(Passage(document=f"image:{name}", page=0, text=text))
+        # And the regions the judge zoomed into and read: small print the whole image's OCR cannot read.
+        whole = {p.text for p in passages}
+        for name, box, text in list(ctx.scope.read):
+            if text and text not in whole:
+                whole.add(text)
+                passages.append(Passage(document=f"image:{name} {box}", page=0, text=text))
     return passages
 
 

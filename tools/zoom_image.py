@@ -156,6 +156,8 @@ async def read_text(scope: RunScope, name: str, bbox: list[int] | None = None) -
     async def compute() -> str:
         img = await decoded(scope, name)
         _, _, _, text = await asyncio.to_thread(zoom, img, box, True)
+        if scope.from_request(name):
+            scope.read.append((name, box, text or ""))
         return text or ""
 
     text: str = await scope.cached(f"ocr:{image.sha256}:{box}", compute)
@@ -170,6 +172,19 @@ def plan_zoom_image(request: JudgeRequest) -> list[ToolCall]:
             name="zoom_image", arguments={"image": n, "ocr": True}, reason="the request has an image: read its text"
         )
         for n in names
+    ]
+
+
+QUARTERS = ([0, 0, 500, 500], [500, 0, 1000, 500], [0, 500, 500, 1000], [500, 500, 1000, 1000])
+
+
+def explore_zoom_image(request: JudgeRequest) -> list[ToolCall]:
+    """Each quarter of each request image, read: where a detail too small for the whole image's OCR may be."""
+    names = ["original_image" if i == 0 else f"image_{i}" for i in range(len(request.images))]
+    return [
+        ToolCall(name="zoom_image", arguments={"image": n, "bbox_2d": box, "ocr": True}, reason="look closer here")
+        for n in names
+        for box in QUARTERS
     ]
 
 
@@ -189,7 +204,7 @@ def narrow_zoom_image(schema: dict[str, Any], request: JudgeRequest, scope: RunS
     return schema
 
 
-@tool("zoom_image", timeout_s=60.0, plan=plan_zoom_image, narrow=narrow_zoom_image)
+@tool("zoom_image", timeout_s=60.0, plan=plan_zoom_image, narrow=narrow_zoom_image, explore=explore_zoom_image)
 async def zoom_image(args: ZoomImageArgs, ctx: ToolContext) -> ToolOutput:
     """Crop a region of an image and return it enlarged as a new observation; optionally read its text (OCR).
 

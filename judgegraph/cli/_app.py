@@ -777,6 +777,9 @@ def train_run(
     rounds: Annotated[int, typer.Option(min=0, help="Rejection-sampling rounds after SFT (0: SFT only).")] = 1,
     samples: Annotated[int, typer.Option(min=1, help="Self-play runs per request in each round.")] = 2,
     temperature: Annotated[float, typer.Option(min=0.0, help="Self-play sampling temperature.")] = 0.8,
+    explore: Annotated[
+        bool, typer.Option(help="Self-play also tries each call the tools propose to explore (an image's quarters).")
+    ] = True,
 ) -> None:
     """Collect teacher runs on the training split, fine-tune the embedded model on them (SFT), convert to GGUF;
     then rejection-sampling rounds: the trained judge samples its own runs, the best right run per request is
@@ -794,6 +797,7 @@ def train_run(
             rounds=rounds,
             samples=samples,
             temperature=temperature,
+            explore=explore,
         )
     except (ValueError, OSError, JudgegraphError) as e:
         raise _fail(str(e)) from None

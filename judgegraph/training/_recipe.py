@@ -45,6 +45,7 @@ def recipe(
     rounds: int = 1,
     samples: int = 2,
     temperature: float = 0.8,
+    explore: bool = True,
     settings: Settings | None = None,
     base: Path | None = None,
 ) -> dict[str, Any]:
@@ -82,7 +83,9 @@ def recipe(
         rs_data = run_dir / f"{name}.jsonl"
         if not rs_data.exists():  # a round stopped midway samples only what its store does not hold yet
             report = asyncio.run(
-                self_play(gguf, sets, per_set, settings, played, samples=samples, temperature=temperature)
+                self_play(
+                    gguf, sets, per_set, settings, played, samples=samples, temperature=temperature, explore=explore
+                )
             )
             kept = best_runs(stored_runs(played))
             # The teacher's right runs stand in for requests no sample solved, so a round loses no request.

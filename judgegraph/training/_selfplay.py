@@ -15,11 +15,16 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from judgegraph.agents import JudgeSpec, judges
-from judgegraph.backends import EmbeddedServer
+from judgegraph.backends import EmbeddedServer, ModelClient, backend_profiles
 from judgegraph.runtime import Judge
 from judgegraph.schema import JudgeRequest, Trajectory
 from judgegraph.settings import Settings
 from judgegraph.training._collect import stored_runs, training_requests
+from judgegraph.training._explore import ExploringModel, proposals
+
+EXPLORE_SEED = 1000
+"""Exploring runs' sampling seeds start here (the plain samples' seeds are 1, 2, ...): each is a spec version of
+its own, so a round stopped midway resumes exploring where it was."""
 
 
 class SelfPlay(BaseModel):
@@ -43,10 +48,12 @@ def sampled_spec(base: JudgeSpec, temperature: float, seed: int) -> JudgeSpec:
     return base.model_copy(update={"sampling": sampling})
 
 
-def cost(t: Trajectory) -> tuple[int, int]:
-    """How much a run spent to rule: tool calls, then tokens (fewer is better among right runs)."""
+def cost(t: Trajectory) -> tuple[bool, int, int]:
+    """How much a run spent to rule, fewer being better among right runs: first whether the evidence left the
+    ruling to the model (a right ruling the evidence did not decide may be luck), then tool calls, then tokens."""
     turns = t.model_turns()
-    return len(t.tool_results()), sum(m.usage.prompt_tokens + m.usage.completion_tokens for m in turns)
+    by_model = t.verdict is None or t.verdict.decided_by != "evidence"
+    return by_model, len(t.tool_results()), sum(m.usage.prompt_tokens + m.usage.completion_tokens for m in turns)
 
 
 def best_runs(runs: list[Trajectory]) -> list[Trajectory]:
@@ -68,8 +75,10 @@ async def self_play(
     samples: int = 2,
     temperature: float = 0.8,
     concurrency: int = 1,
+    explore: bool = True,
 ) -> SelfPlay:
-    """Sample `samples` agentic runs of each training request with the GGUF `model`, recorded in `store`.
+    """Sample `samples` agentic runs of each training request with the GGUF `model`, recorded in `store`; with
+    `explore`, also one run per call the judge's tools propose to explore for a request (`_explore.py`).
 
     One judgment at a time by default: the embedded server runs one completion at a time, and interleaved
     conversations cost prompt re-reads (benchmarks/embedded.py)."""
@@ -93,6 +102,21 @@ async def self_play(
                         await judge.arun(request)  # recorded and rewarded in the store
 
                 await asyncio.gather(*(one(r) for r in requests if (r.id, spec.version) not in done))
+        proposed = {r.id: proposals(r, base.tools) for r in requests} if explore else {}
+        for j in range(max((len(p) for p in proposed.values()), default=0)):
+            spec = sampled_spec(base, temperature, EXPLORE_SEED + j)
+            openings = {r.id: (r, proposed[r.id][j]) for r in requests if j < len(proposed[r.id])}
+            inner = ModelClient(url, profile=backend_profiles.get(EmbeddedServer.profile), timeout_s=settings.timeout_s)
+            explorer = ExploringModel(inner, openings)
+            async with Judge.load(spec, settings=served, store=store, client=explorer) as judge:
+
+                async def opened(request: JudgeRequest, judge: Judge = judge) -> None:
+                    async with limit:
+                        await judge.arun(request)
+
+                await asyncio.gather(
+                    *(opened(r) for r in requests if r.id in openings and (r.id, spec.version) not in done)
+                )
     finally:
         await server.stop()
     runs = stored_runs(store)

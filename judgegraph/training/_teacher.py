@@ -67,7 +67,7 @@ class TeacherModel:
                 request=request, error="the teacher has no lesson for this conversation", model=TEACHER_MODEL
             )
         lesson, shown = found
-        action = self._next_call(lesson, shown, messages, _offered_calls(schema))
+        action = self._next_call(lesson, shown, messages, offered_calls(schema))
         if action is None:
             action = self._verdict(
                 lesson, shown, with_action="anyOf" in schema or "action" in schema.get("properties", {})
@@ -96,7 +96,7 @@ class TeacherModel:
             if plan is None:
                 continue
             for call in plan(lesson.request):
-                arguments = _fitted(dict(call.arguments), offered[name])
+                arguments = fitted(dict(call.arguments), offered[name])
                 if "candidate" in arguments:
                     arguments["candidate"] = shown.index(int(arguments["candidate"]))
                     if arguments["candidate"] not in offered[name]["properties"]["candidate"]["enum"]:
@@ -119,7 +119,7 @@ class TeacherModel:
         return {**head, "scores": letters, "confidence": confidence, "rationale": rationale}
 
 
-def _offered_calls(schema: dict[str, Any]) -> dict[str, dict[str, Any]]:
+def offered_calls(schema: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """tool -> the argument schema of each call the action schema still offers."""
     out = {}
     for alternative in schema.get("anyOf", [schema]):
@@ -129,7 +129,7 @@ def _offered_calls(schema: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return out
 
 
-def _fitted(arguments: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:
+def fitted(arguments: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:
     """A planned call's arguments stated the way the narrowed schema asks: the alternative (of an `anyOf`)
     that takes these arguments, its required ones that the plan left to their defaults filled in, strings
     cut to the schema's length. What the teacher says is then what a constrained student could say."""
