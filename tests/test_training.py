@@ -222,8 +222,9 @@ async def test_exploring_a_region_teaches_where_the_evidence_is(tmp_path: Path) 
     that is the run rejection sampling keeps."""
     from judgegraph import Judge
     from judgegraph.agents import judges
-    from judgegraph.evals._sets import CORNER, _png, _photo_card
+    from judgegraph.evals._sets import CORNER, _photo_card, _png
     from judgegraph.training._explore import EXPLORE_BACKEND, ExploringModel, proposals
+    from judgegraph.training._selfplay import to_explore
     from judgegraph.training._teacher import Lesson, TeacherModel
 
     request = JudgeRequest(
@@ -251,3 +252,7 @@ async def test_exploring_a_region_teaches_where_the_evidence_is(tmp_path: Path) 
     decided = [t for t in runs if t.verdict is not None and t.verdict.decided_by == "evidence"]
     assert [t.id for t in decided] == [runs[-1].id] and runs[-1].correct
     assert best_runs(runs) == [runs[-1]]
+    # The next round explores only where no run is right by its evidence yet.
+    again = to_explore([request], runs[:-1], tool_names)
+    assert [c.arguments for c in again[request.id]] == [c.arguments for c in calls]
+    assert to_explore([request], runs, tool_names) == {}

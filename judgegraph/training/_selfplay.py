@@ -17,7 +17,7 @@ from pydantic import BaseModel
 from judgegraph.agents import JudgeSpec, judges
 from judgegraph.backends import EmbeddedServer, ModelClient, backend_profiles
 from judgegraph.runtime import Judge
-from judgegraph.schema import JudgeRequest, Trajectory
+from judgegraph.schema import JudgeRequest, ToolCall, Trajectory
 from judgegraph.settings import Settings
 from judgegraph.training._collect import stored_runs, training_requests
 from judgegraph.training._explore import ExploringModel, proposals
@@ -65,6 +65,15 @@ def best_runs(runs: list[Trajectory]) -> list[Trajectory]:
     return [min(found, key=cost) for _, found in sorted(by_request.items())]
 
 
+def to_explore(
+    requests: list[JudgeRequest], runs: list[Trajectory], tool_names: list[str]
+) -> dict[str, list[ToolCall]]:
+    """Request id -> the calls to explore for it: only where no run so far is right by its evidence (elsewhere the
+    model knows the plan already, and each exploring run costs a judgment)."""
+    settled = {t.request.id for t in best_runs(runs) if not cost(t)[0]}
+    return {r.id: found for r in requests if r.id not in settled and (found := proposals(r, tool_names))}
+
+
 async def self_play(
     model: Path,
     suites: list[str],
@@ -78,7 +87,8 @@ async def self_play(
     explore: bool = True,
 ) -> SelfPlay:
     """Sample `samples` agentic runs of each training request with the GGUF `model`, recorded in `store`; with
-    `explore`, also one run per call the judge's tools propose to explore for a request (`_explore.py`).
+    `explore`, also one run per call the judge's tools propose to explore for each request no sample settled by
+    its evidence (`_explore.py`).
 
     One judgment at a time by default: the embedded server runs one completion at a time, and interleaved
     conversations cost prompt re-reads (benchmarks/embedded.py)."""
@@ -102,10 +112,10 @@ async def self_play(
                         await judge.arun(request)  # recorded and rewarded in the store
 
                 await asyncio.gather(*(one(r) for r in requests if (r.id, spec.version) not in done))
-        proposed = {r.id: proposals(r, base.tools) for r in requests} if explore else {}
+        proposed = to_explore(requests, stored_runs(store), base.tools) if explore else {}
         for j in range(max((len(p) for p in proposed.values()), default=0)):
             spec = sampled_spec(base, temperature, EXPLORE_SEED + j)
-            openings = {r.id: (r, proposed[r.id][j]) for r in requests if j < len(proposed[r.id])}
+            openings = {r.id: (r, p[j]) for r in requests if j < len(p := proposed.get(r.id, []))}
             inner = ModelClient(url, profile=backend_profiles.get(EmbeddedServer.profile), timeout_s=settings.timeout_s)
             explorer = ExploringModel(inner, openings)
             async with Judge.load(spec, settings=served, store=store, client=explorer) as judge:
