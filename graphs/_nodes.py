@@ -28,7 +28,7 @@ from judgegraph.graphs._verdict_format import (
     verdict_schema,
 )
 from judgegraph.schema import JudgeRequest, ToolCall, ToolResult, Verdict
-from judgegraph.tools import ToolContext, ToolFailure, call_tool, tools
+from judgegraph.tools import ToolContext, ToolFailure, call_tool, request_image_names, tools
 
 Ctx = Runtime[JudgeContext]
 
@@ -171,8 +171,7 @@ def with_images(ctx: JudgeContext, request: JudgeRequest, text: str) -> str | li
     if not request.images or ctx.client is None or not ctx.client.profile.images:
         return text
     parts: list[dict[str, Any]] = [{"type": "text", "text": text}]
-    for i in range(len(request.images)):
-        name = "original_image" if i == 0 else f"image_{i}"
+    for name in request_image_names(request):
         try:
             data = ctx.scope.image(name).data
         except ToolFailure as e:

@@ -14,7 +14,7 @@ from judgegraph.tools._langchain import as_langchain_tool, langchain_tools
 from judgegraph.tools._languages import CaseResult, Language, language_named, languages, read_report
 from judgegraph.tools._recorded import RecordedTools
 from judgegraph.tools._retrieval import Embedder, MiniLMEmbedder, Passage, PassageIndex, Retriever, passages_of
-from judgegraph.tools._scope import RunScope
+from judgegraph.tools._scope import RunScope, request_image_names
 from judgegraph.tools._services import ArtifactSink, MemoryArtifacts, ToolServices
 
 # Importing each tool module registers its tool.
@@ -69,6 +69,7 @@ __all__ = (
     "open_image",
     "passages_of",
     "read_report",
+    "request_image_names",
     "split_claims",
     "tool",
     "tools",

@@ -55,6 +55,11 @@ def read_image_source(src: str) -> bytes:
         raise ToolFailure(f"cannot read image {src!r}: {e.strerror}") from None
 
 
+def request_image_names(request: JudgeRequest) -> list[str]:
+    """The names a run gives the request's images: `original_image`, then `image_1`, `image_2`, ..."""
+    return ["original_image" if i == 0 else f"image_{i}" for i in range(len(request.images))]
+
+
 @dataclass
 class RunScope:
     """One judge run's images. Request images are `original_image` (the first) and `image_1`, `image_2`, ...;
@@ -71,8 +76,8 @@ class RunScope:
     a region has made its text evidence, which the claim checker then checks against."""
 
     def __post_init__(self) -> None:
-        for i, src in enumerate(self.request.images):
-            self._sources["original_image" if i == 0 else f"image_{i}"] = src
+        for name, src in zip(request_image_names(self.request), self.request.images, strict=True):
+            self._sources[name] = src
         for c, cand in enumerate(self.request.candidates):
             for j, src in enumerate(cand.images):
                 self._sources[f"candidate_{c}_image_{j}"] = src

@@ -26,6 +26,7 @@ from judgegraph.tools._claims import (
     split_claims,
 )
 from judgegraph.tools._retrieval import Passage, passages_of
+from judgegraph.tools._scope import request_image_names
 from judgegraph.tools.zoom_image import read_text
 
 if TYPE_CHECKING:
@@ -78,8 +79,7 @@ async def gather_evidence(ctx: ToolContext, claim: Claim) -> list[Passage]:
             hits = await asyncio.to_thread(ctx.services.retriever().query, request.documents, claim.text, TOP_K)
             passages.extend(h.passage for h in hits)
     if ctx.scope is not None:
-        for i in range(len(request.images)):
-            name = "original_image" if i == 0 else f"image_{i}"
+        for name in request_image_names(request):
             text = await read_text(ctx.scope, name)
             if text:
                 passages.append(Passage(document=f"image:{name}", page=0, text=text))

@@ -18,7 +18,7 @@ from pydantic import BaseModel, Field, field_validator
 from judgegraph.errors import ToolFailure
 from judgegraph.schema import JudgeRequest, ToolCall
 from judgegraph.tools._base import ImageBlob, ToolContext, ToolOutput, tool
-from judgegraph.tools._scope import RunScope
+from judgegraph.tools._scope import RunScope, request_image_names
 
 MAX_PIXELS = 40_000_000
 """Larger images are refused as possible decompression bombs."""
@@ -166,12 +166,11 @@ async def read_text(scope: RunScope, name: str, bbox: list[int] | None = None) -
 
 def plan_zoom_image(request: JudgeRequest) -> list[ToolCall]:
     """With images, read each whole request image (OCR), so a text-only model and the claim checker see it."""
-    names = ["original_image" if i == 0 else f"image_{i}" for i in range(len(request.images))]
     return [
         ToolCall(
             name="zoom_image", arguments={"image": n, "ocr": True}, reason="the request has an image: read its text"
         )
-        for n in names
+        for n in request_image_names(request)
     ]
 
 
@@ -180,10 +179,9 @@ QUARTERS = ([0, 0, 500, 500], [500, 0, 1000, 500], [0, 500, 500, 1000], [500, 50
 
 def explore_zoom_image(request: JudgeRequest) -> list[ToolCall]:
     """Each quarter of each request image, read: where a detail too small for the whole image's OCR may be."""
-    names = ["original_image" if i == 0 else f"image_{i}" for i in range(len(request.images))]
     return [
         ToolCall(name="zoom_image", arguments={"image": n, "bbox_2d": box, "ocr": True}, reason="look closer here")
-        for n in names
+        for n in request_image_names(request)
         for box in QUARTERS
     ]
 
@@ -192,7 +190,7 @@ def narrow_zoom_image(schema: dict[str, Any], request: JudgeRequest, scope: RunS
     """The images this run has (the request's and the crops so far, never a candidate's own), and a box of four
     coordinates: the model states which image, which region, and whether to read it."""
     names = [n for n in scope.names() if not n.startswith("candidate_")] if scope is not None else []
-    names = names or ["original_image", *(f"image_{i}" for i in range(1, len(request.images)))]
+    names = names or request_image_names(request)
     props = schema["properties"]
     props["image"] = {**props["image"], "enum": names}
     box = props["bbox_2d"]
