@@ -9,6 +9,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from judgegraph.errors import VerdictParseError
+from judgegraph.schema import integer_range
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 RATIONALE_CHARS = 400
@@ -51,7 +52,7 @@ def verdict_schema(fmt: VerdictFormat, n_candidates: int) -> dict[str, Any]:
         first = {
             "steps": {
                 "type": "object",
-                "properties": {k: {"type": "integer", "minimum": 1, "maximum": 10} for k in keys},
+                "properties": {k: integer_range(1, 10) for k in keys},
                 "required": keys,
                 "additionalProperties": False,
             }
@@ -62,7 +63,7 @@ def verdict_schema(fmt: VerdictFormat, n_candidates: int) -> dict[str, Any]:
         first = {
             "scores": {
                 "type": "object",
-                "properties": {c: {"type": "integer", "minimum": 1, "maximum": 10} for c in letters},
+                "properties": {c: integer_range(1, 10) for c in letters},
                 "required": list(letters),
                 "additionalProperties": False,
             }

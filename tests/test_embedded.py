@@ -14,6 +14,7 @@ from pathlib import Path
 import httpx
 import pytest
 import pytest_asyncio
+from pydantic import BaseModel, Field
 from typer.testing import CliRunner
 
 from judgegraph import Judge, JudgeRequest
@@ -21,6 +22,7 @@ from judgegraph.backends import EmbeddedServer, ModelClient, Sampling
 from judgegraph.cli import app
 from judgegraph.graphs import verdict_schema
 from judgegraph.runtime._batch import resolve_paths
+from judgegraph.schema import reply_schema
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.llm
@@ -45,6 +47,37 @@ async def test_server_speaks_the_openai_api_with_schema_constrained_output(embed
     assert turn.error is None and turn.usage.completion_tokens > 0 and turn.latency_s > 0
     if turn.finish_reason == "stop":  # grammar-constrained: a finished reply is schema-valid JSON
         assert json.loads(turn.text or "")["winner"] in ("A", "B", "tie")
+
+
+async def test_integer_bounds_hold_under_the_grammar_because_small_ranges_are_enumerated(
+    embedded: EmbeddedServer,
+) -> None:
+    """llama.cpp's grammar converter ignores `minimum`/`maximum`: told to answer a number outside the range, the
+    model does, under the bounds alone; under the schema judgegraph sends (the range also as an enum) it cannot."""
+
+    class Pick(BaseModel):
+        k: int = Field(ge=1, le=10)
+
+    client = ModelClient(embedded.base_url)
+    await client.connect()
+    bounds_only = {
+        "type": "object",
+        "properties": {"k": {"type": "integer", "minimum": 1, "maximum": 10}},
+        "required": ["k"],
+        "additionalProperties": False,
+    }
+    answers = []
+    for schema in (bounds_only, reply_schema(Pick)):
+        turn = await client.chat(
+            [{"role": "user", "content": 'Reply with exactly this JSON: {"k": 0}'}],
+            json_schema=schema,
+            sampling=Sampling(temperature=0.0, max_tokens=20),
+        )
+        answers.append(json.loads(turn.text or "")["k"])
+    await client.close()
+    assert reply_schema(Pick)["properties"]["k"]["enum"] == list(range(1, 11))
+    assert answers[0] == 0  # what the bounds alone let through
+    assert 1 <= answers[1] <= 10
 
 
 async def test_reference_decides_in_both_orders_and_the_model_rules_the_rest(

@@ -1,7 +1,7 @@
 """The data that crosses judgegraph's boundaries: requests, verdicts, trajectories and their events."""
 
 from judgegraph.schema._outcome import verdict_correct
-from judgegraph.schema._reply import reply_schema
+from judgegraph.schema._reply import integer_range, reply_schema
 from judgegraph.schema._request import (
     SCHEMA_VERSION,
     Candidate,
@@ -60,6 +60,7 @@ __all__ = (
     "Verdict",
     "VerdictEvent",
     "Versions",
+    "integer_range",
     "new_id",
     "ranking_of",
     "reply_schema",
