@@ -49,12 +49,13 @@ trainers:
 	PYTHON=$(PYTHON) bash scripts/trainers-env.sh $(TRAINERS_VENV)
 
 # Train the agentic judge on its own runs (teacher runs on the training split -> SFT -> GGUF -> a round of
-# rejection sampling on its own sampled runs -> SFT -> GGUF; about an hour on 2 cores), then judge with
-# TRAIN_DIR/judge.gguf: judgegraph judge INPUT --judge agentic --embedded-model TRAIN_DIR/judge.gguf
+# rejection sampling on its own sampled runs -> SFT -> GGUF -> the agentic judge before and after, on the
+# evaluation split, written into EVALS.md), then judge with TRAIN_DIR/judge.gguf:
+# judgegraph judge INPUT --judge agentic --embedded-model TRAIN_DIR/judge.gguf
 TRAIN_DIR ?= $(DEMO_DIR)/train
 TRAIN_PER_SET ?= 4
 train: services
-	$(BIN)/judgegraph train run --run $(TRAIN_DIR) --per-set $(TRAIN_PER_SET)
+	$(BIN)/judgegraph train run --run $(TRAIN_DIR) --per-set $(TRAIN_PER_SET) --report EVALS.md
 
 # Every judge on every bundled eval set with the embedded model; rewrites EVALS.md (EVAL_LIMIT per set).
 EVAL_LIMIT ?= 3

@@ -69,7 +69,7 @@ async def run_all(
         assert endpoint.embedded is not None
         settings = settings.model_copy(update={"model_url": endpoint.embedded.base_url})
     reports: list[EvalReport] = []
-    plot = plot_path(report)
+    plot = plot_path(report, "accuracy")
     await asyncio.to_thread(plot.parent.mkdir, parents=True, exist_ok=True)
     text = ""
     try:
@@ -94,25 +94,22 @@ async def run_all(
     return text
 
 
-def plot_path(report: Path) -> Path:
-    """The comparison's plot: `docs/evals/<report>-accuracy.png` from the report's folder, or beside the report
-    when it already lies in docs/evals; named after the report so that two comparisons never share one."""
+def plot_path(report: Path, name: str) -> Path:
+    """A section's plot: `docs/evals/<report>-<name>.png` from the report's folder, or beside the report when it
+    already lies in docs/evals; named after the report so that two reports never share one."""
     folder = report.parent if report.parent.parts[-2:] == ("docs", "evals") else report.parent / "docs" / "evals"
-    return folder / f"{report.stem.lower()}-accuracy.png"
+    return folder / f"{report.stem.lower()}-{name}.png"
 
 
-# The comparison owns only the part of the report between these markers: whatever else the file says (how a
-# model was trained, real-data checks) is kept when the table is measured again.
-BEGIN = "<!-- judgegraph eval all: begin -->"
-END = "<!-- judgegraph eval all: end -->"
-
-
-def with_section(existing: str, section: str) -> str:
-    """`existing` with its comparison section replaced by `section` (prepended when it has none)."""
-    block = f"{BEGIN}\n{section}{END}\n"
-    start, end = existing.find(BEGIN), existing.find(END)
+def with_section(existing: str, section: str, owner: str = "eval all") -> str:
+    """`existing` with the section `owner` wrote replaced by `section` (prepended when it has none). A command
+    owns only the part of the report between its markers: whatever else the file says (how a model was trained,
+    real-data checks, another command's section) is kept when it measures again."""
+    begin, end_marker = f"<!-- judgegraph {owner}: begin -->", f"<!-- judgegraph {owner}: end -->"
+    block = f"{begin}\n{section}{end_marker}\n"
+    start, end = existing.find(begin), existing.find(end_marker)
     if start >= 0 and end > start:
-        return existing[:start] + block + existing[end + len(END) :].removeprefix("\n")
+        return existing[:start] + block + existing[end + len(end_marker) :].removeprefix("\n")
     return block + ("\n" + existing if existing else "")
 
 

@@ -260,3 +260,14 @@ def test_eval_all_rewrites_only_its_own_section_and_names_its_plot_after_the_rep
     assert CliRunner().invoke(app, [*args[:-1], str(inside)]).exit_code == 0
     assert "](other-model-accuracy.png)" in inside.read_text()
     assert (inside.parent / "other-model-accuracy.png").exists() and not (inside.parent / "docs").exists()
+
+
+def test_each_command_rewrites_only_the_section_it_owns() -> None:
+    from judgegraph.evals._compare import with_section
+
+    text = with_section("Hand-written.\n", "comparison v1\n")  # eval all's, prepended where it has none yet
+    text = with_section(text, "trained v1\n", owner="train run")
+    assert text.index("trained v1") < text.index("comparison v1") < text.index("Hand-written.")
+    again = with_section(with_section(text, "trained v2\n", owner="train run"), "comparison v2\n")
+    assert again == text.replace("v1", "v2")  # each replaced in place; the other section and the rest kept
+    assert again.count("<!-- judgegraph train run: begin -->") == again.count("<!-- judgegraph eval all: end -->") == 1

@@ -119,15 +119,22 @@ async def test_sft_lowers_the_loss_on_an_exported_turn(fake_openai: FakeOpenAI, 
 @pytest.mark.llm
 @pytest.mark.timeout(1500)
 async def test_the_recipe_at_a_tiny_size_runs_every_stage_and_resumes(fake_openai: FakeOpenAI, tmp_path: Path) -> None:
-    """collect -> SFT -> GGUF -> self-play (2 samples) -> keep the best -> SFT -> GGUF, two steps each; the
-    final file judges; run again, every stage is found done."""
+    """collect -> SFT -> GGUF -> self-play (2 samples) -> keep the best -> SFT -> GGUF, two steps each -> before
+    and after on one evaluation pair; the final file judges; run again, every stage is found done."""
     from judgegraph import Judge
+    from judgegraph.backends._embedded import MODEL_ALIAS
     from judgegraph.training import SFTSettings, recipe
 
     run = tmp_path / "train"
     sft = SFTSettings(max_steps=2, grad_accumulation=1, save_steps=2)
     settings = Settings(model_url=fake_openai.url)  # the teacher's evidence judge never asks it
-    summary = await asyncio.to_thread(recipe, run, sets=["math"], per_set=1, sft=sft, samples=2, settings=settings)
+    report = tmp_path / "EVALS.md"
+    other = (
+        "Measured by hand.\n<!-- judgegraph eval all: begin -->\nthe comparison\n<!-- judgegraph eval all: end -->\n"
+    )
+    report.write_text(other)
+    options: dict[str, Any] = {"sets": ["math"], "per_set": 1, "sft": sft, "samples": 2, "evaluate": 1}
+    summary = await asyncio.to_thread(recipe, run, settings=settings, report=report, **options)
     assert summary["collected"]["requests"] == 1 and summary["sft"]["steps"] == 2
     played = summary["rs1"]["self_play"]
     assert (played["requests"], played["runs"]) == (1, 2)
@@ -143,9 +150,28 @@ async def test_the_recipe_at_a_tiny_size_runs_every_stage_and_resumes(fake_opena
         t = await judge.arun(MATH)
     assert t.verdict is not None and t.verdict.valid
     assert t.versions.model.startswith("judge@sha256:")  # the checkpoint's own hash, in every run it judges
-    again = await asyncio.to_thread(recipe, run, sets=["math"], per_set=1, sft=sft, samples=2, settings=settings)
+    # The evaluation stage: before (the bundled model), after (the trained file), and the trained model without
+    # tools, on the evaluation split only; each row a report, the table in the run folder and in the report.
+    evaluation = summary["evaluation"]
+    assert evaluation["per_set"] == 1 and set(evaluation["accuracy"]) == {"base", "trained", "llm-trained"}
+    assert all(set(by_set) == {"math", "all"} for by_set in evaluation["accuracy"].values())
+    judged = [t for judge in ("agentic", "llm") for t in stored_runs(run / "eval" / "runs.db", judge)]
+    assert {(t.judge, t.versions.model.split("@")[0]) for t in judged} == {
+        ("agentic", MODEL_ALIAS),
+        ("agentic", "judge"),
+        ("llm", "judge"),
+    }
+    assert {split_of(t.request.id) for t in judged} == {"eval"} and len({t.request.id for t in judged}) == 1
+    table = (run / "eval.md").read_text()
+    assert "| math | 1 |" in table and "| all | 1 |" in table and (run / "eval.png").exists()
+    written = report.read_text()
+    assert written.startswith("<!-- judgegraph train run: begin -->\n## The agentic judge before and after training")
+    assert written.endswith(other) and (tmp_path / "docs" / "evals" / "evals-trained.png").exists()
+    again = await asyncio.to_thread(recipe, run, settings=settings, report=report, **options)
     assert again == summary  # every stage's output was there: nothing ran again
     assert len(stored_runs(run / "rs1.db")) == 2
+    assert sum(len(stored_runs(run / "eval" / "runs.db", judge)) for judge in ("agentic", "llm")) == len(judged)
+    assert report.read_text() == written  # the section rewritten in place, the rest kept
 
 
 def test_planned_calls_are_stated_as_the_narrowed_schemas_ask() -> None:

@@ -780,10 +780,17 @@ def train_run(
     explore: Annotated[
         bool, typer.Option(help="Self-play also tries each call the tools propose to explore (an image's quarters).")
     ] = True,
+    evaluate: Annotated[
+        int, typer.Option(min=0, help="Evaluation-split pairs a set to judge before and after training (0: none).")
+    ] = 3,
+    report: Annotated[
+        Path | None, typer.Option(help="Also write the before/after table as a section of this Markdown file.")
+    ] = None,
 ) -> None:
     """Collect teacher runs on the training split, fine-tune the embedded model on them (SFT), convert to GGUF;
     then rejection-sampling rounds: the trained judge samples its own runs, the best right run per request is
-    kept, SFT again on those and the teacher's runs, convert again.
+    kept, SFT again on those and the teacher's runs, convert again; then judge the evaluation split with the
+    agentic judge before and after training, and with the trained model without tools (RUN/eval.md).
 
     Then judge with it: `judgegraph judge --judge agentic --embedded-model RUN/judge.gguf ...`."""
     from judgegraph.training import SFTSettings, recipe
@@ -798,12 +805,16 @@ def train_run(
             samples=samples,
             temperature=temperature,
             explore=explore,
+            evaluate=evaluate,
+            report=report,
         )
     except (ValueError, OSError, JudgegraphError) as e:
         raise _fail(str(e)) from None
     import json
 
     out.print(json.dumps(summary, indent=1), soft_wrap=True, highlight=False, markup=False)
+    if "evaluation" in summary:
+        out.print(f"before and after training: {run / 'eval.md'}" + (f" (and {report})" if report else ""))
     out.print(f"judge with it: judgegraph judge INPUT --judge agentic --embedded-model {summary['gguf']}")
 
 

@@ -1,7 +1,8 @@
 """The whole recipe in one call: collect teacher runs on the training split, export them as SFT data through
 the store, fine-tune the embedded model with TRL, convert to GGUF; then rejection-sampling rounds (the trained
 judge samples its own runs, the reward keeps the best right one per request, SFT again on them and on the teacher's
-run where no sample was right, convert again). The last stage's GGUF is `judge.gguf`."""
+run where no sample was right, convert again). The last stage's GGUF is `judge.gguf`; the evaluation stage then
+measures the agentic judge before and after on the evaluation split (`eval.md`)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from judgegraph.backends import embedded_model_path
 from judgegraph.output import export
 from judgegraph.settings import Settings
 from judgegraph.training._collect import VERIFIABLE, collect_teacher_runs, stored_runs
+from judgegraph.training._evaluate import ROWS, overall, run_evaluation, write_evaluation
 from judgegraph.training._gguf import to_gguf
 from judgegraph.training._selfplay import best_runs, self_play
 from judgegraph.training._sft import SFTSettings, train_sft
@@ -46,12 +48,16 @@ def recipe(
     samples: int = 2,
     temperature: float = 0.8,
     explore: bool = True,
+    evaluate: int = 3,
+    report: Path | None = None,
     settings: Settings | None = None,
     base: Path | None = None,
 ) -> dict[str, Any]:
-    """collect -> export -> SFT -> GGUF, then `rounds` of self-play -> keep the best -> SFT -> GGUF; each stage's
-    output in `run_dir`. A stage whose output exists is skipped, so a run stopped midway (Ctrl-C) resumes where
-    it was. Blocking: call it from a thread when an event loop is running."""
+    """collect -> export -> SFT -> GGUF, then `rounds` of self-play -> keep the best -> SFT -> GGUF, then the
+    agentic judge before and after (and the trained model without tools) on `evaluate` evaluation-split pairs a
+    set (0: no evaluation), written to `eval.md` and, with `report`, as a section of that Markdown file. Each
+    stage's output is in `run_dir`. A stage whose output exists is skipped, so a run stopped midway (Ctrl-C)
+    resumes where it was. Blocking: call it from a thread when an event loop is running."""
     run_dir.mkdir(parents=True, exist_ok=True)
     settings = settings or Settings.from_env()
     sets = sets or VERIFIABLE
@@ -82,7 +88,7 @@ def recipe(
         played = run_dir / f"{name}.db"
         rs_data = run_dir / f"{name}.jsonl"
         if not rs_data.exists():  # a round stopped midway samples only what its store does not hold yet
-            report = asyncio.run(
+            sampled = asyncio.run(
                 self_play(
                     gguf, sets, per_set, settings, played, samples=samples, temperature=temperature, explore=explore
                 )
@@ -93,7 +99,7 @@ def recipe(
             teacher = [t for t in best_runs(stored_runs(store)) if t.request.id not in solved]
             rows = _written(rs_data, export, kept + teacher, "sft")
             summary[name] = {
-                "self_play": report.model_dump(mode="json"),
+                "self_play": sampled.model_dump(mode="json"),
                 "kept": len(kept),
                 "teacher": len(teacher),
                 "rows": rows,
@@ -113,6 +119,21 @@ def recipe(
     summary["gguf"] = str(final)
     summary["from"] = gguf.name
     save()
+    if evaluate:
+        reports = run_evaluation(base, final, sets, evaluate, settings, run_dir)
+        write_evaluation(reports, run_dir, report)
+        summary["evaluation"] = {
+            "per_set": evaluate,
+            "accuracy": {
+                r.key: {
+                    **{s: rep.metrics.accuracy for s, rep in reports[r.key].items()},
+                    "all": overall(reports[r.key]).accuracy,
+                }
+                for r in ROWS
+            },
+            "wall_s": round(sum(rep.wall_s for by_set in reports.values() for rep in by_set.values()), 1),
+        }
+        save()
     return summary
 
 
