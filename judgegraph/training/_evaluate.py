@@ -18,7 +18,7 @@ from judgegraph.evals._metrics import Metrics, metrics
 from judgegraph.settings import Settings
 
 EVAL_CONCURRENCY = 2
-"""Judgments in flight against the embedded server: on 2 cores more only queue (BENCHMARKS.md, embedded)."""
+"""Judgments in flight against the embedded server, as the agentic rows of EVALS.md were measured."""
 
 
 @dataclass(frozen=True)
