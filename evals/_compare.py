@@ -7,8 +7,7 @@ import os
 from datetime import UTC, datetime
 from pathlib import Path
 
-from judgegraph.backends import ModelEndpoint
-from judgegraph.evals._harness import EvalReport, pct, run_eval
+from judgegraph.evals._harness import EvalReport, one_model, pct, run_eval
 from judgegraph.evals._sets import eval_sets
 from judgegraph.evals._splits import Split
 from judgegraph.settings import Settings
@@ -62,24 +61,18 @@ async def run_all(
     from judgegraph.agents import judges as registry
 
     names = judges or registry.names()
-    endpoint = None
-    if settings.model_url is None:  # one embedded model for the whole comparison, not one per run
-        endpoint = ModelEndpoint(settings)
-        await endpoint.open()
-        assert endpoint.embedded is not None
-        settings = settings.model_copy(update={"model_url": endpoint.embedded.base_url})
     reports: list[EvalReport] = []
     plot = plot_path(report, "accuracy")
     await asyncio.to_thread(plot.parent.mkdir, parents=True, exist_ok=True)
     text = ""
-    try:
+    async with one_model(settings) as served:
         for judge in names:
             for suite in eval_sets.names():
                 reports.append(
                     await run_eval(
                         suite,
                         judge,
-                        settings,
+                        served,
                         out_dir / judge / suite,
                         limit=limit,
                         concurrency=concurrency,
@@ -88,9 +81,6 @@ async def run_all(
                     )
                 )
                 text = await asyncio.to_thread(_write, reports, command, report, plot)  # rewritten as it goes
-    finally:
-        if endpoint is not None:
-            await endpoint.close()
     return text
 
 

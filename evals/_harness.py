@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -12,6 +14,7 @@ from typing import Any
 from pydantic import BaseModel
 from rich.progress import Progress
 
+from judgegraph.backends import ModelEndpoint
 from judgegraph.evals._benchmarks import benchmarks
 from judgegraph.evals._metrics import CalibrationBin, Metrics, Outcome, calibration, metrics, per_category
 from judgegraph.evals._sets import build_set, eval_sets
@@ -70,6 +73,22 @@ async def load_suite(
         raise ValueError(f"{suite!r} is a standard benchmark: give its file with --file (nothing is downloaded)")
     requests = await asyncio.to_thread(bench.load, file)
     return requests[:limit] if limit else requests
+
+
+@asynccontextmanager
+async def one_model(settings: Settings) -> AsyncIterator[Settings]:
+    """`settings` for many evaluations that share one model: without a URL, one embedded server for all of them
+    (not one per run), stopped on exit."""
+    if settings.model_url is not None:
+        yield settings
+        return
+    endpoint = ModelEndpoint(settings)
+    await endpoint.open()
+    try:
+        assert endpoint.embedded is not None
+        yield settings.model_copy(update={"model_url": endpoint.embedded.base_url})
+    finally:
+        await endpoint.close()
 
 
 async def run_eval(

@@ -6,14 +6,14 @@ the run folder, kept, so a stopped stage resumes; from them the stage writes the
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from judgegraph.backends import ModelEndpoint
 from judgegraph.evals._compare import plot_path, with_section
-from judgegraph.evals._harness import EvalReport, pct, run_eval
+from judgegraph.evals._harness import EvalReport, one_model, pct, run_eval
 from judgegraph.evals._metrics import Metrics, metrics
 from judgegraph.settings import Settings
 
@@ -51,16 +51,11 @@ async def evaluate(
     reports: Reports = {}
     for model, rows in ((base, [r for r in ROWS if not r.trained]), (trained, [r for r in ROWS if r.trained])):
         done = {(r.key, s): _done(out_dir / r.key / s, per_set) for r in rows for s in sets}
-        endpoint = None
         served = settings.model_copy(
             update={"embedded_model": model, "model_url": None, "store_path": out_dir / "runs.db"}
         )
-        if any(v is None for v in done.values()):
-            endpoint = ModelEndpoint(served)
-            await endpoint.open()
-            assert endpoint.embedded is not None
-            served = served.model_copy(update={"model_url": endpoint.embedded.base_url})
-        try:
+        left = any(v is None for v in done.values())  # else every report is read back: no server to start
+        async with one_model(served) if left else contextlib.nullcontext(served) as served:
             for row in rows:
                 for s in sets:
                     report = done[(row.key, s)] or await run_eval(
@@ -74,9 +69,6 @@ async def evaluate(
                         split="eval",
                     )
                     reports.setdefault(row.key, {})[s] = report
-        finally:
-            if endpoint is not None:
-                await endpoint.close()
     return reports
 
 
