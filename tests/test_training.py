@@ -114,6 +114,7 @@ async def test_sft_lowers_the_loss_on_an_exported_turn(fake_openai: FakeOpenAI, 
     assert summary["last_loss"] < summary["first_loss"]
     for name in ("config.json", "metrics.jsonl", "training.png", "summary.json", "model/config.json"):
         assert (tmp_path / "sft" / name).exists(), name
+    assert not (tmp_path / "sft" / "checkpoints").exists()  # only an unfinished run needs them (1.6 GB each)
 
 
 @pytest.mark.llm
