@@ -2,10 +2,14 @@
 a model trained on the teacher never tries it, so sampling alone never finds the runs that would teach it.
 
 `ExploringModel` opens each conversation of a run with one call a tool proposes to explore (`ToolDef.explore`:
-each quarter of an image, read), then hands the conversation to the model, which goes on as it would after any
-call of its own. Each proposal is tried in one run; the reward then keeps a run where the proposal paid off
-(the evidence decided it, rightly), and SFT on the kept runs teaches the model to make that call itself.
-The opening call is recorded as a model turn (backend `explore`), so the run replays and exports like any other.
+each quarter of an image, read), goes on with the calls the request's evidence plans (the teacher's plan: each
+candidate's claims checked, now against what the opening read too), then hands the conversation to the model for
+its ruling. Each proposal is tried in one run; the reward then keeps a run where the proposal paid off (the
+evidence decided it, rightly), and SFT on the kept runs teaches the model to make that call, and the checks after
+it, itself. The plan is played rather than left to the model because a model trained on the teacher rules as
+soon as the teacher would have: after a zoom that read one candidate's number it ruled before checking the other
+(measured in `make train`, EVALS.md), and the run that would have taught the zoom was lost.
+The calls played here are recorded as model turns (backend `explore`), so the run replays and exports like any other.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from judgegraph.backends import BackendProfile, ChatModel, ChatOptions
 from judgegraph.graphs import shown_in
 from judgegraph.schema import JudgeRequest, ModelRequest, ModelTurn, ToolCall
 from judgegraph.tools import tools
-from judgegraph.training._teacher import fitted, offered_calls
+from judgegraph.training._teacher import fitted, offered_calls, planned_call
 
 EXPLORE_BACKEND = "explore"
 
@@ -36,12 +40,17 @@ def proposals(request: JudgeRequest, tool_names: Iterable[str]) -> list[ToolCall
 
 
 class ExploringModel:
-    """`model`, except that a conversation about one of `openings`' requests starts with the call given there."""
+    """`model`, except that a conversation about one of `openings`' requests starts with the call given there,
+    then makes the calls the request's evidence plans, and only then is the model's."""
 
-    def __init__(self, model: ChatModel, openings: dict[str, tuple[JudgeRequest, ToolCall]]) -> None:
-        """`openings`: request id -> (the request, the call its conversations open with)."""
+    def __init__(
+        self, model: ChatModel, openings: dict[str, tuple[JudgeRequest, ToolCall]], tool_names: list[str]
+    ) -> None:
+        """`openings`: request id -> (the request, the call its conversations open with); `tool_names`: the judge's
+        tools, in its order (the order the planned calls are made in)."""
         self._model = model
         self._openings = list(openings.values())
+        self._tool_names = tool_names
 
     @property
     def profile(self) -> BackendProfile:
@@ -58,28 +67,37 @@ class ExploringModel:
         await self._model.close()
 
     async def chat(self, messages: list[dict[str, Any]], **options: Unpack[ChatOptions]) -> ModelTurn:
-        call = self._opening_call(messages, options.get("json_schema") or {})
-        if call is None:
+        schema = options.get("json_schema") or {}
+        action = self._played_action(messages, schema)
+        if action is None:
             return await self._model.chat(messages, **options)
-        schema = options.get("json_schema")
         request = ModelRequest(
             messages=messages,
             tools=options.get("tools") or [],
             params={"model": self.model, "response_format": {"type": "json_object", "schema": schema}},
         )
-        action = {"action": "call", "tool": call.name, "arguments": call.arguments}
         return ModelTurn(
             request=request, text=json.dumps(action), finish_reason="stop", backend=EXPLORE_BACKEND, model=self.model
         )
 
-    def _opening_call(self, messages: list[dict[str, Any]], schema: dict[str, Any]) -> ToolCall | None:
-        """The exploring call, stated as the action schema asks, where this is a conversation's first action
-        (no result read yet) about a request with an opening that the schema offers."""
-        user = [m.get("content") for m in messages if m.get("role") == "user"]
-        if len(user) != 1 or not isinstance(user[0], str):
-            return None
+    def _played_action(self, messages: list[dict[str, Any]], schema: dict[str, Any]) -> dict[str, Any] | None:
+        """In a conversation about a request with an opening: the opening call as its first action (no result read
+        yet), then each planned call the schema still offers; None when the model's turn has come."""
+        opening = next((m.get("content") for m in messages if m.get("role") == "user"), None)
         offered = offered_calls(schema)
+        if not isinstance(opening, str) or not offered:
+            return None
         for request, call in self._openings:
-            if call.name in offered and shown_in(user[0], request) is not None:
-                return call.model_copy(update={"arguments": fitted(dict(call.arguments), offered[call.name])})
+            shown = shown_in(opening, request)
+            if shown is None:
+                continue
+            if not any(m.get("role") == "assistant" for m in messages):  # its first action
+                if call.name not in offered:
+                    return None
+                return {
+                    "action": "call",
+                    "tool": call.name,
+                    "arguments": fitted(dict(call.arguments), offered[call.name]),
+                }
+            return planned_call(request, shown, messages, offered, self._tool_names)
         return None

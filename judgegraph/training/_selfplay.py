@@ -117,7 +117,7 @@ async def self_play(
             spec = sampled_spec(base, temperature, EXPLORE_SEED + j)
             openings = {r.id: (r, p[j]) for r in requests if j < len(p := proposed.get(r.id, []))}
             inner = ModelClient(url, profile=backend_profiles.get(EmbeddedServer.profile), timeout_s=settings.timeout_s)
-            explorer = ExploringModel(inner, openings)
+            explorer = ExploringModel(inner, openings, base.tools)
             async with Judge.load(spec, settings=served, store=store, client=explorer) as judge:
 
                 async def opened(request: JudgeRequest, judge: Judge = judge) -> None:

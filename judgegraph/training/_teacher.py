@@ -67,7 +67,7 @@ class TeacherModel:
                 request=request, error="the teacher has no lesson for this conversation", model=TEACHER_MODEL
             )
         lesson, shown = found
-        action = self._next_call(lesson, shown, messages, offered_calls(schema))
+        action = planned_call(lesson.request, shown, messages, offered_calls(schema), self._tool_names)
         if action is None:
             action = self._verdict(
                 lesson, shown, with_action="anyOf" in schema or "action" in schema.get("properties", {})
@@ -86,26 +86,6 @@ class TeacherModel:
                 return lesson, shown
         return None
 
-    def _next_call(
-        self, lesson: Lesson, shown: list[int], messages: list[dict[str, Any]], offered: dict[str, dict[str, Any]]
-    ) -> dict[str, Any] | None:
-        """The first planned call this conversation has not made, as an action the schema offers."""
-        said = "\n".join(str(m.get("content")) for m in messages if m.get("role") == "user")
-        for name in self._tool_names:
-            plan = tools.get(name).plan if name in offered and name in tools else None
-            if plan is None:
-                continue
-            for call in plan(lesson.request):
-                arguments = fitted(dict(call.arguments), offered[name])
-                if "candidate" in arguments:
-                    arguments["candidate"] = shown.index(int(arguments["candidate"]))
-                    if arguments["candidate"] not in offered[name]["properties"]["candidate"]["enum"]:
-                        continue  # checked already in this conversation
-                elif f"Result of {name}({json.dumps(arguments)})" in said:
-                    continue
-                return {"action": "call", "tool": name, "arguments": arguments}
-        return None
-
     def _verdict(self, lesson: Lesson, shown: list[int], *, with_action: bool) -> dict[str, Any]:
         v = lesson.verdict
         head: dict[str, Any] = {"action": "verdict"} if with_action else {}
@@ -117,6 +97,32 @@ class TeacherModel:
         scores = v.scores if v is not None and v.valid and v.scores else [0.5] * len(shown)
         letters = {LETTERS[pos]: round(1 + 9 * scores[i]) for pos, i in enumerate(shown)}
         return {**head, "scores": letters, "confidence": confidence, "rationale": rationale}
+
+
+def planned_call(
+    request: JudgeRequest,
+    shown: list[int],
+    messages: list[dict[str, Any]],
+    offered: dict[str, dict[str, Any]],
+    tool_names: list[str],
+) -> dict[str, Any] | None:
+    """The first call the request's evidence plans (tools in `tool_names`' order, candidates A, B, ...) that this
+    conversation has not made, as an action the schema offers; None when every planned call is made."""
+    said = "\n".join(str(m.get("content")) for m in messages if m.get("role") == "user")
+    for name in tool_names:
+        plan = tools.get(name).plan if name in offered and name in tools else None
+        if plan is None:
+            continue
+        for call in plan(request):
+            arguments = fitted(dict(call.arguments), offered[name])
+            if "candidate" in arguments:
+                arguments["candidate"] = shown.index(int(arguments["candidate"]))
+                if arguments["candidate"] not in offered[name]["properties"]["candidate"]["enum"]:
+                    continue  # checked already in this conversation
+            elif f"Result of {name}({json.dumps(arguments)})" in said:
+                continue
+            return {"action": "call", "tool": name, "arguments": arguments}
+    return None
 
 
 def offered_calls(schema: dict[str, Any]) -> dict[str, dict[str, Any]]:
