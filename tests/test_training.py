@@ -251,7 +251,7 @@ async def test_exploring_a_region_teaches_where_the_evidence_is(tmp_path: Path) 
     from judgegraph.agents import judges
     from judgegraph.evals._sets import CORNER, _photo_card, _png
     from judgegraph.training._explore import EXPLORE_BACKEND, ExploringModel, proposals
-    from judgegraph.training._selfplay import to_explore
+    from judgegraph.training._selfplay import to_explore, weighted
     from judgegraph.training._teacher import Lesson, TeacherModel
 
     request = JudgeRequest(
@@ -284,6 +284,14 @@ async def test_exploring_a_region_teaches_where_the_evidence_is(tmp_path: Path) 
     decided = [t for t in runs if t.verdict is not None and t.verdict.decided_by == "evidence"]
     assert [t.id for t in decided] == [runs[-1].id] and runs[-1].correct
     assert best_runs(runs) == [runs[-1]]
+    # For SFT the find counts once more for each plain run of its request that the evidence did not settle.
+    async with Judge.load(
+        "agentic", settings=Settings(), store=store, client=TeacherModel([Lesson(request, None)], tool_names)
+    ) as judge:
+        plain = await judge.arun(request)
+    assert not plain.correct  # the teacher's plan reads the whole image: the card's number is not in its text
+    assert weighted(best_runs([*runs, plain]), [*runs, plain]) == [runs[-1]] * 2
+    assert weighted([plain], [plain]) == [plain]  # a run the model made itself counts once
     # The next round explores only where no run is right by its evidence yet.
     again = to_explore([request], runs[:-1], tool_names)
     assert [c.arguments for c in again[request.id]] == [c.arguments for c in calls]

@@ -19,7 +19,7 @@ from judgegraph.settings import Settings
 from judgegraph.training._collect import VERIFIABLE, collect_teacher_runs, stored_runs
 from judgegraph.training._evaluate import ROWS, overall, run_evaluation, write_evaluation
 from judgegraph.training._gguf import to_gguf
-from judgegraph.training._selfplay import best_runs, self_play
+from judgegraph.training._selfplay import best_runs, explored, self_play, weighted
 from judgegraph.training._sft import SFTSettings, train_sft
 
 T = TypeVar("T")
@@ -93,14 +93,16 @@ def recipe(
                     gguf, sets, per_set, settings, played, samples=samples, temperature=temperature, explore=explore
                 )
             )
-            kept = best_runs(stored_runs(played))
+            runs = stored_runs(played)
+            kept = best_runs(runs)
             # The teacher's right runs stand in for requests no sample solved, so a round loses no request.
             solved = {t.request.id for t in kept}
             teacher = [t for t in best_runs(stored_runs(store)) if t.request.id not in solved]
-            rows = _written(rs_data, export, kept + teacher, "sft")
+            rows = _written(rs_data, export, weighted(kept, runs) + teacher, "sft")
             summary[name] = {
                 "self_play": sampled.model_dump(mode="json"),
                 "kept": len(kept),
+                "explored": sum(explored(t) for t in kept),
                 "teacher": len(teacher),
                 "rows": rows,
             }
