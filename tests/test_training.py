@@ -23,6 +23,7 @@ from judgegraph.training import (
     collect_teacher_runs,
     examples,
     export_sft,
+    replies,
     stored_runs,
     training_requests,
 )
@@ -62,11 +63,12 @@ async def test_teacher_runs_are_agentic_trajectories_in_the_agents_own_format(
     st.close()
     rows = export_sft(store, tmp_path / "sft.jsonl")
     assert rows == 8  # one conversation per candidate order
-    found = examples(json.loads(line) for line in (tmp_path / "sft.jsonl").read_text().splitlines())
-    completions = [json.loads(e["completion"][0]["content"]) for e in found]
-    assert {c["action"] for c in completions} == {"call", "verdict"}
-    # Tool results are in the prompts (never a completion to learn), after the call that asked for them.
-    assert all(m["role"] != "assistant" or "Result of" not in str(m["content"]) for e in found for m in e["prompt"])
+    conversations = [json.loads(line)["messages"] for line in (tmp_path / "sft.jsonl").read_text().splitlines()]
+    learned = [json.loads(m[k]["content"]) for m in conversations for k in replies(m)]
+    assert {c["action"] for c in learned} == {"call", "verdict"}
+    # Tool results come back as other roles' messages (never a reply to learn), after the call that asked for them.
+    assert all("Result of" not in m[k]["content"] for m in conversations for k in replies(m))
+    assert all(any("Result of" in str(x["content"]) for x in m[: replies(m)[-1]]) for m in conversations)
 
 
 def _plans(name: str, request: JudgeRequest) -> bool:
@@ -76,21 +78,70 @@ def _plans(name: str, request: JudgeRequest) -> bool:
     return plan is None or bool(plan(request))
 
 
-def test_sft_examples_keep_correct_runs_and_one_turn_each() -> None:
-    row: dict[str, Any] = {
-        "correct": True,
-        "messages": [
-            {"role": "system", "content": "s"},
-            {"role": "user", "content": "u"},
-            {"role": "assistant", "content": "a1"},
-            {"role": "user", "content": "Result of t({}):\nr"},
-            {"role": "assistant", "content": "a2"},
-        ],
-    }
-    found = examples([row, {**row, "correct": False}])
-    assert [e["completion"][0]["content"] for e in found] == ["a1", "a2"]
-    assert [len(e["prompt"]) for e in found] == [2, 4]
-    assert len(examples([{**row, "correct": False}], only_correct=False)) == 2
+@pytest.fixture(scope="module")
+def tokenizer() -> Any:
+    """The embedded model's own tokenizer and chat template (from its GGUF file)."""
+    from transformers import AutoTokenizer
+
+    from judgegraph.backends._embedded import embedded_model_path
+
+    path = embedded_model_path()
+    return AutoTokenizer.from_pretrained(path.parent, gguf_file=path.name)
+
+
+CONVERSATION: dict[str, Any] = {
+    "correct": True,
+    "messages": [
+        {"role": "system", "content": "s"},
+        {"role": "user", "content": "u"},
+        {"role": "assistant", "content": "a1"},
+        {"role": "user", "content": "Result of t({}):\nr"},
+        {"role": "assistant", "content": "a2"},
+    ],
+}
+
+
+def _learned_text(example: dict[str, list[int]], tokenizer: Any) -> str:
+    return str(
+        tokenizer.decode([i for i, m in zip(example["input_ids"], example["completion_mask"], strict=True) if m])
+    )
+
+
+@pytest.mark.llm
+def test_sft_learns_each_reply_of_a_conversation_once_and_nothing_else(tokenizer: Any) -> None:
+    found, left_out = examples([CONVERSATION, {**CONVERSATION, "correct": False}], tokenizer)
+    assert len(found) == 1 and left_out == 0  # one sequence holds both replies; the wrong run is not learned
+    (example,) = found
+    # Exactly what the model saw at its last turn, then its reply: the template's rendering, token for token.
+    assert example["input_ids"] == tokenizer.apply_chat_template(CONVERSATION["messages"], tokenize=True)["input_ids"]
+    assert _learned_text(example, tokenizer) == "a1<|im_end|>\na2<|im_end|>\n"  # each reply and its end, no more
+    assert len(examples([{**CONVERSATION, "correct": False}], tokenizer, only_correct=False)[0]) == 1
+
+    # Too long: cut after the last reply that fits, never inside one; a conversation whose first reply does not fit
+    # is left out whole.
+    first = next(i for i, m in enumerate(example["completion_mask"]) if m)
+    end_of_first = next(i for i in range(first, len(example["completion_mask"])) if not example["completion_mask"][i])
+    (cut,), left_out = examples([CONVERSATION], tokenizer, max_length=len(example["input_ids"]) - 1)
+    assert left_out == 1 and cut["input_ids"] == example["input_ids"][:end_of_first]
+    assert _learned_text(cut, tokenizer) == "a1<|im_end|>\n"
+    assert examples([CONVERSATION], tokenizer, max_length=end_of_first - 1) == ([], 2)
+
+
+@pytest.mark.llm
+def test_sft_learns_each_reply_as_seen_where_the_template_rewrites_earlier_turns(tokenizer: Any) -> None:
+    """A template that shows earlier replies differently (as reasoning models' templates drop earlier thinking)
+    gets one sequence per reply, each exactly as the model saw it."""
+    import copy
+
+    rewriting = copy.deepcopy(tokenizer)
+    rewriting.chat_template = (
+        "{% for m in messages %}<|im_start|>{{ m.role }}\n"
+        "{% if m.role == 'assistant' and not loop.last %}[earlier]{% else %}{{ m.content }}{% endif %}<|im_end|>\n"
+        "{% endfor %}{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}"
+    )
+    found, left_out = examples([CONVERSATION], rewriting)
+    assert left_out == 0 and [_learned_text(e, rewriting) for e in found] == ["a1<|im_end|>\n", "a2<|im_end|>\n"]
+    assert "[earlier]" in rewriting.decode(found[1]["input_ids"])  # the second reply's prompt, as the model saw it
 
 
 @pytest.mark.llm
@@ -106,11 +157,11 @@ async def test_sft_lowers_the_loss_on_an_exported_turn(fake_openai: FakeOpenAI, 
     row = json.loads((tmp_path / "all.jsonl").read_text().splitlines()[0])
     first = next(k for k, m in enumerate(row["messages"]) if m["role"] == "assistant")
     (tmp_path / "one.jsonl").write_text(json.dumps({**row, "messages": row["messages"][: first + 1]}) + "\n")
-    settings = SFTSettings(max_steps=4, grad_accumulation=1, learning_rate=1e-4, save_steps=2)
+    settings = SFTSettings(max_steps=4, learning_rate=1e-4, save_steps=2)
     summary = await asyncio.to_thread(
         train_sft, tmp_path / "one.jsonl", embedded_model_path(), tmp_path / "sft", settings
     )
-    assert summary["examples"] == 1 and summary["steps"] == 4
+    assert summary["examples"] == summary["replies"] == 1 and summary["steps"] == 4
     assert summary["last_loss"] < summary["first_loss"]
     for name in ("config.json", "metrics.jsonl", "training.png", "summary.json", "model/config.json"):
         assert (tmp_path / "sft" / name).exists(), name
@@ -127,7 +178,7 @@ async def test_the_recipe_at_a_tiny_size_runs_every_stage_and_resumes(fake_opena
     from judgegraph.training import SFTSettings, recipe
 
     run = tmp_path / "train"
-    sft = SFTSettings(max_steps=2, grad_accumulation=1, save_steps=2)
+    sft = SFTSettings(max_steps=2, save_steps=2)
     settings = Settings(model_url=fake_openai.url)  # the teacher's evidence judge never asks it
     report = tmp_path / "EVALS.md"
     other = (

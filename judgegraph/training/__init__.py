@@ -6,7 +6,7 @@ from judgegraph.training._gguf import to_gguf, to_hf
 from judgegraph.training._grpo import RulingReward, ruling_reward, ruling_score
 from judgegraph.training._recipe import export_sft, recipe
 from judgegraph.training._selfplay import SelfPlay, best_runs, cost, sampled_spec, self_play
-from judgegraph.training._sft import SFTSettings, examples, train_sft
+from judgegraph.training._sft import SFTSettings, examples, replies, train_sft
 from judgegraph.training._teacher import TEACHER_MODEL, Lesson, TeacherModel
 
 __all__ = (
@@ -24,6 +24,7 @@ __all__ = (
     "examples",
     "export_sft",
     "recipe",
+    "replies",
     "ruling_reward",
     "ruling_score",
     "sampled_spec",
