@@ -9,7 +9,7 @@ replays exactly with the spec it was drawn with. Only training-split requests ar
 from __future__ import annotations
 
 import asyncio
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 
 from pydantic import BaseModel
@@ -65,6 +65,11 @@ def best_runs(runs: list[Trajectory]) -> list[Trajectory]:
     return [min(found, key=cost) for _, found in sorted(by_request.items())]
 
 
+def settled(t: Trajectory) -> bool:
+    """Whether `t` is right and its evidence decided the ruling: the model's plan worked, no luck involved."""
+    return t.status == "complete" and bool(t.correct) and not cost(t)[0]
+
+
 def explored(t: Trajectory) -> bool:
     """Whether `t` is an exploring run (it opened with a call a tool proposed, not one the model chose)."""
     return any(m.backend == EXPLORE_BACKEND for m in t.model_turns())
@@ -75,13 +80,8 @@ def weighted(kept: list[Trajectory], runs: list[Trajectory]) -> list[Trajectory]
     the evidence did not settle: those runs hold what the model does not do yet, and among runs it already makes
     (its loss on them starts near zero) one copy each barely moves it (measured: 2 such runs among 24 did not
     teach the zoom)."""
-    out: list[Trajectory] = []
-    for t in kept:
-        missed = sum(
-            1 for r in runs if r.request.id == t.request.id and not explored(r) and (cost(r)[0] or not r.correct)
-        )
-        out += [t] * (1 + missed if explored(t) else 1)
-    return out
+    missed = Counter(r.request.id for r in runs if not explored(r) and not settled(r))
+    return [t for t in kept for _ in range(1 + missed[t.request.id] if explored(t) else 1)]
 
 
 def to_explore(
@@ -89,8 +89,8 @@ def to_explore(
 ) -> dict[str, list[ToolCall]]:
     """Request id -> the calls to explore for it: only where no run so far is right by its evidence (elsewhere the
     model knows the plan already, and each exploring run costs a judgment)."""
-    settled = {t.request.id for t in best_runs(runs) if not cost(t)[0]}
-    return {r.id: found for r in requests if r.id not in settled and (found := proposals(r, tool_names))}
+    done = {t.request.id for t in runs if settled(t)}
+    return {r.id: found for r in requests if r.id not in done and (found := proposals(r, tool_names))}
 
 
 async def self_play(

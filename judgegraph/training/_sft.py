@@ -166,7 +166,6 @@ def train_sft(data: Path, base: Path, run_dir: Path, settings: SFTSettings | Non
     except ImportError as e:
         raise PrerequisiteError(f"training needs TRL and datasets: {INSTALL_HINT}") from e
     rows, sha256 = read_rows(data)
-    run_dir.mkdir(parents=True, exist_ok=True)
     config = {"settings": settings.model_dump(), "data": str(data), "data_sha256": sha256, "base": str(base)}
     previous = run_dir / "config.json"
     if previous.exists() and json.loads(previous.read_text())["data_sha256"] != config["data_sha256"]:
@@ -181,6 +180,7 @@ def train_sft(data: Path, base: Path, run_dir: Path, settings: SFTSettings | Non
     if not kept:
         why = f" ({left_out} longer than max_length={settings.max_length} tokens)" if left_out else ""
         raise UsageError(f"{data} has no usable training replies (correct runs with assistant replies){why}")
+    run_dir.mkdir(parents=True, exist_ok=True)
     previous.write_text(json.dumps(config, indent=1))
     checkpoints = run_dir / "checkpoints"
     args = SFTConfig(
