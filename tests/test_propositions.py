@@ -69,6 +69,26 @@ async def test_labelled_claims(text: str, verdict: str, method: str) -> None:
         assert found.span and found.source
 
 
+async def test_a_page_that_refers_back_is_about_its_document() -> None:
+    """Two guides' later pages, neither naming its place: each sentence is about its own document (the id's
+    words), so a claim about the museum is checked against the museum's page, never the library's beside it."""
+    pages = [
+        Passage(document="varn-library", page=2, text="The structure is 860 metres long and has 40 rooms."),
+        Passage(document="varn-museum", page=2, text="The structure is 1200 metres long and has 95 rooms."),
+    ]
+    for text, verdict, source in [
+        ("The Varn Museum is 1200 metres long.", "supported", "varn-museum p.2"),
+        ("The Varn Museum is 860 metres long.", "contradicted", "varn-museum p.2"),
+        ("The Varn Library has 40 rooms.", "supported", "varn-library p.2"),
+    ]:
+        found = await check_claim(ClaimCheckInput(claim=Claim(id=0, text=text), evidence=pages))
+        assert (found.verdict, found.source) == (verdict, source), found
+    # With only the library's page at hand, a claim about the museum is neither supported nor contradicted.
+    for text in ("The Varn Museum is 860 metres long.", "The Varn Museum is 1200 metres long."):
+        found = await check_claim(ClaimCheckInput(claim=Claim(id=0, text=text), evidence=pages[:1]))
+        assert found.verdict == "not_found", found
+
+
 def test_the_checker_cannot_see_the_response() -> None:
     assert set(ClaimCheckInput.model_fields) == {"claim", "evidence"}
     assert set(Claim.model_fields) == {"id", "text"}

@@ -131,11 +131,17 @@ _REFERRING = re.compile(
 
 def _sentences(passages: list[Passage]) -> list[tuple[str, Passage, set[str]]]:
     """Each sentence with the words it is about beyond its own: a sentence that refers back ("It opened in
-    1889", "The structure is 330 metres tall") is about what its passage's first sentence names."""
+    1889", "The structure is 330 metres tall") is about what its passage's first sentence names, or, on a page
+    that starts by referring back, about what its document is (its id's words: `varn-bridge`). Without that, a
+    page of one document would state facts about whatever another document's claim names."""
     out = []
     for p in passages:
         parts = [s for s in _SENTENCE_BREAK.split(p.text) if s.strip()]
-        topic = _content_words(parts[0]) if parts else set()
+        if not parts:
+            continue
+        topic = _content_words(parts[0])
+        if _REFERRING.match(parts[0].strip()):
+            topic = _content_words(re.sub(r"[-_./:]+", " ", p.document))
         out += [(s, p, topic if _REFERRING.match(s.strip()) else set()) for s in parts]
     return out
 
@@ -193,6 +199,13 @@ def check_arithmetic(claim: Claim) -> ClaimVerdict | None:
     )
 
 
+def _names(text: str) -> set[str]:
+    """The words of what a claim names (capitalised after its first word: `the Kerrow Museum`). A sentence that
+    refers back is about its topic: it neither supports nor contradicts a claim naming something its topic does
+    not (the Kerrow Library's page, "The structure is 860 metres long", against a claim about the museum)."""
+    return _content_words(" ".join(re.findall(r"(?<!^)\b[A-Z][a-z]+", text.strip())))
+
+
 def check_numbers(inp: ClaimCheckInput) -> ClaimVerdict | None:
     """A claim's numbers against the evidence sentence most about the same thing."""
     numbers = _numbers(inp.claim.text)
@@ -202,12 +215,13 @@ def check_numbers(inp: ClaimCheckInput) -> ClaimVerdict | None:
     need = min(
         2, len(words)
     )  # the best-overlapping sentences are taken; two shared words make one about the same thing
+    names = _names(inp.claim.text)
     best: list[tuple[str, Passage]] = []
     for spans in (_sentences, _line_runs):
         top = 0
         for sentence, passage, about in spans(inp.evidence):
             overlap = len(words & (_content_words(sentence) | about))
-            if overlap >= need and _numbers(sentence) and overlap >= top:
+            if overlap >= need and (not about or names <= about) and _numbers(sentence) and overlap >= top:
                 best, top = ([] if overlap > top else best) + [(sentence, passage)], overlap
         if best:
             break
