@@ -132,6 +132,87 @@ async def _documents(n: int, seed: int) -> list[JudgeRequest]:
     return out
 
 
+# ---------------------------------------------------------------- library
+
+_NAMES = ["Varn", "Oslet", "Kerrow", "Amber", "Halden", "Tamsin", "Corvel", "Ridley", "Brisk", "Mallow", "Quenby"]
+_STRUCTURES = ["Bridge", "Library", "Dam", "Station", "Observatory", "Lighthouse", "Museum", "Tunnel", "Theatre"]
+LIBRARY_DOCUMENTS = 16
+"""Documents a library request holds: 4 pages each, more pages than the claim checker reads whole (60)."""
+
+
+def _guide(name: str, year: int, length: int, rooms: int, restored: int) -> list[str]:
+    """A four-page guide to one place; only the first page names it, the later ones refer back."""
+    return [
+        f"The {name} is a landmark of the old town. Visitors come for its views and for its long history.",
+        f"It opened in {year} after nine years of work. The first day was a festival for the whole town.",
+        f"The structure is {length} metres long and has {rooms} rooms open to visitors.",
+        f"It was restored in {restored}. A small shop by the entrance sells guides and postcards.",
+    ]
+
+
+@eval_sets.decorator("library")
+async def _library(n: int, seed: int) -> list[JudgeRequest]:
+    """Sixteen four-page guides to invented places; a question about one of them: the faithful answer against
+    one that states the same fact of another place in the collection (a confusion of two documents). The fact
+    sits on a page that never names its place, so neither the question's words nor a claim's own find it for
+    sure: the judge must read the named place's guide. Checked: the faithful answer's number is on that guide's
+    page, the wrong one's on another guide's, never on this one's."""
+    rng = random.Random(seed + 11)
+    places = [f"{a} {b}" for a, b in itertools.product(_NAMES, _STRUCTURES)]
+    out = []
+    for i in range(n):
+        names = rng.sample(places, LIBRARY_DOCUMENTS)
+        years = rng.sample(range(1850, 1960), len(names))
+        lengths = rng.sample(range(120, 2400), len(names))
+        rooms = rng.sample(range(12, 480), len(names))
+        guides = {
+            name: _guide(name, years[k], lengths[k], rooms[k], years[k] + rng.randint(61, 70))
+            for k, name in enumerate(names)
+        }
+        target = rng.randrange(len(names))
+        place, ask = names[target], i % 3
+        own = _numbers(" ".join(guides[place]))
+        facts = [years, lengths, rooms][ask]
+        # The other place: one whose fact the target's guide does not state anywhere (its restoration year).
+        other = rng.choice([k for k in range(len(names)) if k != target and str(facts[k]) not in own])
+        if ask == 0:
+            prompt, right, wrong = (
+                f"When did the {place} open?",
+                f"The {place} opened in {years[target]}.",
+                f"The {place} opened in {years[other]}.",
+            )
+        elif ask == 1:
+            prompt, right, wrong = (
+                f"How long is the {place}?",
+                f"The {place} is {lengths[target]} metres long.",
+                f"The {place} is {lengths[other]} metres long.",
+            )
+        else:
+            prompt, right, wrong = (
+                f"How many rooms does the {place} have?",
+                f"The {place} has {rooms[target]} rooms.",
+                f"The {place} has {rooms[other]} rooms.",
+            )
+        others = _numbers(" ".join(guides[names[other]]))
+        assert _numbers(right) <= own and not _numbers(wrong) & own and _numbers(wrong) <= others, (right, wrong)
+        candidates, winner = ([right, wrong], 0) if i % 2 == 0 else ([wrong, right], 1)
+        out.append(
+            JudgeRequest(
+                id=f"library/{i}",
+                prompt=prompt,
+                candidates=candidates,
+                label={"winner": winner},
+                documents=[{"id": _slug(name), "pages": pages} for name, pages in guides.items()],
+                metadata={"category": f"library: {['year', 'length', 'rooms'][ask]}"},
+            )
+        )
+    return out
+
+
+def _slug(name: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+
+
 # ---------------------------------------------------------------- images
 
 
