@@ -170,3 +170,39 @@ async def test_tool_by_query_and_by_index(embedder: CountingEmbedder, atlas: Doc
     ]:
         r = await call_tool(ToolCall(name="retrieve", arguments=args), ctx)
         assert not r.ok and message in (r.error or ""), r.error
+
+
+async def test_a_page_the_judge_read_is_evidence_for_the_claims(embedder: CountingEmbedder, tmp_path: Path) -> None:
+    """In a collection larger than the checker reads whole, each claim is checked against the passages its own
+    words find, and against the pages the judge retrieved. The fact below sits on a page that never names its
+    place (the library eval set's guides): the claim confusing the museum with the library beside it is not
+    contradicted until the museum's own page is read, then it is, by that page."""
+    from judgegraph.evals._sets import LIBRARY_DOCUMENTS, _guide
+    from judgegraph.tools import RunScope
+    from judgegraph.tools.check_propositions import ALL_PASSAGES_UP_TO
+
+    rng = random.Random(3)
+    places = [f"{c} {kind}" for c in CITIES[:8] for kind in ("Museum", "Library")]
+    assert len(places) == LIBRARY_DOCUMENTS
+    lengths = rng.sample(range(120, 2400), len(places))
+    docs = [
+        Document(id=p.lower().replace(" ", "-"), pages=_guide(p, 1900, n, 40 + k, 1970))
+        for k, (p, n) in enumerate(zip(places, lengths, strict=True))
+    ]
+    assert sum(len(d.pages or []) for d in docs) > ALL_PASSAGES_UP_TO
+    museum, library = 0, 1  # f"{CITIES[0]} Museum", f"{CITIES[0]} Library"
+    confused = f"The {places[museum]} is {lengths[library]} metres long."
+    request = JudgeRequest(
+        id="r", prompt=f"How long is the {places[museum]}?", candidates=[confused, "x"], documents=docs
+    )
+    services = ToolServices(embedder=embedder, embedding_cache=tmp_path)
+    check = ToolCall(name="check_propositions", arguments={"candidate": 0})
+
+    ctx = ToolContext(request=request, services=services, scope=RunScope(request))
+    before = await call_tool(check, ctx)
+    assert before.data is not None and before.data["contradicted"] == 0, before.text
+    read = await call_tool(ToolCall(name="retrieve", arguments={"document": docs[museum].id, "page": 2}), ctx)
+    assert read.ok and ctx.scope is not None and [p.page for p in ctx.scope.retrieved] == [2]
+    after = await call_tool(check, ctx)
+    assert after.data is not None and after.data["contradicted"] == 1, after.text
+    assert after.data["claims"][0]["source"] == f"{docs[museum].id} p.2"

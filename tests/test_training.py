@@ -347,3 +347,39 @@ async def test_exploring_a_region_teaches_where_the_evidence_is(tmp_path: Path) 
     again = to_explore([request], runs[:-1], tool_names)
     assert [c.arguments for c in again[request.id]] == [c.arguments for c in calls]
     assert to_explore([request], runs, tool_names) == {}
+
+
+async def test_exploring_a_page_teaches_which_document_to_read(tmp_path: Path) -> None:
+    """retrieve proposes each page of the guide the question names; the exploring run that read the page with
+    the fact is decided by the evidence, rightly, so that run is what rejection sampling keeps: the call is
+    stated as the narrowed schema's alternative for that document, which a constrained student can say."""
+    from judgegraph import Judge
+    from judgegraph.agents import judges
+    from judgegraph.evals._sets import build_set
+    from judgegraph.tools import tools
+    from judgegraph.training._explore import EXPLORE_BACKEND, ExploringModel, proposals
+    from judgegraph.training._teacher import Lesson, TeacherModel
+    from judgegraph.training._teacher import fitted as fit
+
+    request = (await build_set("library", 2))[1]
+    assert request.prompt.startswith("How long is the ")  # the length is on page 2 of its guide
+    tool_names = list(judges.get("agentic").tools)
+    calls = proposals(request, tool_names)
+    named = calls[0].arguments["document"]
+    assert [(c.arguments["document"], c.arguments["page"]) for c in calls] == [(named, p) for p in range(4)]
+    assert named.replace("-", " ") in request.prompt.lower()
+    runs = []
+    schema = tools.get("retrieve").argument_schema(request, described=False)
+    for call in calls:
+        jsonschema.validate(fit(dict(call.arguments), schema), schema)
+    for call in calls[1:3]:  # a page without the fact, and the page with it
+        student = TeacherModel([Lesson(request, None)], tool_names)
+        explorer = ExploringModel(student, {request.id: (request, call)}, tool_names)
+        async with Judge.load("agentic", settings=Settings(), store=tmp_path / "runs.db", client=explorer) as judge:
+            runs.append(await judge.arun(request))
+    for t in runs:
+        opening = json.loads(next(m for m in t.model_turns() if m.backend == EXPLORE_BACKEND).text or "")
+        assert opening["arguments"]["document"] == named
+    fact = runs[1]
+    assert fact.verdict is not None and fact.verdict.decided_by == "evidence" and fact.correct
+    assert best_runs(runs) == [fact]

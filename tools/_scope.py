@@ -1,4 +1,5 @@
-"""Per-run state tools share: the request's images under their names, observations made from them, OCR."""
+"""Per-run state tools share: the request's images under their names, observations made from them, OCR, and the
+passages retrieved so far."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from typing import Any
 
 from judgegraph.errors import ToolFailure
 from judgegraph.schema import JudgeRequest
+from judgegraph.tools._retrieval import Passage
 
 MAX_IMAGE_BYTES = 50 * 1024 * 1024
 
@@ -74,6 +76,9 @@ class RunScope:
     read: list[tuple[str, list[int], str]] = field(default_factory=list)
     """Text read so far in this run: (image, region, text), in the order it was read. A judge that zoomed into
     a region has made its text evidence, which the claim checker then checks against."""
+    retrieved: list[Passage] = field(default_factory=list)
+    """Document passages retrieved so far in this run, in order, each once: like a zoom's text, a page the judge
+    chose to read is evidence for the claim checker (which otherwise finds passages by each claim's words)."""
 
     def __post_init__(self) -> None:
         for name, src in zip(request_image_names(self.request), self.request.images, strict=True):
@@ -81,6 +86,10 @@ class RunScope:
         for c, cand in enumerate(self.request.candidates):
             for j, src in enumerate(cand.images):
                 self._sources[f"candidate_{c}_image_{j}"] = src
+
+    def add_retrieved(self, passages: list[Passage]) -> None:
+        seen = {(p.document, p.page) for p in self.retrieved}
+        self.retrieved += [p for p in passages if (p.document, p.page) not in seen]
 
     def names(self) -> list[str]:
         return sorted({*self._sources, *self._loaded})

@@ -68,7 +68,8 @@ def check_propositions_criterion(result: ToolResult) -> CriterionResult | None:
 
 
 async def gather_evidence(ctx: ToolContext, claim: Claim) -> list[Passage]:
-    """The evidence a claim is checked against: document passages and the text read in the request's images."""
+    """The evidence a claim is checked against: document passages (all of a small collection; of a large one,
+    those the claim's words find and those the judge retrieved) and the text read in the request's images."""
     passages: list[Passage] = []
     request = ctx.request
     if request.documents:
@@ -78,6 +79,9 @@ async def gather_evidence(ctx: ToolContext, claim: Claim) -> list[Passage]:
         else:
             hits = await asyncio.to_thread(ctx.services.retriever().query, request.documents, claim.text, TOP_K)
             passages.extend(h.passage for h in hits)
+            if ctx.scope is not None:  # and the pages the judge chose to read: what a claim's words do not find
+                found = {(p.document, p.page) for p in passages}
+                passages.extend(p for p in ctx.scope.retrieved if (p.document, p.page) not in found)
     if ctx.scope is not None:
         for name in request_image_names(request):
             text = await read_text(ctx.scope, name)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 from typing import Any
 
 from pydantic import BaseModel, Field, model_validator
@@ -44,6 +45,33 @@ def plan_retrieve(request: JudgeRequest) -> list[ToolCall]:
     if not request.documents:
         return []
     return [ToolCall(name="retrieve", arguments={"query": request.prompt, "k": 3}, reason="the request has documents")]
+
+
+EXPLORE_PAGES = 8
+"""At most this many pages proposed to explore per request (each is one exploring run)."""
+
+
+def named_documents(request: JudgeRequest) -> list[Document]:
+    """The documents the task names by their id (every word of `varn-bridge` in the prompt)."""
+    words = set(re.findall(r"[a-z0-9]+", request.prompt.lower()))
+    return [d for d in request.documents if (ids := re.findall(r"[a-z0-9]+", d.id.lower())) and set(ids) <= words]
+
+
+def explore_retrieve(request: JudgeRequest) -> list[ToolCall]:
+    """Each page of each document the task names: in a collection too large to read whole, a fact may sit on a
+    page that never names its subject ("It opened in 1903"), which neither the task's words nor a claim's find."""
+    pages = [
+        (d.id, page)
+        for d in named_documents(request)
+        if d.pages or d.text is not None
+        for page in range(len(d.pages) if d.pages else 1)
+    ]
+    return [
+        ToolCall(
+            name="retrieve", arguments={"document": doc, "page": page}, reason="read this page of the named document"
+        )
+        for doc, page in pages[:EXPLORE_PAGES]
+    ]
 
 
 QUERY_CHARS = 200
@@ -91,7 +119,7 @@ def _described(node: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in node.items() if k in ("title", "description")}
 
 
-@tool("retrieve", timeout_s=120.0, plan=plan_retrieve, narrow=narrow_retrieve)
+@tool("retrieve", timeout_s=120.0, plan=plan_retrieve, narrow=narrow_retrieve, explore=explore_retrieve)
 async def retrieve(args: RetrieveArgs, ctx: ToolContext) -> ToolOutput:
     """Search the request's documents: by query (the best-matching passages, with scores) or by document and page."""
     docs = ctx.request.documents
@@ -106,6 +134,8 @@ async def retrieve(args: RetrieveArgs, ctx: ToolContext) -> ToolOutput:
         if args.page >= len(pages):
             raise ToolFailure(f"document {doc.id!r} has {len(pages)} pages (0..{len(pages) - 1})")
         p = pages[args.page]
+        if ctx.scope is not None:
+            ctx.scope.add_retrieved([p])
         result = RetrieveResult(passages=[RetrievedPassage(**p.model_dump())])
         return ToolOutput(text=f"[{p.document} p.{p.page}] {p.text}", data=result)
     if ctx.services is None:
@@ -113,6 +143,8 @@ async def retrieve(args: RetrieveArgs, ctx: ToolContext) -> ToolOutput:
     retriever = ctx.services.retriever()
     index = await asyncio.to_thread(retriever.index, docs)
     hits = await asyncio.to_thread(retriever.query, docs, args.query or "", args.k)
+    if ctx.scope is not None:
+        ctx.scope.add_retrieved([h.passage for h in hits])
     result = RetrieveResult(
         passages=[RetrievedPassage(**h.passage.model_dump(), score=h.score) for h in hits], exact=index.exact
     )

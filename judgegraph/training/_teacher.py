@@ -140,7 +140,10 @@ def fitted(arguments: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:
     that takes these arguments, its required ones that the plan left to their defaults filled in, strings
     cut to the schema's length. What the teacher says is then what a constrained student could say."""
     branches = schema.get("anyOf", [schema])
-    branch = next((b for b in branches if set(arguments) <= set(b.get("properties", {}))), branches[0])
+    branch = next(
+        (b for b in branches if _takes(b.get("properties", {}), arguments)),
+        next((b for b in branches if set(arguments) <= set(b.get("properties", {}))), branches[0]),
+    )
     props = branch.get("properties", {})
     out = {k: v for k, v in arguments.items() if k in props}
     for name in branch.get("required", []):
@@ -150,3 +153,11 @@ def fitted(arguments: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:
         if isinstance(value, str) and "maxLength" in props[name]:
             out[name] = value[: props[name]["maxLength"]]
     return out
+
+
+def _takes(props: dict[str, Any], arguments: dict[str, Any]) -> bool:
+    """Whether a branch has every argument and each fixed value it states (`retrieve`'s page of one document)."""
+    return set(arguments) <= set(props) and all(
+        ("const" not in props[k] or props[k]["const"] == v) and ("enum" not in props[k] or v in props[k]["enum"])
+        for k, v in arguments.items()
+    )
