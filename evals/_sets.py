@@ -140,13 +140,15 @@ LIBRARY_DOCUMENTS = 16
 """Documents a library request holds: 4 pages each, more pages than the claim checker reads whole (60)."""
 
 
-def _guide(name: str, year: int, length: int, rooms: int, restored: int) -> list[str]:
-    """A four-page guide to one place; only the first page names it, the later ones refer back."""
+def _guide(name: str, year: int, length: int, rooms: int, rng: random.Random) -> list[str]:
+    """A four-page guide to one place; only the first page names it, the later ones refer back. Its figures share
+    one page with others of their kind, so a claim's one number does not single the page out."""
     return [
         f"The {name} is a landmark of the old town. Visitors come for its views and for its long history.",
-        f"It opened in {year} after nine years of work. The first day was a festival for the whole town.",
-        f"The structure is {length} metres long and has {rooms} rooms open to visitors.",
-        f"It was restored in {restored}. A small shop by the entrance sells guides and postcards.",
+        "It was built by the town's guilds over nine years. The first day was a festival for the whole town.",
+        f"Its figures: opened in {year}; {length} metres long; {rooms} rooms; {rng.randint(2, 40)} stairways; "
+        f"{rng.randint(20, 900)} windows; {rng.randint(1000, 90000)} visitors a year.",
+        f"It was restored in {year + rng.randint(61, 70)}. A small shop by the entrance sells guides and postcards.",
     ]
 
 
@@ -154,9 +156,9 @@ def _guide(name: str, year: int, length: int, rooms: int, restored: int) -> list
 async def _library(n: int, seed: int) -> list[JudgeRequest]:
     """Sixteen four-page guides to invented places; a question about one of them: the faithful answer against
     one that states the same fact of another place in the collection (a confusion of two documents). The fact
-    sits on a page that never names its place, so neither the question's words nor a claim's own find it for
-    sure: the judge must read the named place's guide. Checked: the faithful answer's number is on that guide's
-    page, the wrong one's on another guide's, never on this one's."""
+    sits on a page of figures that never names its place, so neither the question's words nor a claim's own
+    find it for sure: the judge must read the named place's guide. Checked: the faithful answer's number is in
+    that guide, the wrong one's in another guide, never in this one."""
     rng = random.Random(seed + 11)
     places = [f"{a} {b}" for a, b in itertools.product(_NAMES, _STRUCTURES)]
     out = []
@@ -165,10 +167,7 @@ async def _library(n: int, seed: int) -> list[JudgeRequest]:
         years = rng.sample(range(1850, 1960), len(names))
         lengths = rng.sample(range(120, 2400), len(names))
         rooms = rng.sample(range(12, 480), len(names))
-        guides = {
-            name: _guide(name, years[k], lengths[k], rooms[k], years[k] + rng.randint(61, 70))
-            for k, name in enumerate(names)
-        }
+        guides = {name: _guide(name, years[k], lengths[k], rooms[k], rng) for k, name in enumerate(names)}
         target = rng.randrange(len(names))
         place, ask = names[target], i % 3
         own = _numbers(" ".join(guides[place]))

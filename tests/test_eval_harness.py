@@ -22,7 +22,7 @@ DATA = ROOT / "tests" / "data" / "benchmarks"
 
 
 @pytest.mark.parametrize(
-    "name", ["math", "instructions", "length-bias", "documents", "images", "open-ended", "injection"]
+    "name", ["math", "instructions", "length-bias", "documents", "library", "images", "open-ended", "injection"]
 )
 async def test_bundled_sets_are_deterministic_and_labelled(name: str) -> None:
     a, b = await build_set(name, 6), await build_set(name, 6)
@@ -30,7 +30,7 @@ async def test_bundled_sets_are_deterministic_and_labelled(name: str) -> None:
     assert len(a) == 6 and len({r.id for r in a}) == 6
     for r in a:
         assert r.label is not None and r.label.winner in (0, 1) and r.metadata["category"]
-    if name in ("documents", "images", "open-ended", "injection"):  # the label is not always the first one
+    if name in ("documents", "library", "images", "open-ended", "injection"):  # the label is not always the first one
         assert {r.label.winner for r in a if r.label} == {0, 1}
     assert await build_set(name, 6, seed=1) != a or name == "open-ended"
 
@@ -46,6 +46,14 @@ async def test_document_and_image_labels_hold_against_their_evidence() -> None:
         doc = set(re.findall(r"\d+", r.documents[0].text or ""))
         right, wrong = r.candidates[r.label.winner].content, r.candidates[1 - r.label.winner].content
         assert set(re.findall(r"\d+", str(right))) <= doc and not set(re.findall(r"\d+", str(wrong))) <= doc
+    for r in await build_set("library", 6):  # the right number in the named guide, the wrong one in another
+        assert r.label is not None and r.label.winner is not None and len(r.documents) == 16
+        right, wrong = r.candidates[r.label.winner].content, r.candidates[1 - r.label.winner].content
+        named = next(d for d in r.documents if d.id.replace("-", " ") in r.prompt.lower())
+        in_guide = {d.id: set(re.findall(r"\d+", " ".join(d.pages or []))) for d in r.documents}
+        assert set(re.findall(r"\d+", str(right))) <= in_guide[named.id]
+        assert not set(re.findall(r"\d+", str(wrong))) & in_guide[named.id]
+        assert any(set(re.findall(r"\d+", str(wrong))) <= numbers for numbers in in_guide.values())
     images = await build_set("images", 4)
     assert {r.metadata["category"] for r in images} == {"images: sign", "images: photo card"}
     for r in images:

@@ -186,7 +186,7 @@ async def test_a_page_the_judge_read_is_evidence_for_the_claims(embedder: Counti
     assert len(places) == LIBRARY_DOCUMENTS
     lengths = rng.sample(range(120, 2400), len(places))
     docs = [
-        Document(id=p.lower().replace(" ", "-"), pages=_guide(p, 1900, n, 40 + k, 1970))
+        Document(id=p.lower().replace(" ", "-"), pages=_guide(p, 1900 + k, n, 40 + k, rng))
         for k, (p, n) in enumerate(zip(places, lengths, strict=True))
     ]
     assert sum(len(d.pages or []) for d in docs) > ALL_PASSAGES_UP_TO
