@@ -1,14 +1,16 @@
-"""Exploration for self-play: where no plan knows the right call (which region of an image holds the small print),
-a model trained on the teacher never tries it, so sampling alone never finds the runs that would teach it.
+"""Exploration for self-play: where no plan knows the right call (which region of an image holds the small print,
+which page of a large collection holds the fact), a model trained on the teacher never tries it, so sampling
+alone never finds the runs that would teach it.
 
 `ExploringModel` opens each conversation of a run with one call a tool proposes to explore (`ToolDef.explore`:
-each quarter of an image, read), goes on with the calls the request's evidence plans (the teacher's plan: each
-candidate's claims checked, now against what the opening read too), then hands the conversation to the model for
-its ruling. Each proposal is tried in one run; the reward then keeps a run where the proposal paid off (the
-evidence decided it, rightly), and SFT on the kept runs teaches the model to make that call, and the checks after
-it, itself. The plan is played rather than left to the model because a model trained on the teacher rules as
-soon as the teacher would have: after a zoom that read one candidate's number it ruled before checking the other
-(measured in `make train`, EVALS.md), and the run that would have taught the zoom was lost.
+each quarter of an image, read; each page of a document the task names), goes on with the calls the request's
+evidence plans (the teacher's plan: each candidate's claims checked, now against what the opening read too), then
+hands the conversation to the model for its ruling. Each proposal is tried in one run; the reward then keeps a
+run where the proposal paid off (the evidence decided it, rightly), and SFT on the kept runs teaches the model to
+make that call, and the checks after it, itself. The plan is played rather than left to the model because a model
+trained on the teacher rules as soon as the teacher would have: after a zoom that read one candidate's number it
+ruled before checking the other (measured in `make train`, EVALS.md), and the run that would have taught the zoom was
+lost.
 The calls played here are recorded as model turns (backend `explore`), so the run replays and exports like any other.
 """
 
