@@ -118,18 +118,24 @@ async def _documents(n: int, seed: int) -> list[JudgeRequest]:
             )
             right, wrong = f"The {place} has {fact} rooms.", f"The {place} has {wrong_value} rooms."
         assert _numbers(right) <= _numbers(doc) and not _numbers(wrong) <= _numbers(doc), (doc, wrong)
-        candidates, winner = ([right, wrong], 0) if i % 2 == 0 else ([wrong, right], 1)
         out.append(
-            JudgeRequest(
-                id=f"documents/{i}",
-                prompt=prompt,
-                candidates=candidates,
-                label={"winner": winner},
-                documents=[{"id": f"doc{i}", "text": doc}],
-                metadata={"category": style},
-            )
+            _grounded_pair(f"documents/{i}", prompt, right, wrong, i % 2, [{"id": f"doc{i}", "text": doc}], style)
         )
     return out
+
+
+def _grounded_pair(
+    request_id: str, prompt: str, right: str, wrong: str, winner: int, documents: list[dict[str, object]], category: str
+) -> JudgeRequest:
+    """A faithful answer against an unfaithful one, the faithful one at `winner`, over `documents`."""
+    return JudgeRequest(
+        id=request_id,
+        prompt=prompt,
+        candidates=[right, wrong] if winner == 0 else [wrong, right],
+        label={"winner": winner},
+        documents=documents,
+        metadata={"category": category},
+    )
 
 
 # ---------------------------------------------------------------- library
@@ -194,17 +200,9 @@ async def _library(n: int, seed: int) -> list[JudgeRequest]:
             )
         others = _numbers(" ".join(guides[names[other]]))
         assert _numbers(right) <= own and not _numbers(wrong) & own and _numbers(wrong) <= others, (right, wrong)
-        candidates, winner = ([right, wrong], 0) if i % 2 == 0 else ([wrong, right], 1)
-        out.append(
-            JudgeRequest(
-                id=f"library/{i}",
-                prompt=prompt,
-                candidates=candidates,
-                label={"winner": winner},
-                documents=[{"id": _slug(name), "pages": pages} for name, pages in guides.items()],
-                metadata={"category": f"library: {['year', 'length', 'rooms'][ask]}"},
-            )
-        )
+        documents: list[dict[str, object]] = [{"id": _slug(name), "pages": pages} for name, pages in guides.items()]
+        category = f"library: {['year', 'length', 'rooms'][ask]}"
+        out.append(_grounded_pair(f"library/{i}", prompt, right, wrong, i % 2, documents, category))
     return out
 
 
