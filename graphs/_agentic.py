@@ -34,7 +34,7 @@ from judgegraph.graphs._verdict_format import (
     verdict_format,
     verdict_schema,
 )
-from judgegraph.schema import JudgeRequest, ModelTurn, ToolCall, ToolResult, Verdict
+from judgegraph.schema import Document, JudgeRequest, ModelTurn, ToolCall, ToolResult, Verdict
 from judgegraph.tools import RunScope, tools
 
 Ctx = Runtime[JudgeContext]
@@ -196,11 +196,19 @@ def _opening(ctx: JudgeContext, request: JudgeRequest, allowed: list[str], order
         reference=request.reference or "",
         candidates=candidates,
         tools=allowed,
+        documents=[_listed(d) for d in request.documents] if "retrieve" in allowed else [],
         json_actions=not native,
         verdict_fields=_verdict_fields(request.mode, len(candidates)),
     )
     system = {"role": "system", "content": ctx.spec.render("agent_system")}
     return [system, {"role": "user", "content": with_images(ctx, request, task)}]
+
+
+def _listed(document: Document) -> str:
+    """A document as the task lists it: the id `retrieve` takes, and its pages where known (a model that is not
+    held to the action schema must still name an existing document and page)."""
+    count = document.page_count
+    return document.id if count is None else f"{document.id} ({count} page{'' if count == 1 else 's'})"
 
 
 _FRESH: dict[str, Any] = {

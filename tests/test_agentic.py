@@ -226,3 +226,27 @@ async def test_a_judgment_past_its_budget_stops_with_an_invalid_verdict_that_say
     assert t.status == "incomplete" and isinstance(t.events[-1], ErrorEvent) and t.events[-1].kind == "budget"
     stored = TrajectoryStore(tmp_path / "r.db").get(t.id)
     assert stored.status == "incomplete" and stored.verdict == v
+
+
+async def test_the_task_lists_the_documents_a_page_read_can_name(tmp_path: Path, fake_openai: FakeOpenAI) -> None:
+    """A model that is not held to the action schema can still name an existing document and page: the task
+    lists each document's id and its pages where known without reading a file. Without documents, no list."""
+    pdf = tmp_path / "report.pdf"
+    pdf.write_bytes(b"%PDF-1.4")  # listed by id only: its pages are known once it is read
+    request = {
+        "id": "d",
+        "prompt": "How long is the bridge?",
+        "candidates": ["It is 40 metres long.", "It is 90 metres long."],
+        "documents": [
+            {"id": "notes", "text": "The bridge is 40 metres long."},
+            {"id": "varn-guide", "pages": ["The Varn Bridge.", "Its figures: 40 metres long.", "Visitors."]},
+            {"id": "report", "path": str(pdf)},
+        ],
+    }
+    verdict = Reply(content=json.dumps({"action": "verdict", "winner": "A", "confidence": 0.5, "rationale": "r"}))
+    fake_openai.responder = lambda body: verdict
+    await _run(fake_openai, request, tmp_path, backend="llama_cpp")
+    task = fake_openai.requests[0]["messages"][1]["content"]
+    assert "\nDocuments: notes (1 page), varn-guide (3 pages), report.\nTools you may call: retrieve," in task
+    await _run(fake_openai, MATH, tmp_path, backend="llama_cpp")
+    assert "Documents:" not in fake_openai.requests[-1]["messages"][1]["content"]

@@ -103,11 +103,8 @@ def narrow_retrieve(schema: dict[str, Any], request: JudgeRequest, scope: RunSco
 
 def _pages(document: Document) -> dict[str, Any]:
     """The pages a document has, where that is known without reading a file."""
-    if document.pages is not None:
-        return {"enum": list(range(len(document.pages)))}
-    if document.text is not None:
-        return {"enum": [0]}
-    return {"minimum": 0}
+    count = document.page_count
+    return {"minimum": 0} if count is None else {"enum": list(range(count))}
 
 
 def _described(node: dict[str, Any]) -> dict[str, Any]:

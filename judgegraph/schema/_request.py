@@ -51,6 +51,13 @@ class Document(_Model):
             raise ValueError(f"document {self.id!r} has neither text, pages nor a path")
         return self
 
+    @property
+    def page_count(self) -> int | None:
+        """How many pages it has, where that is known without reading a file (None for a file)."""
+        if self.pages is not None:
+            return len(self.pages)
+        return 1 if self.text is not None else None
+
 
 class RubricCriterion(_Model):
     """One criterion of a rubric."""
