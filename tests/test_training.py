@@ -324,14 +324,16 @@ async def test_exploring_a_region_teaches_where_the_evidence_is(tmp_path: Path) 
             runs.append(await judge.arun(request))
     for t, call in zip(runs, calls, strict=True):
         played = [json.loads(m.text or "") for m in t.model_turns() if m.backend == EXPLORE_BACKEND]
-        # Each order's conversation opens with the explored call, then plays the teacher's plan: each candidate's
-        # claims checked (the request's first candidate first, wherever the order shows it), the whole image read.
+        # Each order's conversation opens with the explored call, in place of the plan's reading of the whole
+        # image, then plays the rest of the teacher's plan: each candidate's claims checked (the request's first
+        # candidate first, wherever the order shows it).
         tools_played = [a["tool"] for a in played]
-        assert tools_played == ["zoom_image", "check_propositions", "check_propositions", "zoom_image"] * 2
-        assert [a["arguments"]["bbox_2d"] for a in played[::4]] == [call.arguments["bbox_2d"]] * 2
+        assert tools_played == ["zoom_image", "check_propositions", "check_propositions"] * 2
+        assert [a["arguments"]["bbox_2d"] for a in played[::3]] == [call.arguments["bbox_2d"]] * 2
         assert [a["arguments"]["candidate"] for a in played if a["tool"] == "check_propositions"] == [0, 1, 1, 0]
         ruled = [json.loads(m.text or "") for m in t.model_turns() if m.backend != EXPLORE_BACKEND]
-        assert [a["action"] for a in ruled] == ["verdict", "verdict"]  # the student only rules
+        # Then the student's turn: this one (the teacher) still reads the whole image, as its plan says, then rules.
+        assert [a.get("tool", a["action"]) for a in ruled] == ["zoom_image", "verdict"] * 2
     decided = [t for t in runs if t.verdict is not None and t.verdict.decided_by == "evidence"]
     assert [t.id for t in decided] == [runs[-1].id] and runs[-1].correct
     assert best_runs(runs) == [runs[-1]]
@@ -377,9 +379,14 @@ async def test_exploring_a_page_teaches_which_document_to_read(tmp_path: Path) -
         explorer = ExploringModel(student, {request.id: (request, call)}, tool_names)
         async with Judge.load("agentic", settings=Settings(), store=tmp_path / "runs.db", client=explorer) as judge:
             runs.append(await judge.arun(request))
-    for t in runs:
-        opening = json.loads(next(m for m in t.model_turns() if m.backend == EXPLORE_BACKEND).text or "")
-        assert opening["arguments"]["document"] == named
+    for t, call in zip(runs, calls[1:3], strict=True):
+        played = [json.loads(m.text or "") for m in t.model_turns() if m.backend == EXPLORE_BACKEND]
+        # The page read stands in for the plan's retrieval by the task: one read, then each candidate's checks.
+        assert [a["tool"] for a in played] == ["retrieve", "check_propositions", "check_propositions"] * 2
+        assert [a["arguments"] for a in played[::3]] == [{"document": named, "page": call.arguments["page"]}] * 2
+        # The task lists the documents the page read can name, with their pages.
+        task = t.model_turns()[0].request.messages[1]["content"]
+        assert f"{named} (4 pages)" in task and task.count(" (4 pages)") == len(request.documents)
     fact = runs[1]
     assert fact.verdict is not None and fact.verdict.decided_by == "evidence" and fact.correct
     assert best_runs(runs) == [fact]

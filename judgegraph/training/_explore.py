@@ -2,14 +2,18 @@
 which page of a large collection holds the fact), a model trained on the teacher never tries it, so sampling
 alone never finds the runs that would teach it.
 
-`ExploringModel` opens each conversation of a run with one call a tool proposes to explore (`ToolDef.explore`:
-each quarter of an image, read; each page of a document the task names), goes on with the calls the request's
-evidence plans (the teacher's plan: each candidate's claims checked, now against what the opening read too), then
-hands the conversation to the model for its ruling. Each proposal is tried in one run; the reward then keeps a
-run where the proposal paid off (the evidence decided it, rightly), and SFT on the kept runs teaches the model to
-make that call, and the checks after it, itself. The plan is played rather than left to the model because a model
-trained on the teacher rules as soon as the teacher would have: after a zoom that read one candidate's number it
-ruled before checking the other (measured in `make train`, EVALS.md), and the run that would have taught the zoom was
+`ExploringModel` opens each conversation of a run with one call a tool proposes to explore (`ToolDef.explore`: each
+quarter of an image, read; each page of a document the task names), in place of that tool's planned reading (the
+task's retrieval, the whole image's), goes on with the rest of the calls the request's evidence plans (the teacher's
+plan: each candidate's claims checked, now against what the opening read), then hands the conversation to the model
+for its ruling. So an exploring run reads once, then checks, as a plain run does, and the model sees one shape of
+plan whichever read it opens with (trained on exploring runs that read a page and then also retrieved by the task,
+the model carried the page read to requests with one single-page document and ruled there after its two reads
+without checking: documents 100% -> 33%, EVALS.md). Each proposal is tried in one run; the reward then keeps a run
+where the proposal paid off (the evidence decided it, rightly), and SFT on the kept runs teaches the model to make
+that call, and the checks after it, itself. The plan is played rather than left to the model because a model trained
+on the teacher rules as soon as the teacher would have: after a zoom that read one candidate's number it ruled
+before checking the other (measured in `make train`, EVALS.md), and the run that would have taught the zoom was
 lost.
 The calls played here are recorded as model turns (backend `explore`), so the run replays and exports like any other.
 """
@@ -101,5 +105,5 @@ class ExploringModel:
                     "tool": call.name,
                     "arguments": fitted(dict(call.arguments), offered[call.name]),
                 }
-            return planned_call(request, shown, messages, offered, self._tool_names)
+            return planned_call(request, shown, messages, offered, self._tool_names, instead=call.name)
         return None

@@ -105,9 +105,13 @@ def planned_call(
     messages: list[dict[str, Any]],
     offered: dict[str, dict[str, Any]],
     tool_names: list[str],
+    instead: str | None = None,
 ) -> dict[str, Any] | None:
     """The first call the request's evidence plans (tools in `tool_names`' order, candidates A, B, ...) that this
-    conversation has not made, as an action the schema offers; None when every planned call is made."""
+    conversation has not made, as an action the schema offers; None when every planned call is made. `instead`:
+    a tool the conversation already called in place of its planned reading (an exploring opening: a page or a
+    region rather than the task's retrieval or the whole image), so its planned calls that name no candidate
+    count as made."""
     said = "\n".join(str(m.get("content")) for m in messages if m.get("role") == "user")
     for name in tool_names:
         plan = tools.get(name).plan if name in offered and name in tools else None
@@ -119,7 +123,7 @@ def planned_call(
                 arguments["candidate"] = shown.index(int(arguments["candidate"]))
                 if arguments["candidate"] not in offered[name]["properties"]["candidate"]["enum"]:
                     continue  # checked already in this conversation
-            elif f"Result of {name}({json.dumps(arguments)})" in said:
+            elif name == instead or f"Result of {name}({json.dumps(arguments)})" in said:
                 continue
             return {"action": "call", "tool": name, "arguments": arguments}
     return None
