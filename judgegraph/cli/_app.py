@@ -775,7 +775,12 @@ def train_run(
     epochs: Annotated[float, typer.Option(min=0.01)] = 1.0,
     max_steps: Annotated[int, typer.Option(help="Stop SFT after this many steps (-1: the epochs).")] = -1,
     rounds: Annotated[int, typer.Option(min=0, help="Rejection-sampling rounds after SFT (0: SFT only).")] = 1,
-    samples: Annotated[int, typer.Option(min=1, help="Self-play runs per request in each round.")] = 2,
+    samples: Annotated[
+        int,
+        typer.Option(
+            min=1, help="Self-play runs per request in each round, at most (until one is settled by its evidence)."
+        ),
+    ] = 2,
     temperature: Annotated[float, typer.Option(min=0.0, help="Self-play sampling temperature.")] = 0.8,
     explore: Annotated[
         bool, typer.Option(help="Self-play also tries each call the tools propose to explore (an image's quarters).")

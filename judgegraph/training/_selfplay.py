@@ -1,4 +1,4 @@
-"""Self-play: the agentic judge samples k trajectories per training request at temperature > 0, the judge reward
+"""Self-play: the agentic judge samples up to k trajectories per training request at temperature > 0, the judge reward
 labels them, and the best right one per request is kept for the next round of SFT (rejection sampling, after
 ReST/RAFT: sample -> reward -> keep the best -> SFT again).
 
@@ -32,7 +32,7 @@ class SelfPlay(BaseModel):
 
     requests: int
     samples: int
-    """Trajectories per request."""
+    """Trajectories per request at most (a request a sample settled is not sampled again)."""
     runs: int
     correct: int
     """Runs whose verdict agreed with the label."""
@@ -84,13 +84,20 @@ def weighted(kept: list[Trajectory], runs: list[Trajectory]) -> list[Trajectory]
     return [t for t in kept for _ in range(1 + missed[t.request.id] if explored(t) else 1)]
 
 
+def to_sample(requests: list[JudgeRequest], runs: list[Trajectory]) -> list[JudgeRequest]:
+    """The requests to sample again: those no run so far settled. Rejection sampling keeps one run of a settled
+    request either way, and the samples of one request agree (make train: on all 28 requests both samples were
+    settled or neither), so another sample would cost a judgment and teach nothing."""
+    done = {t.request.id for t in runs if settled(t)}
+    return [r for r in requests if r.id not in done]
+
+
 def to_explore(
     requests: list[JudgeRequest], runs: list[Trajectory], tool_names: list[str]
 ) -> dict[str, list[ToolCall]]:
     """Request id -> the calls to explore for it: only where no run so far is right by its evidence (elsewhere the
     model knows the plan already, and each exploring run costs a judgment)."""
-    done = {t.request.id for t in runs if settled(t)}
-    return {r.id: found for r in requests if r.id not in done and (found := proposals(r, tool_names))}
+    return {r.id: found for r in to_sample(requests, runs) if (found := proposals(r, tool_names))}
 
 
 async def self_play(
@@ -105,7 +112,8 @@ async def self_play(
     concurrency: int = 1,
     explore: bool = True,
 ) -> SelfPlay:
-    """Sample `samples` agentic runs of each training request with the GGUF `model`, recorded in `store`; with
+    """Sample up to `samples` agentic runs of each training request with the GGUF `model` (until one is settled by
+    its evidence), recorded in `store`; with
     `explore`, also one run per call the judge's tools propose to explore for each request no sample settled by
     its evidence (`_explore.py`).
 
@@ -124,13 +132,14 @@ async def self_play(
         base = judges.get("agentic")
         for seed in range(1, samples + 1):
             spec = sampled_spec(base, temperature, seed)
+            unsettled = to_sample(requests, stored_runs(store)) if seed > 1 else requests
             async with Judge.load(spec, settings=served, store=store) as judge:
 
                 async def one(request: JudgeRequest, judge: Judge = judge) -> None:
                     async with limit:
                         await judge.arun(request)  # recorded and rewarded in the store
 
-                await asyncio.gather(*(one(r) for r in requests if (r.id, spec.version) not in done))
+                await asyncio.gather(*(one(r) for r in unsettled if (r.id, spec.version) not in done))
         proposed = to_explore(requests, stored_runs(store), base.tools) if explore else {}
         for j in range(max((len(p) for p in proposed.values()), default=0)):
             spec = sampled_spec(base, temperature, EXPLORE_SEED + j)
