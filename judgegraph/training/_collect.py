@@ -22,7 +22,7 @@ from judgegraph.settings import Settings
 from judgegraph.store import TrajectoryStore
 from judgegraph.training._teacher import Lesson, TeacherModel
 
-VERIFIABLE = ["code", "math", "instructions", "documents", "injection", "images"]
+VERIFIABLE = ["code", "math", "instructions", "documents", "library", "injection", "images"]
 """The bundled sets whose requests carry evidence a tool can check (the teacher has a plan for them)."""
 
 
