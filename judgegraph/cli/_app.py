@@ -783,7 +783,11 @@ def train_run(
     ] = 2,
     temperature: Annotated[float, typer.Option(min=0.0, help="Self-play sampling temperature.")] = 0.8,
     explore: Annotated[
-        bool, typer.Option(help="Self-play also tries each call the tools propose to explore (an image's quarters).")
+        bool,
+        typer.Option(
+            help="Self-play also tries each call the tools propose to explore (an image's quarters, a named "
+            "document's pages) where no sample settled the request."
+        ),
     ] = True,
     evaluate: Annotated[
         int, typer.Option(min=0, help="Evaluation-split pairs a set to judge before and after training (0: none).")
