@@ -60,7 +60,7 @@ def named_documents(request: JudgeRequest) -> list[Document]:
 def explore_retrieve(request: JudgeRequest) -> list[ToolCall]:
     """Each page of each document the task names: in a collection too large to read whole, a fact may sit on a
     page that never names its subject ("It opened in 1903"), which neither the task's words nor a claim's find."""
-    pages = [(d.id, page) for d in named_documents(request) for page in _pages(d).get("enum", [])]
+    pages = [(d.id, page) for d in named_documents(request) for page in range(d.page_count or 0)]
     return [
         ToolCall(
             name="retrieve", arguments={"document": doc, "page": page}, reason="read this page of the named document"

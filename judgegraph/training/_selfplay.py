@@ -113,9 +113,8 @@ async def self_play(
     explore: bool = True,
 ) -> SelfPlay:
     """Sample up to `samples` agentic runs of each training request with the GGUF `model` (until one is settled by
-    its evidence), recorded in `store`; with
-    `explore`, also one run per call the judge's tools propose to explore for each request no sample settled by
-    its evidence (`_explore.py`).
+    its evidence), recorded in `store`; with `explore`, also one run per call the judge's tools propose to explore
+    for each request no sample settled by its evidence (`_explore.py`).
 
     One judgment at a time by default: the embedded server runs one completion at a time, and interleaved
     conversations cost prompt re-reads (benchmarks/embedded.py)."""
@@ -132,7 +131,7 @@ async def self_play(
         base = judges.get("agentic")
         for seed in range(1, samples + 1):
             spec = sampled_spec(base, temperature, seed)
-            unsettled = to_sample(requests, stored_runs(store)) if seed > 1 else requests
+            unsettled = to_sample(requests, stored_runs(store))
             async with Judge.load(spec, settings=served, store=store) as judge:
 
                 async def one(request: JudgeRequest, judge: Judge = judge) -> None:
