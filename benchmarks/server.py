@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -38,7 +39,7 @@ async def serve_process(
     model_url: str | None, store: Path, *options: str
 ) -> AsyncIterator[tuple[str, asyncio.subprocess.Process]]:
     """`judgegraph serve` as its own process on a free port, as deployed (on `model_url`, or its default model):
-    yields (base URL, process) once it answers /health, and stops it after."""
+    yields (base URL, process) once every worker it was asked for (`--workers N`) is up, and stops it after."""
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     cmd = ["-m", "judgegraph.cli", "serve", "--port", str(port), "--store", str(store)]
@@ -47,7 +48,8 @@ async def serve_process(
         sys.executable, *cmd, *options, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
     try:
-        await _wait_ready(base, proc)
+        workers = int(options[options.index("--workers") + 1]) if "--workers" in options else 1
+        await _wait_ready(base, proc, workers)
         yield base, proc
     finally:
         if proc.returncode is None:
@@ -55,18 +57,22 @@ async def serve_process(
         await asyncio.wait_for(proc.wait(), timeout=30)
 
 
-async def _wait_ready(base: str, proc: asyncio.subprocess.Process) -> None:
+async def _wait_ready(base: str, proc: asyncio.subprocess.Process, workers: int) -> None:
+    """Until /metrics counts at least `workers` live workers: the first worker answers while the others still open
+    their judge, and a load (or a test) started then would only reach the first."""
     async with httpx.AsyncClient() as client:
         for _ in range(600):
             if proc.returncode is not None:
                 raise RuntimeError("judgegraph serve exited during start")
             try:
-                if (await client.get(f"{base}/health")).status_code == 200:
+                reply = await client.get(f"{base}/metrics")
+                live = re.search(r"^judgegraph_workers (\d+)$", reply.text, re.MULTILINE)
+                if reply.status_code == 200 and live and int(live[1]) >= workers:
                     return
             except httpx.TransportError:
                 pass
             await asyncio.sleep(0.1)
-    raise RuntimeError("judgegraph serve did not start in 60 s")
+    raise RuntimeError(f"judgegraph serve did not start {workers} worker(s) in 60 s")
 
 
 async def _load(
