@@ -161,6 +161,23 @@ async def test_worker_processes_share_one_port_one_store_and_their_metrics(
     store.close()
 
 
+async def test_a_busy_worker_writes_its_counters_once_an_interval(tmp_path: Path) -> None:
+    from judgegraph.serving._server import _Metrics
+
+    metrics = _Metrics(tmp_path)
+    for _ in range(100):  # a burst of requests inside one interval
+        metrics.requests[("/reward", 200)] += 1
+        metrics.publish_soon()
+    assert list(tmp_path.glob("*.json")) == []  # nothing written yet: one write is scheduled for the whole burst
+    await asyncio.sleep(_Metrics.PUBLISH_EVERY_S * 2)
+    (file,) = tmp_path.glob("*.json")
+    assert json.loads(file.read_text())["requests"] == [["/reward", 200, 100]]
+    metrics.requests[("/reward", 200)] += 1
+    metrics.publish_soon()  # the next change schedules the next write
+    await asyncio.sleep(_Metrics.PUBLISH_EVERY_S * 2)
+    assert json.loads(file.read_text())["requests"] == [["/reward", 200, 101]]
+
+
 async def test_a_stopped_server_finishes_the_requests_in_flight(fake_openai: FakeOpenAI, tmp_path: Path) -> None:
     from benchmarks.server import serve_process
 

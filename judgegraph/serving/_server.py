@@ -63,7 +63,11 @@ class _Metrics:
     """Prometheus text exposition of a few counters, kept by hand (no extra dependency).
 
     With several worker processes (`serve --workers N`), each writes its own counters to `shared` (one JSON file
-    per process, replaced atomically after every request) and `/metrics`, whichever worker answers it, sums them."""
+    per process, replaced atomically) and `/metrics`, whichever worker answers it, sums them. A busy worker
+    writes at most every `PUBLISH_EVERY_S`: a write costs about 0.2 ms of CPU, 5% of a rule-decided request."""
+
+    PUBLISH_EVERY_S = 0.2
+    """How stale another worker's counters in /metrics can be (the answering worker's own are always current)."""
 
     def __init__(self, shared: Path | None = None) -> None:
         self.requests: Counter[tuple[str, int]] = Counter()
@@ -72,6 +76,7 @@ class _Metrics:
         self.tools: Counter[str] = Counter()
         self.in_flight = 0
         self.shared = shared
+        self._scheduled = False
 
     def _snapshot(self) -> dict[str, Any]:
         return {
@@ -91,6 +96,17 @@ class _Metrics:
         partial = path.with_suffix(".partial")
         partial.write_text(json.dumps(self._snapshot()))
         partial.replace(path)
+
+    def publish_soon(self) -> None:
+        """`publish` within `PUBLISH_EVERY_S`, once for all the changes until then (call from the event loop)."""
+        if self.shared is None or self._scheduled:
+            return
+        self._scheduled = True
+        asyncio.get_running_loop().call_later(self.PUBLISH_EVERY_S, self._publish_scheduled)
+
+    def _publish_scheduled(self) -> None:
+        self._scheduled = False
+        self.publish()
 
     def _gathered(self) -> tuple[list[dict[str, Any]], int]:
         if self.shared is None:
@@ -168,6 +184,7 @@ def create_app(config: ServerConfig, *, metrics_dir: Path | None = None, **judge
         try:
             yield
         finally:
+            metrics.publish()  # its last counts, which a publish still scheduled would no longer write
             await judge.aclose()
 
     app = FastAPI(title="judgegraph reward server", version="1", lifespan=lifespan)
@@ -181,19 +198,23 @@ def create_app(config: ServerConfig, *, metrics_dir: Path | None = None, **judge
             given = request.headers.get("x-api-key") or request.headers.get("authorization", "").removeprefix("Bearer ")
             if not hmac.compare_digest(given.encode(), config.api_key.encode()):
                 metrics.requests[(path, 401)] += 1
+                metrics.publish_soon()
                 return JSONResponse({"detail": "a valid API key is required"}, status_code=401)
         size = int(request.headers.get("content-length") or 0)
         if size > config.max_body_bytes:
             metrics.requests[(path, 413)] += 1
+            metrics.publish_soon()
             return JSONResponse({"detail": f"request body over {config.max_body_bytes} bytes"}, status_code=413)
         if limit.locked():
             metrics.requests[(path, 429)] += 1
+            metrics.publish_soon()
             return JSONResponse(
                 {"detail": "busy: too many requests in flight"}, status_code=429, headers={"Retry-After": "1"}
             )
         start = time.perf_counter()
         async with limit:
             metrics.in_flight += 1
+            metrics.publish_soon()
             try:
                 response = await asyncio.wait_for(call_next(request), timeout=config.timeout_s)
             except TimeoutError:
@@ -203,7 +224,7 @@ def create_app(config: ServerConfig, *, metrics_dir: Path | None = None, **judge
         metrics.requests[(path, response.status_code)] += 1
         metrics.latency_sum[path] += time.perf_counter() - start
         metrics.latency_count[path] += 1
-        metrics.publish()
+        metrics.publish_soon()
         return response
 
     def _admit(request: JudgeRequest, loc: tuple[str | int, ...]) -> JudgeRequest:
