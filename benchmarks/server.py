@@ -1,10 +1,10 @@
-"""Reward server: requests/s and latency with 500 concurrent clients, with 1, 2 and all cores' worker processes.
+"""Reward server: requests/s and latency under 500 concurrent clients, with 1, 2 and all cores' worker processes.
 
 `judgegraph serve` runs as its own process, as deployed, with its default model (the embedded llama.cpp
 server, started on the first request that needs a model); the clients are aiohttp in this one. Each client posts
 OpenRLHF `/reward` requests (one response with a reference answer, so the evidence decides: the server's own
-cost, no model wait) one after another. After the load: the memory of the server's processes, and that none of
-them is a model server (no request needed one).
+cost, no model wait) one after another for a fixed window. After the load: the memory of the server's
+processes, and that none of them is a model server (no request needed one).
 """
 
 from __future__ import annotations
@@ -29,7 +29,10 @@ from judgegraph.backends import free_port
 
 CLIENTS = 500
 PER_CLIENT = 4
-ROUNDS = 3
+"""Requests per client in a fixed load (the reliability suite's)."""
+LOAD_S = 8.0
+"""The window of one sustained load: clients post until it ends; the requests done within it count."""
+ROUNDS = 5
 """Loads per configuration, interleaved: on a shared 2-core machine one load's rate moves by a third."""
 PROMPT = "<|im_start|>user\nWhat is 6*7?<|im_end|>\n<|im_start|>assistant\n"
 
@@ -76,11 +79,17 @@ async def _wait_ready(base: str, proc: asyncio.subprocess.Process, workers: int)
 
 
 async def _load(
-    base: str, clients: int = CLIENTS, per_client: int = PER_CLIENT
+    base: str, clients: int = CLIENTS, per_client: int = PER_CLIENT, *, for_s: float | None = None
 ) -> tuple[list[float], dict[int | str, int], float]:
-    """`clients` clients posting one after another; aiohttp with bodies encoded once, so the load generator's
-    share of the cores it shares with the server stays small (httpx's pool cost several times as much CPU a
-    request at 500 connections)."""
+    """`clients` clients posting one after another, `per_client` requests each, or with `for_s` as many as they
+    can in that many seconds: (latencies, status counts, seconds). Sustained (`for_s`), the seconds are the
+    window and the latencies and counts those of the requests done within it; the requests still in flight at
+    its end finish uncounted, so a worker that drew fewer clients than another is measured while busy, not while
+    it idles for the other's tail (keep-alive connections stay with the worker that accepted them, and a burst
+    of 500 connections splits between 2 workers anywhere from even to 2:1).
+
+    aiohttp with bodies encoded once, so the load generator's share of the cores it shares with the server
+    stays small (httpx's pool cost several times as much CPU a request at 500 connections)."""
     import aiohttp
 
     latencies: list[float] = []
@@ -91,24 +100,28 @@ async def _load(
     ]
     headers = {"content-type": "application/json"}
     timeout = aiohttp.ClientTimeout(total=120)
+    start = time.perf_counter()
+    end = start + for_s if for_s is not None else float("inf")
     async with aiohttp.ClientSession(base, connector=aiohttp.TCPConnector(limit=clients), timeout=timeout) as session:
 
         async def one_client(c: int) -> None:
-            for k in range(per_client):
-                start = time.perf_counter()
+            k = 0
+            while (k < per_client) if for_s is None else (time.perf_counter() < end):
+                sent = time.perf_counter()
                 try:
                     async with session.post("/reward", data=bodies[(c + k) % 2], headers=headers) as response:
                         await response.read()
                         status: int | str = response.status
                 except (aiohttp.ClientError, TimeoutError) as e:  # counted, not fatal: the report says how many
                     status = type(e).__name__
-                latencies.append(time.perf_counter() - start)
-                statuses[status] = statuses.get(status, 0) + 1
+                done = time.perf_counter()
+                if done <= end:
+                    latencies.append(done - sent)
+                    statuses[status] = statuses.get(status, 0) + 1
+                k += 1
 
-        start = time.perf_counter()
         await asyncio.gather(*(one_client(c) for c in range(clients)))
-        elapsed = time.perf_counter() - start
-    return latencies, statuses, elapsed
+    return latencies, statuses, for_s if for_s is not None else time.perf_counter() - start
 
 
 async def _load_warmup(base: str) -> None:
@@ -165,8 +178,10 @@ async def _round(workers: int) -> Round:
     async with serve_process(None, store, *options) as (base, proc):
         await _load_warmup(base)
         server_cpu, client_cpu = _cpu_s(proc.pid), time.process_time()
-        latencies, statuses, elapsed = await _load(base)
+        load = asyncio.ensure_future(_load(base, for_s=LOAD_S))
+        await asyncio.sleep(LOAD_S)  # the CPU of the window the requests are counted in
         server_cpu, client_cpu = _cpu_s(proc.pid) - server_cpu, time.process_time() - client_cpu
+        latencies, statuses, elapsed = await load
         rss, models = _memory(proc.pid)
     s = Stats.of(latencies)
     n = len(latencies)
@@ -188,10 +203,13 @@ async def bench() -> str:
     header += ["server CPU ms / request", "clients' CPU ms / request", "status codes", "server RSS MiB"]
     header += ["model processes", "requests/s in each round"]
     intro = (
-        f"{CLIENTS} concurrent clients, {PER_CLIENT} `/reward` requests each, against `judgegraph serve --workers N` "
-        f"(`--max-concurrency` at the client count per worker, one store), in {ROUNDS} interleaved rounds (each row:"
-        " the round with the median rate; the last column: every round's); each request is decided by the reference."
-        " Server CPU is that of the server's process and its workers; the clients' CPU that of this process. The"
+        f"{CLIENTS} concurrent clients posting `/reward` requests one after another for {LOAD_S:g} s against"
+        " `judgegraph serve --workers N` (`--max-concurrency` at the client count per worker, one store), in"
+        f" {ROUNDS} interleaved rounds (each row: the round with the median rate; the last column: every round's);"
+        " each request is decided by the reference. Requests, rate and latencies count the requests done within"
+        " the window (a sustained load: a worker that drew fewer of the keep-alive connections is measured busy,"
+        " not idling through the other's tail), CPU is that of the window. Server CPU is that of the server's"
+        " process and its workers; the clients' CPU that of this process. The"
         " server runs with its default model, the embedded llama.cpp server, which starts on the first request that"
         " needs a model: none here, so it never starts (model processes: those serving a model among the server's"
         " processes after the load; RSS: all of them together)."
@@ -199,15 +217,17 @@ async def bench() -> str:
     scale = medians[1].rate / medians[0].rate if len(medians) > 1 else 1.0
     outro = f"2 workers against 1: {scale:.2f}x the requests/s (medians)."
     if len(medians) > 1:
-        server_ms, client_ms = medians[1].server_ms, medians[1].client_ms
+        one, two = medians[0], medians[1]
         cores = os.cpu_count() or 1
-        ceiling = cores * 1000 / (server_ms + client_ms)
+        ceiling = cores * 1000 / (two.server_ms + two.client_ms)
         outro += (
-            f" One worker keeps about a core busy ({medians[0].rate * medians[0].server_ms / 1000:.2f} cores of"
-            f" server CPU at its rate), and the clients share the cores, so 2 workers can serve at most {cores} cores"
-            f" / ({server_ms:.1f} ms server + {client_ms:.1f} ms clients' CPU a request) = {ceiling:.0f} requests/s,"
-            f" {ceiling / medians[0].rate:.2f}x one worker, on a machine that gives two busy processes two whole"
-            " cores (a shared VM gives less: its steal time moves every round)."
+            f" One worker keeps about a core busy ({one.rate * one.server_ms / 1000:.2f} cores of server CPU at its"
+            f" rate) and spends {one.server_ms:.1f} ms of CPU a request holding all {CLIENTS} clients' requests;"
+            f" 2 workers, about half each, {two.server_ms:.1f} ms (a process with fewer requests in flight does"
+            f" less work for each, so the scaling can pass 2x). With the clients on the same cores, 2 workers can"
+            f" serve at most {cores} cores / ({two.server_ms:.1f} ms server + {two.client_ms:.1f} ms clients' CPU a"
+            f" request) = {ceiling:.0f} requests/s, on a machine that gives two busy processes two whole cores (a"
+            " shared VM gives less: its steal time moves every round)."
         )
     outro += (
         " The latencies are queueing (Little's law: clients in flight / rate). The clients are aiohttp with bodies"
