@@ -181,3 +181,19 @@ def test_concurrent_writer_processes(store_path: Path) -> None:
     store = TrajectoryStore(store_path)
     assert store.count() == 100 and all(r.status == "complete" for r in store.list_runs(limit=200))
     assert sqlite3.connect(store_path).execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+async def test_runs_finished_together_commit_together_and_a_bad_one_fails_alone(store_path: Path) -> None:
+    import asyncio
+
+    store = TrajectoryStore(store_path)
+    started = [_trajectory(i) for i in range(20)]
+    for t in started:
+        await store.astart_run(t)
+    stray = _trajectory(99)  # never started: its finish has no row to update
+    outcomes = await asyncio.gather(
+        *(store.afinish_run(t) for t in [*started[:10], stray, *started[10:]]), return_exceptions=True
+    )
+    assert [type(o).__name__ for o in outcomes] == ["NoneType"] * 10 + ["StoreError"] + ["NoneType"] * 10
+    assert store.count() == 20 and all(store.get(t.id).verdict == t.verdict for t in started)
+    store.close()

@@ -270,20 +270,26 @@ class _Writer:
                 if conn.in_transaction:
                     conn.execute("ROLLBACK")
                 errors = [e] * len(batch)
+        # One wake-up of each waiting loop for the whole batch: a wake-up is a write to its self-pipe and a turn
+        # of its selector, which per run cost as much as the run's SQL.
+        settled: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[None], BaseException | None]]] = {}
         for (_, done), error in zip(batch, errors, strict=True):
             if done is not None:
                 loop, future = done
-                with contextlib.suppress(RuntimeError):  # the loop is gone: nobody is waiting
-                    loop.call_soon_threadsafe(_settle, future, error)
+                settled.setdefault(loop, []).append((future, error))
+        for loop, outcomes in settled.items():
+            with contextlib.suppress(RuntimeError):  # the loop is gone: nobody is waiting
+                loop.call_soon_threadsafe(_settle, outcomes)
 
 
-def _settle(future: asyncio.Future[None], error: BaseException | None) -> None:
-    if future.done():
-        return
-    if error is None:
-        future.set_result(None)
-    else:
-        future.set_exception(error)
+def _settle(outcomes: list[tuple[asyncio.Future[None], BaseException | None]]) -> None:
+    for future, error in outcomes:
+        if future.done():
+            continue
+        if error is None:
+            future.set_result(None)
+        else:
+            future.set_exception(error)
 
 
 class TrajectoryStore:
