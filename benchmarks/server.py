@@ -17,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -80,10 +81,10 @@ async def _wait_ready(base: str, proc: asyncio.subprocess.Process, workers: int)
 
 async def _load(
     base: str, clients: int = CLIENTS, per_client: int = PER_CLIENT, *, for_s: float | None = None
-) -> tuple[list[float], dict[int | str, int], float]:
+) -> tuple[list[tuple[int | str, float]], float]:
     """`clients` clients posting one after another, `per_client` requests each, or with `for_s` as many as they
-    can in that many seconds: (latencies, status counts, seconds). Sustained (`for_s`), the seconds are the
-    window and the latencies and counts those of the requests done within it; the requests still in flight at
+    can in that many seconds: ((status, latency) of each request, seconds). Sustained (`for_s`), the seconds are
+    the window and the requests those done within it; the requests still in flight at
     its end finish uncounted, so a worker that drew fewer clients than another is measured while busy, not while
     it idles for the other's tail (keep-alive connections stay with the worker that accepted them, and a burst
     of 500 connections splits between 2 workers anywhere from even to 2:1).
@@ -92,8 +93,7 @@ async def _load(
     stays small (httpx's pool cost several times as much CPU a request at 500 connections)."""
     import aiohttp
 
-    latencies: list[float] = []
-    statuses: dict[int | str, int] = {}
+    answers: list[tuple[int | str, float]] = []
     bodies = [
         json.dumps({"query": [PROMPT + answer], "prompts": [PROMPT], "labels": ["42"]}).encode()
         for answer in ("It is 41.", "The answer is 42.")
@@ -116,12 +116,16 @@ async def _load(
                     status = type(e).__name__
                 done = time.perf_counter()
                 if done <= end:
-                    latencies.append(done - sent)
-                    statuses[status] = statuses.get(status, 0) + 1
+                    answers.append((status, done - sent))
                 k += 1
 
         await asyncio.gather(*(one_client(c) for c in range(clients)))
-    return latencies, statuses, for_s if for_s is not None else time.perf_counter() - start
+    return answers, for_s if for_s is not None else time.perf_counter() - start
+
+
+def status_counts(answers: list[tuple[int | str, float]]) -> str:
+    counts = Counter(status for status, _ in answers)
+    return ", ".join(f"{code}: {n}" for code, n in sorted(counts.items(), key=lambda kv: str(kv[0])))
 
 
 async def _load_warmup(base: str) -> None:
@@ -181,11 +185,11 @@ async def _round(workers: int) -> Round:
         load = asyncio.ensure_future(_load(base, for_s=LOAD_S))
         await asyncio.sleep(LOAD_S)  # the CPU of the window the requests are counted in
         server_cpu, client_cpu = _cpu_s(proc.pid) - server_cpu, time.process_time() - client_cpu
-        latencies, statuses, elapsed = await load
+        answers, elapsed = await load
         rss, models = _memory(proc.pid)
-    s = Stats.of(latencies)
-    n = len(latencies)
-    codes = ", ".join(f"{code}: {k}" for code, k in sorted(statuses.items(), key=lambda kv: str(kv[0])))
+    s = Stats.of([latency for _, latency in answers])
+    n = len(answers)
+    codes = status_counts(answers)
     per = [1000 * server_cpu / n, 1000 * client_cpu / n]
     row = [workers, CLIENTS, n, n / elapsed, s.p50_ms, s.p95_ms, s.p99_ms, *per, codes, rss, models]
     return Round(n / elapsed, per[0], per[1], row)
