@@ -197,3 +197,20 @@ async def test_runs_finished_together_commit_together_and_a_bad_one_fails_alone(
     assert [type(o).__name__ for o in outcomes] == ["NoneType"] * 10 + ["StoreError"] + ["NoneType"] * 10
     assert store.count() == 20 and all(store.get(t.id).verdict == t.verdict for t in started)
     store.close()
+
+
+def test_writers_take_turns_across_processes_on_the_stores_lock_file(store_path: Path) -> None:
+    import fcntl
+    import time
+
+    store = TrajectoryStore(store_path)
+    with open(f"{store_path}.lock") as other:  # another process's write turn, as far as flock can tell
+        fcntl.flock(other, fcntl.LOCK_EX)
+        writer = threading.Thread(target=store.start_run, args=(_trajectory(1),))
+        writer.start()
+        time.sleep(0.3)
+        assert writer.is_alive()  # waiting for its turn, not racing SQLite's lock
+        fcntl.flock(other, fcntl.LOCK_UN)
+        writer.join(timeout=10)
+    assert not writer.is_alive() and store.count() == 1
+    store.close()
