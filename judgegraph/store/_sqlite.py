@@ -3,7 +3,8 @@
 A run row is written when the run starts (status `running`) and completed with its events in one
 transaction when it ends, so a process that dies mid-run leaves a row that says so. Events are stored one
 row each (appended: a rowid table), so export, replay and the viewer read them with SQL; content-addressed
-artifacts (images, large outputs) have their own table from the start.
+artifacts (images, large outputs) have their own table from the start. Writers, in every process, take turns
+on a `flock` of `<store>.lock` beside the file.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import threading
 from collections.abc import Callable, Iterator
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from pydantic import BaseModel, TypeAdapter
 
@@ -324,7 +325,7 @@ class TrajectoryStore:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
         try:
-            self._writer_lock: Any = open(self.path.with_name(self.path.name + ".lock"), "a")  # noqa: SIM115
+            self._writer_lock: IO[str] | None = open(self.path.with_name(self.path.name + ".lock"), "a")  # noqa: SIM115
         except OSError:  # a folder this process may read but not write: it will not write either
             self._writer_lock = None
         self._conn = sqlite3.connect(self.path, check_same_thread=False, timeout=30.0, isolation_level=None)
