@@ -84,10 +84,9 @@ async def _load(
 ) -> tuple[list[tuple[int | str, float]], float]:
     """`clients` clients posting one after another, `per_client` requests each, or with `for_s` as many as they
     can in that many seconds: ((status, latency) of each request, seconds). Sustained (`for_s`), the seconds are
-    the window and the requests those done within it; the requests still in flight at
-    its end finish uncounted, so a worker that drew fewer clients than another is measured while busy, not while
-    it idles for the other's tail (keep-alive connections stay with the worker that accepted them, and a burst
-    of 500 connections splits between 2 workers anywhere from even to 2:1).
+    the window and the requests those done within it; those still in flight at its end finish uncounted. So a
+    worker that drew fewer of the keep-alive connections (they stay with the worker that accepted them) is
+    measured while busy, not while it idles through the other's tail.
 
     aiohttp with bodies encoded once, so the load generator's share of the cores it shares with the server
     stays small (httpx's pool cost several times as much CPU a request at 500 connections)."""
