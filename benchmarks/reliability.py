@@ -641,7 +641,6 @@ async def load(clients: int = 500, per_client: int = 4) -> Figure:
     concurrent clients, and the doubled load again with no effective limit: nothing but 200s and 429s past the
     limit, the memory of all its processes bounded, and the admitted requests' p99 held by `--max-concurrency`
     where without it it grows with the clients."""
-    import re
     from collections import Counter
 
     import httpx
@@ -660,6 +659,7 @@ async def load(clients: int = 500, per_client: int = 4) -> Figure:
     statuses: Counter[int | str] = Counter()
     p99_admitted: list[float] = []
     rss: list[float] = []
+    requests = 0
     with fake_model_process(latency_s=0.0) as url:
         for max_concurrency, loads in ((limit, (clients, 2 * clients)), (2 * clients, (2 * clients,))):
             store = Path(tempfile.mkdtemp(prefix="judgegraph-load-")) / "runs.db"
@@ -670,6 +670,7 @@ async def load(clients: int = 500, per_client: int = 4) -> Figure:
                 sampler = asyncio.create_task(sample(proc.pid, stop))
                 for n in loads:
                     answers, elapsed = await bench._load(base, n, per_client)
+                    requests += len(answers)
                     admitted = Stats.of([latency for status, latency in answers if status == 200])
                     p99_admitted.append(admitted.p99_ms)
                     statuses.update(status for status, _ in answers)
@@ -678,9 +679,7 @@ async def load(clients: int = 500, per_client: int = 4) -> Figure:
                 stop.set()
                 await sampler
                 async with httpx.AsyncClient(base_url=base) as client:
-                    metrics = (await client.get("/metrics")).text
-    gauge = re.search(r"^judgegraph_workers (\d+)$", metrics, re.MULTILINE)
-    workers = int(gauge[1]) if gauge else 1
+                    workers = bench.live_workers((await client.get("/metrics")).text)
     body = (
         f"OpenRLHF `/reward` requests (decided by the reference; {per_client} a client, posted one after another)"
         f" against `judgegraph serve --max-concurrency N` with its default workers ({workers} here, each admitting"
@@ -695,7 +694,7 @@ async def load(clients: int = 500, per_client: int = 4) -> Figure:
     )
     facts = {
         "statuses": dict(statuses),
-        "requests": sum(int(str(row[2])) for row in rows),
+        "requests": requests,
         "rss_start_mib": rss[0],
         "rss_peak_mib": max(rss),
         "p99_admitted_ms": p99_admitted,

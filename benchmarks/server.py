@@ -61,6 +61,12 @@ async def serve_process(
         await asyncio.wait_for(proc.wait(), timeout=30)
 
 
+def live_workers(metrics: str) -> int:
+    """The live-worker gauge of a /metrics page (0 before any worker has published)."""
+    gauge = re.search(r"^judgegraph_workers (\d+)$", metrics, re.MULTILINE)
+    return int(gauge[1]) if gauge else 0
+
+
 async def _wait_ready(base: str, proc: asyncio.subprocess.Process, workers: int) -> None:
     """Until /metrics counts at least `workers` live workers: the first worker answers while the others still open
     their judge, and a load (or a test) started then would only reach the first."""
@@ -70,8 +76,7 @@ async def _wait_ready(base: str, proc: asyncio.subprocess.Process, workers: int)
                 raise RuntimeError("judgegraph serve exited during start")
             try:
                 reply = await client.get(f"{base}/metrics")
-                live = re.search(r"^judgegraph_workers (\d+)$", reply.text, re.MULTILINE)
-                if reply.status_code == 200 and live and int(live[1]) >= workers:
+                if reply.status_code == 200 and live_workers(reply.text) >= workers:
                     return
             except httpx.TransportError:
                 pass
