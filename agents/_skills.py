@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from judgegraph.errors import ConfigError
 from judgegraph.registry import Registry
 from judgegraph.schema import JudgeRequest
+from judgegraph.tools import tools
 
 EvidenceField = Literal["reference", "tests", "constraints", "documents", "images", "rubric"]
 COST_ORDER = {"low": 0, "medium": 1, "high": 2}
@@ -44,7 +45,10 @@ class Skill(BaseModel):
     applies_when: list[EvidenceField] = Field(default_factory=list)
     """Evidence the request must carry, all of it."""
     applies_when_any: list[EvidenceField] = Field(default_factory=list)
-    """Evidence of which the request must carry at least one. With neither list set, the skill is a fallback."""
+    """Evidence of which the request must carry at least one. With no condition set, the skill is a fallback."""
+    applies_when_planned: list[str] = Field(default_factory=list)
+    """Tools of which at least one must be of use on the request (its plan schedules a call, or, for a tool no
+    plan schedules, it applies): evidence the judge makes itself, such as the statement's examples."""
     priority: int = 0
     """Among skills that apply, the highest priority is chosen."""
     aggregation: str = "all_pass"
@@ -56,10 +60,19 @@ class Skill(BaseModel):
     def applies(self, request: JudgeRequest) -> bool:
         if self.applies_when_any and not any(request.has_evidence(f) for f in self.applies_when_any):
             return False
+        if self.applies_when_planned and not any(_of_use(t, request) for t in self.applies_when_planned):
+            return False
         return all(request.has_evidence(f) for f in self.applies_when)
 
     def ordered_resources(self) -> list[Resource]:
         return sorted(self.resources, key=lambda r: COST_ORDER[r.cost])
+
+
+def _of_use(tool_name: str, request: JudgeRequest) -> bool:
+    tool = tools.get(tool_name)
+    if tool.plan is not None:
+        return bool(tool.plan(request))
+    return tool.applies is None or tool.applies(request)
 
 
 skills: Registry[Skill] = Registry("skill")

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import json
 import operator
+from collections import Counter
+from collections.abc import Collection
 from typing import Annotated, Any, Literal, TypedDict
 
 from langgraph.graph import END, START, StateGraph
@@ -36,6 +38,7 @@ from judgegraph.graphs._verdict_format import (
 )
 from judgegraph.schema import Document, JudgeRequest, ModelTurn, ToolCall, ToolResult, Verdict
 from judgegraph.tools import RunScope, tools
+from judgegraph.tools.python import DEFAULT_CALLS as DEFAULT_PYTHON_CALLS
 
 Ctx = Runtime[JudgeContext]
 
@@ -85,11 +88,15 @@ def _offered(
     called: dict[str, list[int]],
     *,
     described: bool,
+    spent: Collection[str] = (),
 ) -> dict[str, dict[str, Any]]:
     """Each tool still worth calling in this order, with its argument schema narrowed to this request and to
-    candidates it has not yet checked in this conversation (a repeat only returns the same result again)."""
+    candidates it has not yet checked in this conversation (a repeat only returns the same result again), less
+    the tools whose calls this judgment has spent."""
     offered = {}
     for name in allowed:
+        if name in spent:
+            continue
         done = called.get(name, [])
         schema = tools.get(name).argument_schema(request, scope, described=described, exclude_candidates=done)
         candidate = schema.get("properties", {}).get("candidate")
@@ -103,6 +110,7 @@ def action_schema(
     request: JudgeRequest,
     scope: RunScope | None = None,
     called: dict[str, list[int]] | None = None,
+    spent: Collection[str] = (),
 ) -> dict[str, Any]:
     """One JSON action per turn, constrained: one alternative per tool still offered (its own arguments,
     narrowed to this request), and one for the verdict. A schema-constrained decoder can then only produce a
@@ -115,7 +123,7 @@ def action_schema(
             "required": ["action", "tool", "arguments"],
             "additionalProperties": False,
         }
-        for name, arguments in _offered(allowed, request, scope, called or {}, described=False).items()
+        for name, arguments in _offered(allowed, request, scope, called or {}, described=False, spent=spent).items()
     ]
     alternatives.append(
         {
@@ -172,11 +180,13 @@ def _native(ctx: JudgeContext, allowed: list[str]) -> bool:
 
 
 def allowed_tools(spec: JudgeSpec, request: JudgeRequest) -> list[str]:
-    """The judge's tools whose evidence this request carries (a tool without a plan is always allowed)."""
+    """The judge's tools whose evidence this request carries (a tool without a plan: where it applies)."""
     out = []
     for name in spec.tools:
-        plan = tools.get(name).plan
-        if plan is None or plan(request):
+        tool = tools.get(name)
+        if (tool.plan is not None and tool.plan(request)) or (
+            tool.plan is None and (tool.applies is None or tool.applies(request))
+        ):
             out.append(name)
     return out
 
@@ -274,15 +284,16 @@ async def agent(state: AgentState, runtime: Ctx) -> dict[str, Any]:
     if state.get("problem"):
         messages.append({"role": "user", "content": ctx.spec.render("retry", problem=state["problem"])})
     allowed, called = state.get("allowed", []), state.get("called", {})
+    spent = _spent(state, _options(ctx))
     n = len(request.candidates)
     if _native(ctx, allowed):
         choice: str | dict[str, Any] = "required" if ctx.client.profile.tool_choice_required else "auto"
-        if state.get("stalled") or not _offered(allowed, request, ctx.scope, called, described=False):
+        if state.get("stalled") or not _offered(allowed, request, ctx.scope, called, described=False, spent=spent):
             choice = _VERDICT_CHOICE  # every tool has checked what it can, or the model only repeats itself
         specs = _native_specs(ctx, request, allowed)
         turn = await ctx.client.chat(messages, tools=specs, tool_choice=choice, sampling=sampling_of(ctx.spec))
     else:
-        schema = action_schema(allowed, request, ctx.scope, called)
+        schema = action_schema(allowed, request, ctx.scope, called, spent)
         turn = await ctx.client.chat(messages, json_schema=schema, schema_name="action", sampling=sampling_of(ctx.spec))
     ctx.recorder.model_turn(turn, "agent")
     if turn.error is not None:
@@ -338,7 +349,7 @@ async def act(state: AgentState, runtime: Ctx) -> dict[str, Any]:
     ctx, request = runtime.context, state["request"]
     shown = shown_order(_order(state), len(request.candidates))
     room = max(0, ctx.options.max_tool_calls - state.get("tool_calls", 0))
-    asked = state.get("pending", [])[:room]
+    asked, refused = _within_limits(state.get("pending", [])[:room], state, _options(ctx))
     called = {tool: list(positions) for tool, positions in state.get("called", {}).items()}
     stalled = bool(asked) and all(_position(c) in called.get(c.name, []) for c in asked)
     for c in asked:
@@ -351,6 +362,13 @@ async def act(state: AgentState, runtime: Ctx) -> dict[str, Any]:
     allowed = frozenset(state.get("allowed", []))
     ran = await run_recorded(ctx, request, [c for c, _ in fresh], "act", allowed)
     for (_, key), result in zip(fresh, ran, strict=True):
+        cache[key] = result
+    for call, result in refused:  # recorded like any call: the trajectory holds every call the model made
+        ctx.recorder.tool_call(call, "act")
+        ctx.recorder.tool_result(result, "act")
+        key = f"refused:{call.id}"
+        calls.append(call)
+        keys.append(key)
         cache[key] = result
     native = _native(ctx, state.get("allowed", []))
     messages = list(state["messages"])
@@ -370,6 +388,37 @@ async def act(state: AgentState, runtime: Ctx) -> dict[str, Any]:
         "pending": [],
         "tool_calls": state.get("tool_calls", 0) + len(calls),
     }
+
+
+def _options(ctx: JudgeContext) -> AgenticOptions:
+    assert isinstance(ctx.options, AgenticOptions)
+    return ctx.options
+
+
+def _spent(state: AgentState, options: AgenticOptions) -> set[str]:
+    """Tools whose calls this judgment has used up (`tool_call_limits`, counted over both orders)."""
+    used = Counter(r.name for r in state.get("evidence", []) if r.error_kind != "limit")
+    return {name for name, limit in options.tool_call_limits.items() if used[name] >= limit}
+
+
+def _within_limits(
+    asked: list[ToolCall], state: AgentState, options: AgenticOptions
+) -> tuple[list[ToolCall], list[tuple[ToolCall, ToolResult]]]:
+    """The calls to run, and those refused with a result that says why: past their tool's limit per judgment."""
+    used = Counter(r.name for r in state.get("evidence", []) if r.error_kind != "limit")
+    run, refused = [], []
+    for call in asked:
+        limit = options.tool_call_limits.get(call.name)
+        if limit is not None and used[call.name] >= limit:
+            why = f"{call.name} may be called {limit} times a judgment, and all were used"
+            result = ToolResult(
+                call_id=call.id, name=call.name, ok=False, error_kind="limit", error=why, text=f"error (limit): {why}"
+            )
+            refused.append((call, result))
+            continue
+        used[call.name] += 1
+        run.append(call)
+    return run, refused
 
 
 async def force_verdict(state: AgentState, runtime: Ctx) -> dict[str, Any]:
@@ -426,6 +475,9 @@ class AgenticOptions(GraphOptions):
     """Model turns before the verdict is forced."""
     max_tool_calls: int = Field(default=8, ge=0)
     """Tool calls before the verdict is forced."""
+    tool_call_limits: dict[str, int] = Field(default_factory=lambda: {"python": DEFAULT_PYTHON_CALLS})
+    """Calls a judgment may make of a tool (over both candidate orders); past it a call gets a result that says
+    so, and the tool is no longer offered. The `python` tool: 3 (TIR-Judge's budget)."""
     actions: Literal["auto", "json", "native"] = "auto"
     """How the model acts: `native` tool calls (the server parses them; narrowed, strict tool schemas), `json`
     actions decoded under one schema (every call valid by construction), or `auto`: native where the backend

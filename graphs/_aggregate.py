@@ -28,7 +28,22 @@ def decide_from_evidence(
     when every candidate was checked and, in pairwise, listwise and best-of-n mode, exactly one passes; in
     pointwise and steps mode every checked candidate is scored.
     """
-    return aggregations.get(strategy)(request, evidence_criteria(evidence), policies or {})
+    criteria = evidence_criteria(evidence)
+    verdict = aggregations.get(strategy)(request, criteria, policies or {})
+    if (
+        verdict is not None
+        and request.mode in ("pointwise", "steps")
+        and any(_only_supported(criteria, i) for i in range(len(request.candidates)))
+    ):
+        return None  # a candidate scored only by evidence that supports without proving: the model rules
+    return verdict
+
+
+def _only_supported(criteria: list[CriterionResult], candidate: int) -> bool:
+    """Whether every check on `candidate` passed and one of them was not conclusive (a statement example):
+    nothing established its score."""
+    mine = [c for c in criteria if c.candidate == candidate]
+    return bool(mine) and all(c.passed for c in mine) and any(not c.conclusive for c in mine)
 
 
 def verdict_from_ruling(request: JudgeRequest, ruling: ModelRuling, evidence: list[ToolResult]) -> Verdict:

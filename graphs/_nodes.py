@@ -51,7 +51,8 @@ def evidence(selects_skill: bool) -> Any:
         both = request.mode == "pairwise" and ctx.spec.both_orders
         skill = choose_skill(request) if selects_skill else None
         planned: list[ToolCall] = []
-        for name in [r.tool for r in skill.ordered_resources()] if skill else ctx.spec.tools:
+        names = [r.tool for r in skill.ordered_resources()] if skill else ctx.spec.tools
+        for name in names:
             plan = tools.get(name).plan
             if plan is not None:
                 planned.extend(plan(request))
@@ -61,6 +62,12 @@ def evidence(selects_skill: bool) -> Any:
         if skill is not None:
             update["skill"] = skill.name
         decided = weigh(request, skill, results)
+        if decided is None:  # follow-ups read what the first evidence found (differential testing)
+            follow = [c for name in names if (f := tools.get(name).follow_up) is not None for c in f(request, results)]
+            if follow:
+                planned = planned + follow
+                results = results + await run_recorded(ctx, request, follow, "evidence", allowed)
+                decided = weigh(request, skill, results)
         update |= {"planned": planned, "evidence": results, "evidence_verdict": decided}
         if decided is not None and ctx.options.deliberate != "always" and request.mode != "steps":
             update["verdict"] = conclude({**state, **update}, ctx, "evidence")  # type: ignore[typeddict-item]

@@ -75,8 +75,10 @@ async def test_teacher_runs_are_agentic_trajectories_in_the_agents_own_format(
 def _plans(name: str, request: JudgeRequest) -> bool:
     from judgegraph.tools import tools
 
-    plan = tools.get(name).plan
-    return plan is None or bool(plan(request))
+    tool = tools.get(name)
+    if tool.plan is None:
+        return tool.applies is None or tool.applies(request)
+    return bool(tool.plan(request))
 
 
 @pytest.fixture(scope="module")

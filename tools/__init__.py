@@ -2,7 +2,7 @@
 
 Adding a tool is one module here and one `@tool(...)` registration; importing this package registers the
 built-in tools: `match_reference`, `run_code`, `zoom_image`, `retrieve`, `check_propositions`,
-`verify_constraints`.
+`verify_constraints`, `run_examples`, `differential_test`, `python`.
 """
 
 from judgegraph.errors import ToolFailure
@@ -19,9 +19,12 @@ from judgegraph.tools._services import ArtifactSink, MemoryArtifacts, ToolServic
 
 # Importing each tool module registers its tool.
 from judgegraph.tools.check_propositions import CheckPropositionsArgs
+from judgegraph.tools.differential_test import DifferentialArgs, DifferentialResult, Disagreement
 from judgegraph.tools.match_reference import MatchReferenceArgs, MatchReferenceResult
+from judgegraph.tools.python import PythonArgs, PythonResult
 from judgegraph.tools.retrieve import RetrieveArgs, RetrieveResult
 from judgegraph.tools.run_code import RunCodeArgs, RunCodeResult
+from judgegraph.tools.run_examples import ExampleCase, RunExamplesArgs, RunExamplesResult
 from judgegraph.tools.verify_constraints import ConstraintsResult, VerifyConstraintsArgs
 from judgegraph.tools.zoom_image import ZoomImageArgs, ZoomResult, open_image
 
@@ -33,7 +36,11 @@ __all__ = (
     "ClaimCheckInput",
     "ClaimVerdict",
     "ConstraintsResult",
+    "DifferentialArgs",
+    "DifferentialResult",
+    "Disagreement",
     "Embedder",
+    "ExampleCase",
     "ImageBlob",
     "Language",
     "MatchReferenceArgs",
@@ -43,12 +50,16 @@ __all__ = (
     "Passage",
     "PassageIndex",
     "PropositionsResult",
+    "PythonArgs",
+    "PythonResult",
     "RecordedTools",
     "RetrieveArgs",
     "RetrieveResult",
     "Retriever",
     "RunCodeArgs",
     "RunCodeResult",
+    "RunExamplesArgs",
+    "RunExamplesResult",
     "RunScope",
     "ToolContext",
     "ToolDef",

@@ -87,8 +87,16 @@ def _braced_from(text: str, i: int) -> str | None:
 
 
 _ANSWER_PHRASE = re.compile(
-    r"(?:final answer|the answer|answer)\s*(?:is|:|=)?\s*[:=]?\s*(.+?)(?:\.\s|\.$|\n|$)", re.IGNORECASE
+    r"(?:final answer|the answer|answer)[*_]*\s*(?:is|:|=)?[*_]*\s*[:=]?[*_]*\s*(.+?)(?:\.\s|\.$|\n|$)", re.IGNORECASE
 )
+"""`The answer is x`, `Final answer: x`, and their markdown (`**Final answer:** x`, `*Answer*: x`)."""
+
+
+def _phrase_answer(found: str) -> str:
+    """A phrase's answer without the markdown emphasis around it (`**x**`, `_x_`)."""
+    return re.sub(r"^(?:\*\*|__|\*|_)\s*|\s*(?:\*\*|__|\*|_)$", "", found.strip()).strip()
+
+
 _GSM8K = re.compile(r"####\s*(.+?)\s*$", re.MULTILINE)
 _NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?(?:\s*/\s*\d+)?%?")
 
@@ -102,7 +110,7 @@ def extract_final_answer(text: str) -> str | None:
     gsm: list[str] = _GSM8K.findall(text)
     if gsm:
         return gsm[-1].strip()
-    phrases: list[str] = [m for m in _ANSWER_PHRASE.findall(text) if _meaningful(m)]
+    phrases: list[str] = [a for m in _ANSWER_PHRASE.findall(text) if _meaningful(a := _phrase_answer(m))]
     if phrases:
         return phrases[-1].strip()
     stripped = text.strip()
@@ -136,7 +144,8 @@ def stated_answers(text: str) -> list[str]:
             start = at + len(opener) + len(group)  # past this group: a box nested in it is not stated again
     out += [g.strip() for g in _GSM8K.findall(text)]
     out = [a for a in out if _meaningful(normalize(a))]  # "######" or \\boxed{\\phantom{2}} states nothing
-    for m in _ANSWER_PHRASE.findall(text):  # "the answer is \boxed{x}" states x once, not twice
+    for found in _ANSWER_PHRASE.findall(text):  # "the answer is \boxed{x}" states x once, not twice
+        m = _phrase_answer(found)
         inner = _last_braced(m, "boxed") if "\\boxed{" in m else None
         answer = (inner if inner is not None else m).strip()
         if _meaningful(answer) and answer not in out:

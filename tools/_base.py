@@ -98,6 +98,9 @@ def candidate_criterion(
 
 
 Planner = Callable[[JudgeRequest], list[ToolCall]]
+FollowUp = Callable[[JudgeRequest, list[ToolResult]], list[ToolCall]]
+"""Schedules calls after the first evidence, reading what it found (differential testing where the
+statement's examples did not decide)."""
 Criterion = Callable[[ToolResult], CriterionResult | None]
 Narrower = Callable[[dict[str, Any], JudgeRequest, "RunScope | None"], dict[str, Any]]
 """Tightens a tool's argument schema to what is valid for one request (its documents, the images in scope)."""
@@ -119,6 +122,11 @@ class ToolDef:
     """Turns a result into deciding evidence about one candidate (None: the result only informs the model)."""
     narrow: Narrower | None = None
     """Tightens the argument schema per request (beyond the candidate indices every tool gets)."""
+    follow_up: FollowUp | None = None
+    """The rule that schedules this tool after the first evidence left the request undecided."""
+    applies: Callable[[JudgeRequest], bool] | None = None
+    """For a tool no plan schedules: whether it is of use on this request (an agent is offered it only then);
+    None: always."""
     explore: Planner | None = None
     """Calls worth trying where no plan knows the right one (the regions of an image a detail may sit in):
     self-play tries each once and the reward keeps the runs where it paid off."""
@@ -179,6 +187,8 @@ def tool(
     plan: Planner | None = None,
     criterion: Criterion | None = None,
     narrow: Narrower | None = None,
+    follow_up: FollowUp | None = None,
+    applies: Callable[[JudgeRequest], bool] | None = None,
     explore: Planner | None = None,
     version: str = "1",
 ) -> Callable[[ToolFn], ToolFn]:
@@ -211,6 +221,8 @@ def tool(
                 plan=plan,
                 criterion=criterion,
                 narrow=narrow,
+                follow_up=follow_up,
+                applies=applies,
                 explore=explore,
                 version=version,
             ),

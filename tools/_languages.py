@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import re
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal, Protocol
 
@@ -202,3 +202,14 @@ def driver_program(
         nonce=nonce,
         limits=limits.model_copy(update={"wall_s": wall, "cpu_s": int(wall) + 1}),
     )
+
+
+def capturing(program: Program) -> Program:
+    """A driver program whose stdin cases report what the program printed instead of comparing it (the judge
+    compares outside the sandbox: statement examples, differential testing). Each case's message is then its
+    output; a case that exits non-zero is an `error`."""
+    spec = json.loads(program.files[".judgegraph-run.json"])
+    for case in spec["cases"]:
+        if "input" in case:
+            case["capture"] = True
+    return replace(program, files={**program.files, ".judgegraph-run.json": json.dumps(spec)})

@@ -44,7 +44,12 @@ while True:
         sys.exit(0)
     try:
         args, kwargs = decode(call["args"]), decode(call["kwargs"])
-        reply = {"ok": encode(namespace[call["function"]](*args, **kwargs))}
+        owner, _, method = call["function"].rpartition(".")
+        # `Class.method`: a method of a fresh instance (LeetCode's `Solution().name(...)`)
+        target = getattr(namespace[owner](), method) if owner else namespace[method]
+        reply = {"ok": encode(target(*args, **kwargs))}
+        if call.get("after"):  # the arguments as the call left them: in-place answers ("modify nums")
+            reply["after"] = encode(args)
     except BaseException as e:  # the call's exception goes back to the test
         reply = {"error": describe(e)}
     send(replies_out, reply)

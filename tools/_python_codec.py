@@ -1,7 +1,8 @@
 """Plain data across the sandbox boundary between the test harness and the candidate's process.
 
-Not imported by judgegraph: this source is prepended to both sandbox programs (`_python_harness.py`,
-`_python_candidate.py`), which run under the sandbox's python3 (3.9+, standard library only). Decoding builds
+This source is prepended to both sandbox programs (`_python_harness.py`, `_python_candidate.py`), which run
+under the sandbox's python3 (3.9+, standard library only); judgegraph imports it to read back the values a
+candidate's calls returned (`_observe.py`). Decoding builds
 only exact builtin types, so nothing the candidate sends can carry behaviour (an object whose `__eq__` always
 says yes cannot reach the test's comparison).
 """
@@ -9,12 +10,13 @@ says yes cannot reach the test's comparison).
 import json
 import os
 import struct
+from typing import Any
 
 MAX_DEPTH = 200
 MAX_MESSAGE = 256 * 1024 * 1024
 
 
-def encode(value, depth=0):
+def encode(value: Any, depth: int = 0) -> Any:
     """`value` as JSON-able data; TypeError for what is not plain data."""
     if depth > MAX_DEPTH:
         raise ValueError("a value nested too deeply to cross the sandbox boundary")
@@ -44,7 +46,7 @@ def encode(value, depth=0):
 _CONTAINERS = {"$tuple": tuple, "$set": set, "$frozenset": frozenset}
 
 
-def decode(data, depth=0):
+def decode(data: Any, depth: int = 0) -> Any:
     """The value `encode` made; ValueError for anything else."""
     if depth > MAX_DEPTH:
         raise ValueError("a value nested too deeply")
@@ -66,14 +68,14 @@ def decode(data, depth=0):
     raise ValueError("malformed data")
 
 
-def send(fd, message):
+def send(fd: int, message: Any) -> None:
     data = json.dumps(message).encode()
     data = struct.pack(">I", len(data)) + data
     while data:
         data = data[os.write(fd, data) :]
 
 
-def recv(fd):
+def recv(fd: int) -> Any:
     """The next message, or None at end of stream (or a frame too large to be honest)."""
     head = _read(fd, 4)
     if head is None:
@@ -85,7 +87,7 @@ def recv(fd):
     return None if body is None else json.loads(body)
 
 
-def _read(fd, n):
+def _read(fd: int, n: int) -> bytes | None:
     buf = b""
     while len(buf) < n:
         chunk = os.read(fd, min(n - len(buf), 1 << 20))

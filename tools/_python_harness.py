@@ -97,9 +97,12 @@ class Candidate:
     def alive(self):
         return self.process is not None and self.process.poll() is None
 
-    def call(self, function, args, kwargs):
+    def call(self, function, args, kwargs, after=False):
+        """The call's value (with `after`: the value and the arguments as the call left them)."""
         try:
             message = {"function": function, "args": encode(list(args)), "kwargs": encode(dict(kwargs))}
+            if after:
+                message["after"] = True
         except (TypeError, ValueError) as e:
             raise TypeError(f"an argument cannot be sent to the candidate: {e}") from None
         try:
@@ -113,6 +116,8 @@ class Candidate:
         if "error" in reply and type(reply["error"]) is list and len(reply["error"]) == 2:
             raise as_exception(str(reply["error"][0]), str(reply["error"][1]))
         try:
+            if after:
+                return decode(reply.get("ok")), decode(reply.get("after"))
             return decode(reply.get("ok"))
         except (ValueError, TypeError, RecursionError):
             raise CandidateGone("the candidate sent back malformed data") from None
@@ -158,6 +163,44 @@ def candidate_output():
         return ""
 
 
+MAX_VALUE_CHARS = 100_000
+"""An observed value's encoding beyond this is reported as too large, not compared."""
+
+
+def observe(candidate, spec):
+    """Calls, not tests: each call's value (and its arguments as it left them), encoded, for the judge to
+    compare outside the sandbox (statement examples, differential testing)."""
+    results = []
+    signal.signal(signal.SIGALRM, alarm)
+    for call in spec["calls"]:
+        if not candidate.alive():
+            candidate.stop()
+            candidate.start()
+            if candidate.load_error is not None:
+                results.append(["error", "the candidate could not be loaded again: " + candidate.load_error])
+                continue
+        owner, _, name = call["function"].rpartition(".")
+        if (owner or name) not in candidate.functions:
+            results.append(["error", "the code defines no " + (owner or name)])
+            continue
+        signal.setitimer(signal.ITIMER_REAL, spec["case_timeout"])
+        try:
+            value, after = candidate.call(call["function"], decode(call["args"]), decode(call["kwargs"]), after=True)
+            text = json.dumps([encode(value), encode(after)])
+            if len(text) > MAX_VALUE_CHARS:
+                results.append(["error", "the value is too large to compare"])
+            else:
+                results.append(["passed", text])
+        except CaseTimeout:
+            candidate.stop()
+            results.append(["timeout", f"took longer than {spec['case_timeout']:g}s"])
+        except BaseException as e:
+            results.append(["error", type(e).__name__ + ": " + str(e)[:500]])
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+    return results
+
+
 def main():
     with open(SPEC_FILE) as f:
         spec = json.load(f)
@@ -176,7 +219,9 @@ def main():
             ns = namespace_for(candidate, spec["setup"], spec["entry"])
         except BaseException as e:
             load_error = type(e).__name__ + ": " + str(e)
-    if load_error is None:
+    if load_error is None and spec.get("calls") is not None:
+        results = observe(candidate, spec)
+    elif load_error is None:
         sys.stdout = io.StringIO()
         signal.signal(signal.SIGALRM, alarm)
         for i, case in enumerate(spec["cases"]):

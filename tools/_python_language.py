@@ -83,15 +83,8 @@ class Python:
                     return defining[-1]
             return max(blocks, key=len)
         if _parses(text):
-            return text
-        lines = text.splitlines()
-        starts = [i for i, line in enumerate(lines) if re.match(r"(def |class |import |from \w+ import )", line)]
-        for start in starts:  # prose around bare code: the longest parsable stretch from a code-like line
-            for end in range(len(lines), start, -1):
-                chunk = "\n".join(lines[start:end])
-                if _parses(chunk):
-                    return chunk
-        return None
+            return _without_prose(text) or None
+        return _unfenced(text, entry_point)
 
     def program(self, code: str, tests: list[Test], entry_point: str | None, case_timeout_s: float) -> Program:
         if any(isinstance(t, IOTest) for t in tests):  # stdin/stdout cases (test code, if any, runs as a script)
@@ -121,6 +114,82 @@ class Python:
             nonce=nonce,
             limits=PYTHON_LIMITS,
         )
+
+
+def calls_program(code: str, calls: list[dict[str, object]], case_timeout_s: float) -> Program:
+    """The harness run that observes calls (`{"function", "args", "kwargs"}`, arguments encoded by the codec)
+    instead of running tests: each result's message is the JSON of [value, arguments after the call]."""
+    nonce = new_nonce()
+    wall = min(60.0, 5.0 + case_timeout_s * len(calls))
+    spec = {"nonce": nonce, "cases": [], "calls": calls, "setup": "", "entry": None, "case_timeout": case_timeout_s}
+    return Program(
+        files={
+            "solution.py": code,
+            "harness.py": _HARNESS,
+            "candidate_server.py": _CANDIDATE,
+            ".judgegraph-tests.json": json.dumps(spec),
+        },
+        command=["python3", "-I", "harness.py"],
+        cases=[str(c["function"]) for c in calls],
+        nonce=nonce,
+        limits=PYTHON_LIMITS.model_copy(update={"wall_s": wall, "cpu_s": int(wall) + 1, "output_bytes": 4_000_000}),
+    )
+
+
+_CODE_START = re.compile(r"(?:async def |def |class |import |from [\w.]+ import |@\w)")
+
+
+def _unfenced(text: str, entry_point: str | None) -> str | None:
+    """Code in prose without fences: from each code-like line, the longest stretch that parses; of those, the
+    longest that defines the entry point (else the longest), without the prose lines that happened to parse."""
+    lines = text.splitlines()
+    starts = [i for i, line in enumerate(lines) if _CODE_START.match(line)]
+    found: list[str] = []
+    covered = -1
+    for start in starts:
+        if start <= covered:
+            continue  # inside a stretch already found
+        for end in range(len(lines), start, -1):
+            chunk = "\n".join(lines[start:end])
+            if _parses(chunk):
+                found.append(_without_prose(chunk))
+                covered = end - 1
+                break
+    if not found:
+        return None
+    if entry_point:
+        defining = [c for c in found if re.search(rf"^(?:async )?def\s+{re.escape(entry_point)}\s*\(", c, re.M)]
+        found = defining or found
+    return max(found, key=len)
+
+
+def _prose(node: ast.stmt) -> bool:
+    """A top-level statement that is a line of prose that happens to parse: a bare word (`Examples`), words
+    joined by operators, or an annotation without a value (`Complexity: O(n)`)."""
+    if isinstance(node, ast.AnnAssign) and node.value is None:
+        return True
+    if not isinstance(node, ast.Expr):
+        return False
+    value = node.value
+    return isinstance(value, ast.Name | ast.Attribute | ast.Compare | ast.BinOp | ast.Tuple) and not any(
+        isinstance(n, ast.Call) for n in ast.walk(value)
+    )
+
+
+def _without_prose(code: str) -> str:
+    """`code` less its top-level prose statements (see `_prose`), cut by the lines they span."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code
+    drop: set[int] = set()
+    for node in tree.body:
+        if _prose(node):
+            drop.update(range(node.lineno, (node.end_lineno or node.lineno) + 1))
+    if not drop:
+        return code
+    kept = [line for i, line in enumerate(code.splitlines(), start=1) if i not in drop]
+    return "\n".join(kept)
 
 
 def _parses(code: str) -> bool:

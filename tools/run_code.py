@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import re
+from dataclasses import dataclass
 
 from pydantic import BaseModel, Field
 
@@ -80,6 +81,50 @@ def _completion(request: JudgeRequest, text: str, code: str | None) -> str | Non
     return None
 
 
+@dataclass(frozen=True)
+class CandidateCode:
+    """A candidate's program as the judge runs it."""
+
+    language: Language
+    code: str | None
+    """None when the response contains no code."""
+    entry: str | None
+    """Python: the function under test."""
+
+
+def candidate_code(request: JudgeRequest, text: str) -> CandidateCode:
+    """The code in a response, in the request's language: for Python, the block defining the function under
+    test, or the prompt completed by a body-only response (HumanEval's completion form)."""
+    language = language_of(request, text)
+    code = language.extract(text, request.metadata.get("entry_point"))
+    entry = None
+    if language.name == "python":
+        entry = entry_point_of(request, code) if code else None
+        if code is not None and entry is not None:
+            code = language.extract(text, entry) or code
+        completed = _completion(request, text, code)
+        if completed is not None:
+            code, entry = completed, entry_point_of(request, completed)
+    return CandidateCode(language, code, entry)
+
+
+_PROGRAM_LINE = re.compile(
+    r"^\s*(?:async def |def |class |import |from \S+ import |#include|public |fn |func |package )"
+    r"|\binput\(|\bprint\(|\bsys\.stdin",
+    re.M,
+)
+
+
+def contains_code(request: JudgeRequest, text: str) -> bool:
+    """Whether a response holds a program (a code fence, or code that defines, imports, reads or prints), not
+    just an answer that happens to parse as code (`42`)."""
+    try:
+        found = candidate_code(request, text)
+    except ToolFailure:
+        return False
+    return found.code is not None and ("```" in text or _PROGRAM_LINE.search(found.code) is not None)
+
+
 def plan_run_code(request: JudgeRequest) -> list[ToolCall]:
     """With tests, run every candidate's code against them."""
     return each_candidate("run_code", request, "the request has tests") if request.tests else []
@@ -127,17 +172,8 @@ async def run_code(args: RunCodeArgs, ctx: ToolContext) -> ToolOutput:
         raise ToolFailure("this request has no tests")
     if ctx.services is None:
         raise ToolFailure("no sandbox is available to this judge")
-    text = ctx.candidate(args.candidate)
-    language = language_of(request, text)
-    code = language.extract(text, request.metadata.get("entry_point"))
-    entry = None
-    if language.name == "python":
-        entry = entry_point_of(request, code) if code else None
-        if code is not None and entry is not None:
-            code = language.extract(text, entry) or code
-        completed = _completion(request, text, code)
-        if completed is not None:
-            code, entry = completed, entry_point_of(request, completed)
+    found = candidate_code(request, ctx.candidate(args.candidate))
+    language, code, entry = found.language, found.code, found.entry
     program = language.program(code or "", request.tests, entry, CASE_TIMEOUT_S)
     if code is None:
         cases = [

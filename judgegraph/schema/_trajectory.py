@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from judgegraph.schema._request import SCHEMA_VERSION, JudgeRequest, Label
 from judgegraph.schema._verdict import Verdict
 
-ToolErrorKind = Literal["invalid_arguments", "unknown_tool", "timeout", "execution", "output_too_large"]
+ToolErrorKind = Literal["invalid_arguments", "unknown_tool", "timeout", "execution", "output_too_large", "limit"]
 RunStatus = Literal["running", "complete", "incomplete"]
 
 

@@ -35,6 +35,9 @@ class CriterionResult(BaseModel):
     """Ids of the tool calls or model turns behind it."""
     detail: str = ""
     """A short human-readable explanation."""
+    conclusive: bool = True
+    """False for a pass that supports the candidate without proving it (the statement's own examples): a
+    failure still decides against it, a pass alone never scores it."""
 
 
 class Verdict(BaseModel):

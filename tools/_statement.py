@@ -1,0 +1,476 @@
+"""Examples read out of a task's statement, as the tests a request did not bring (issue #21).
+
+Three shapes, as real statements write them:
+- calls with their values: HumanEval-style doctests (`>>> f(x)` then the value), `f(x) == y` / `f(x) ➞ y` lines,
+  MBPP-style `assert f(x) == y`;
+- LeetCode-style examples: `Input: a = 1, b = "x"` then `Output: 3`, for a function or a `Solution` method;
+- contest samples: `Sample Input k` / `Sample Output k` blocks, or `Input` / `Output` blocks under an
+  `Example(s)` heading, run on stdin/stdout.
+
+Every case says whether it may decide: a value that cannot be read as data, prose in an expected output, a
+statement that accepts other answers ("in any order", "print any of them") make a case that informs only.
+Nothing here runs code: parsing is `ast` and `ast.literal_eval` on the statement's text.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Style = Literal["call", "stdin"]
+
+
+class _Unreadable:
+    """The expected value of a case whose output could not be read as data."""
+
+    def __repr__(self) -> str:
+        return "<unreadable>"
+
+
+UNREADABLE: Any = _Unreadable()
+
+
+@dataclass(frozen=True)
+class Example:
+    """One example of the statement: what to run and what it should give."""
+
+    shown: str
+    """The input as the statement writes it (a call's source, or the stdin text)."""
+    expected_text: str
+    """The expected value or output as the statement writes it."""
+    function: str | None = None
+    """A call example's function name, where the statement names it (LeetCode examples name none)."""
+    args: tuple[Any, ...] = ()
+    kwargs: dict[str, Any] = field(default_factory=dict)
+    stdin: str | None = None
+    expected: Any = UNREADABLE
+    decisive: bool = True
+    note: str = ""
+    """Why the example informs only, when it does."""
+
+
+@dataclass(frozen=True)
+class Statement:
+    """What a statement gives to test with."""
+
+    style: Style | None
+    examples: list[Example]
+    method: str | None = None
+    """The method a LeetCode-style starter (`class Solution: def name(self, ...)`) names."""
+    tolerance: float | None = None
+    """The absolute or relative error the statement allows for real-valued outputs."""
+
+
+# ---------------------------------------------------------------- literals
+
+
+def _jsonish(text: str) -> str:
+    """LeetCode writes values as JSON: `true`, `false`, `null` outside strings become Python's."""
+    out, i, quote = [], 0, ""
+    words = {"true": "True", "false": "False", "null": "None"}
+    while i < len(text):
+        ch = text[i]
+        if quote:
+            out.append(ch)
+            if ch == "\\" and i + 1 < len(text):
+                out.append(text[i + 1])
+                i += 1
+            elif ch == quote:
+                quote = ""
+        elif ch in "\"'":
+            quote = ch
+            out.append(ch)
+        else:
+            m = re.match(r"[A-Za-z_]\w*", text[i:])
+            if m:
+                out.append(words.get(m.group(0), m.group(0)))
+                i += len(m.group(0))
+                continue
+            out.append(ch)
+        i += 1
+    return "".join(out)
+
+
+def literal(text: str) -> Any:
+    """The value a literal denotes (Python's or JSON's spelling), else UNREADABLE."""
+    text = text.strip().rstrip(",;").strip()
+    if text.startswith("`") and text.endswith("`") and len(text) > 1:
+        text = text.strip("`")
+    if not text:
+        return UNREADABLE
+    for candidate in (text, _jsonish(text)):
+        try:
+            return ast.literal_eval(candidate)
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            continue
+    return UNREADABLE
+
+
+def _literal_call(source: str) -> tuple[str, tuple[Any, ...], dict[str, Any]] | None:
+    """`name(literal, ..., key=literal)` as (name, args, kwargs); None for anything else."""
+    try:
+        node = ast.parse(_jsonish(source.strip()), mode="eval").body
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    if not isinstance(node, ast.Call):
+        return None
+    func = node.func
+    name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+    if name is None:
+        return None
+    try:
+        args = tuple(ast.literal_eval(a) for a in node.args)
+        kwargs = {k.arg: ast.literal_eval(k.value) for k in node.keywords if k.arg is not None}
+    except (ValueError, SyntaxError, TypeError, RecursionError):
+        return None
+    if any(k.arg is None for k in node.keywords):
+        return None
+    return name, args, kwargs
+
+
+# ---------------------------------------------------------------- what the statement allows
+
+_OTHER_ANSWERS = re.compile(
+    r"in any order|any (?:of them|one of them|valid|correct|such)|(?:several|multiple|many) (?:possible |valid |"
+    r"correct )?(?:answers|solutions|outputs)|(?:is|are) also (?:a )?(?:valid|correct|accepted)|any order"
+    r"|print any|output any|return any|special judge|checker",
+    re.IGNORECASE,
+)
+_TOLERANCE = re.compile(
+    r"(?:absolute|relative)\s+(?:or\s+(?:absolute|relative)\s+)?error[^.]{0,120}?"
+    r"(?:10\s*\^\s*\{?\s*[-−–]\s*(\d+)\s*\}?|1e[-−](\d+)|10\s*\*\*\s*[-−](\d+))",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
+def statement_tolerance(statement: str) -> float | None:
+    m = _TOLERANCE.search(statement)
+    if m is None:
+        return None
+    digits = next(g for g in m.groups() if g)
+    return 10.0 ** -int(digits)
+
+
+def accepts_other_answers(text: str) -> bool:
+    return _OTHER_ANSWERS.search(text) is not None
+
+
+# ---------------------------------------------------------------- call examples
+
+_ARROW = re.compile(
+    r"^\s*(?:'''|\"\"\")?\s*(?:assert\s+)?(?P<call>[A-Za-z_]\w*\s*\(.*\))\s*(?:==>|==|➞|=>|->|→|⇒)\s*(?P<value>.+?)\s*$"
+)
+_SHOULD = re.compile(r"^\s*(?P<call>[A-Za-z_]\w*\s*\(.*\))\s+(?:should\s+)?(?:returns?|gives?)\s+(?P<value>.+?)\.?\s*$")
+
+
+def _doctests(prompt: str) -> list[Example]:
+    """`>>> call` lines (with `...` continuations) and the value lines that follow them."""
+    out: list[Example] = []
+    lines = prompt.splitlines()
+    i = 0
+    while i < len(lines):
+        m = re.match(r"^(\s*)>>>\s?(.*)$", lines[i])
+        if not m:
+            i += 1
+            continue
+        source = [m.group(2)]
+        i += 1
+        while i < len(lines) and re.match(r"^\s*\.\.\.(\s|$)", lines[i]):
+            source.append(re.sub(r"^\s*\.\.\.\s?", "", lines[i]))
+            i += 1
+        expected: list[str] = []
+        while i < len(lines) and lines[i].strip() and not re.match(r"^\s*>>>", lines[i]):
+            if re.match(r'^\s*("""|\'\'\')', lines[i]):
+                break
+            expected.append(lines[i].strip())
+            i += 1
+        call = _literal_call("\n".join(source))
+        if call is None or not expected:
+            continue  # statements, or calls on names: nothing a candidate alone can be run on
+        text = "\n".join(expected)
+        out.append(_call_example("\n".join(source).strip(), call, text))
+    return out
+
+
+def _call_example(shown: str, call: tuple[str, tuple[Any, ...], dict[str, Any]], expected_text: str) -> Example:
+    name, args, kwargs = call
+    value = literal(expected_text)
+    note = "" if value is not UNREADABLE else "the expected value is not data a program returns"
+    return Example(
+        shown=shown,
+        expected_text=expected_text,
+        function=name,
+        args=args,
+        kwargs=kwargs,
+        expected=value,
+        decisive=value is not UNREADABLE,
+        note=note,
+    )
+
+
+def _arrow_examples(prompt: str) -> list[Example]:
+    out = []
+    for line in prompt.splitlines():
+        if ">>>" in line:
+            continue
+        m = _ARROW.match(line) or _SHOULD.match(line)
+        if not m:
+            continue
+        call = _literal_call(m.group("call"))
+        value = m.group("value").strip().rstrip(".")
+        if call is None or value.startswith("("):  # `f(x) -> (explanation)` is not a value
+            continue
+        out.append(_call_example(m.group("call").strip(), call, value))
+    return out
+
+
+_MARK = r"(?:\*\*|__|\*|_)?"
+_INPUT_LINE = re.compile(rf"^[-*>\s]*{_MARK}\s*input\s*{_MARK}\s*:\s*{_MARK}\s*(?P<input>\S.*)$", re.IGNORECASE)
+_OUTPUT_LINE = re.compile(rf"^[-*>\s]*{_MARK}\s*output\s*{_MARK}\s*:\s*{_MARK}\s*(?P<output>\S.*)$", re.IGNORECASE)
+
+
+def _leetcode_examples(prompt: str) -> list[Example]:
+    """`Input: a = 1, b = [2]` then `Output: 3` (the explanation up to the next example read for a note that
+    other answers are accepted)."""
+    lines = prompt.splitlines()
+    out = []
+    for i, line in enumerate(lines):
+        m = _INPUT_LINE.match(line.strip())
+        if not m:
+            continue
+        j = i + 1
+        while j < len(lines) and not lines[j].strip():
+            j += 1
+        o = _OUTPUT_LINE.match(lines[j].strip()) if j < len(lines) else None
+        if o is None:
+            continue
+        raw_in = m.group("input").strip().strip("`").strip()
+        call = _literal_call(f"f({raw_in})")
+        if call is None:
+            continue
+        _, args, kwargs = call
+        expected_text = o.group("output").strip().strip("`").strip()
+        k = j + 1
+        while (
+            k < len(lines) and not _INPUT_LINE.match(lines[k].strip()) and not re.match(r"\W*example", lines[k], re.I)
+        ):
+            k += 1
+        after = "\n".join(lines[j + 1 : k])
+        value = literal(expected_text)
+        note = ""
+        if value is UNREADABLE:
+            note = "the expected output is not data a program returns"
+        elif accepts_other_answers(after):
+            note = "the example says other answers are accepted"
+        out.append(
+            Example(
+                shown=raw_in,
+                expected_text=expected_text,
+                args=tuple(kwargs.values()) if kwargs and not args else args,
+                kwargs={} if kwargs and not args else kwargs,
+                expected=value,
+                decisive=not note,
+                note=note,
+            )
+        )
+    return out
+
+
+_STARTER_METHOD = re.compile(r"class\s+Solution\b[^\n]*:\s*\n(?:[^\n]*\n)*?\s+def\s+(?!__)(\w+)\s*\(\s*self\b")
+
+
+# ---------------------------------------------------------------- contest samples
+
+_HEADING = re.compile(
+    r"^\s*(?:#{1,6}\s*)?(?:\*\*|__)?\s*(?P<kind>sample|example)?s?\s*(?P<io>input|output)s?\s*(?P<k>\d*)\s*"
+    r"(?:\*\*|__)?\s*:?\s*(?:\*\*|__)?\s*$",
+    re.IGNORECASE,
+)
+_EXAMPLES_HEADING = re.compile(
+    r"^\s*(?:#{1,6}\s*)?(?:\*\*)?\s*(?:examples?|samples?)\s*(?:\d+)?\s*(?:\*\*)?:?\s*$", re.I
+)
+_SENTENCE = re.compile(r"^[A-Z][a-z]+(?: [\w,'()-]+){3,}[.:]$")
+
+
+def _block(lines: list[str], start: int, stop_at_blank: bool) -> tuple[str, int]:
+    """The text after a heading: a fenced block, else the lines up to the next heading (or blank line)."""
+    i = start
+    while i < len(lines) and not lines[i].strip():
+        i += 1
+    if i < len(lines) and lines[i].strip().startswith("```"):
+        j = i + 1
+        while j < len(lines) and not lines[j].strip().startswith("```"):
+            j += 1
+        return "\n".join(lines[i + 1 : j]), j + 1
+    j = i
+    while j < len(lines) and not _HEADING.match(lines[j]) and not _EXAMPLES_HEADING.match(lines[j]):
+        if stop_at_blank and not lines[j].strip():
+            break
+        if re.match(r"^\s*(?:#{1,6}\s*)?(?:\*\*)?\s*(?:notes?|explanation|constraints)\b", lines[j], re.I):
+            break
+        j += 1
+    body = lines[i:j]
+    while body and not body[-1].strip():
+        body.pop()
+    return "\n".join(body), j
+
+
+def _samples(prompt: str) -> list[Example]:
+    lines = prompt.splitlines()
+    inputs: list[str] = []
+    outputs: list[str] = []
+    in_examples = False
+    i = 0
+    while i < len(lines):
+        if _EXAMPLES_HEADING.match(lines[i]):
+            in_examples = True
+            i += 1
+            continue
+        m = _HEADING.match(lines[i])
+        if m is None or (m.group("kind") is None and not in_examples):  # a bare `Input` describes the format
+            i += 1
+            continue
+        is_input = m.group("io").lower() == "input"
+        text, i = _block(lines, i + 1, stop_at_blank=not is_input)
+        (inputs if is_input else outputs).append(text)
+    out = []
+    for stdin, expected in zip(inputs, outputs, strict=False):
+        note = ""
+        if any(_SENTENCE.match(line.strip()) for line in expected.splitlines()):
+            note = "the expected output reads as prose"
+        elif not expected.strip() and not stdin.strip():
+            continue
+        out.append(
+            Example(
+                shown=stdin,
+                expected_text=expected,
+                stdin=stdin if stdin.endswith("\n") else stdin + "\n",
+                expected=expected,
+                decisive=not note,
+                note=note,
+            )
+        )
+    return out
+
+
+# ---------------------------------------------------------------- the statement
+
+
+def read_statement(prompt: str) -> Statement:
+    """The examples `prompt` gives, in one style (calls where it gives any, else stdin samples)."""
+    method_match = _STARTER_METHOD.search(prompt)
+    method = method_match.group(1) if method_match else None
+    tolerance = statement_tolerance(prompt)
+    others = accepts_other_answers(prompt)
+    calls = _doctests(prompt) + _arrow_examples(prompt) + _leetcode_examples(prompt)
+    seen: set[str] = set()
+    unique = []
+    for e in calls:
+        key = f"{e.function}|{e.shown}|{e.expected_text}"
+        if key not in seen:
+            seen.add(key)
+            unique.append(e)
+    if unique:
+        style: Style | None = "call"
+        examples = unique
+    elif re.search(r"\binteractive\b", prompt, re.I) or method is not None:
+        style, examples = None, []  # an interactive protocol, or a design problem's call sequences
+    else:
+        examples = _samples(prompt)
+        style = "stdin" if examples else None
+    if others:
+        examples = [
+            e if not e.decisive else _informs(e, "the statement accepts other answers (any order, any of them)")
+            for e in examples
+        ]
+    return Statement(style=style, examples=examples, method=method, tolerance=tolerance)
+
+
+def _informs(e: Example, note: str) -> Example:
+    return Example(**{**e.__dict__, "decisive": False, "note": note})
+
+
+# ---------------------------------------------------------------- comparing as judges do
+
+Outcome = Literal["passed", "failed", "unsure"]
+
+
+def _decimals(text: str) -> int | None:
+    m = re.fullmatch(r"\s*-?\d*\.(\d+)\s*", text)
+    return len(m.group(1)) if m else None
+
+
+def _floats_close(expected: float, got: float, tolerance: float | None, printed: str) -> Outcome:
+    if not (math.isfinite(expected) and math.isfinite(got)):
+        return "passed" if expected == got or (math.isnan(expected) and math.isnan(got)) else "failed"
+    if math.isclose(expected, got, rel_tol=1e-9, abs_tol=1e-12):
+        return "passed"
+    allowed = tolerance
+    if allowed is None and (d := _decimals(printed)) is not None:
+        allowed = 0.5 * 10.0**-d  # the precision the statement printed it to
+    if allowed is not None:
+        return "passed" if abs(expected - got) <= allowed * max(1.0, abs(expected)) + 1e-12 else "failed"
+    return "unsure"
+
+
+def compare_values(expected: Any, got: Any, tolerance: float | None = None) -> Outcome:
+    """A returned value against the statement's: equal as data (a tuple equals the list a statement shows, as
+    the statement's JSON would), reals within the tolerance the statement gives or the precision it prints."""
+    if expected is UNREADABLE:
+        return "unsure"
+    if isinstance(expected, bool) or isinstance(got, bool):
+        return "passed" if type(expected) is type(got) and expected == got else "failed"
+    if isinstance(expected, float) or isinstance(got, float):
+        if isinstance(expected, int | float) and isinstance(got, int | float):
+            return _floats_close(float(expected), float(got), tolerance, repr(expected))
+        return "failed"
+    if isinstance(expected, list | tuple) and isinstance(got, list | tuple):
+        if len(expected) != len(got):
+            return "failed"
+        outcomes = [compare_values(a, b, tolerance) for a, b in zip(expected, got, strict=True)]
+        return "failed" if "failed" in outcomes else "unsure" if "unsure" in outcomes else "passed"
+    if isinstance(expected, dict) and isinstance(got, dict):
+        if set(expected) != set(got):
+            return "failed"
+        outcomes = [compare_values(expected[k], got[k], tolerance) for k in expected]
+        return "failed" if "failed" in outcomes else "unsure" if "unsure" in outcomes else "passed"
+    if isinstance(expected, set | frozenset) and isinstance(got, set | frozenset | list | tuple):
+        return "passed" if set(expected) == set(got) else "failed"
+    return "passed" if type(expected) is type(got) and expected == got else "failed"
+
+
+def _lines(text: str) -> list[str]:
+    out = [line.rstrip() for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
+    while out and not out[-1]:
+        out.pop()
+    while out and not out[0]:
+        out.pop(0)
+    return out
+
+
+def compare_outputs(expected: str, got: str, tolerance: float | None = None) -> Outcome:
+    """Printed output against the statement's, as contest judges compare: line by line, trailing spaces and
+    blank lines ignored; reals token by token within the statement's tolerance. A difference in reals only,
+    with no tolerance given, is `unsure`."""
+    if _lines(expected) == _lines(got):
+        return "passed"
+    want, have = expected.split(), got.split()
+    if want == have:
+        return "passed"  # only whitespace differs (most judges' default checker ignores it)
+    if len(want) != len(have):
+        return "failed"
+    outcomes = []
+    for a, b in zip(want, have, strict=True):
+        if a == b:
+            continue
+        if tolerance is None and re.fullmatch(r"[-+]?\d+", a):
+            return "failed"  # an integer is compared exactly
+        try:
+            x, y = float(a), float(b)
+        except ValueError:
+            return "failed"
+        outcomes.append(_floats_close(x, y, tolerance, a))
+    return "failed" if "failed" in outcomes else "unsure" if "unsure" in outcomes else "passed"

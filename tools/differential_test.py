@@ -1,0 +1,221 @@
+"""`differential_test`: where the statement's examples do not separate the candidates (all pass, or there are
+none), run every candidate on generated inputs and report where their outputs differ.
+
+A disagreement says at most one of them is right there, not which: it is a question for whoever can tell the
+right output (a program the model writes, the model), never a verdict. With more than two candidates, the
+candidates that agree on every input and pass the examples form groups (dual agreement, after CodeT).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from judgegraph.errors import ToolFailure
+from judgegraph.schema import JudgeRequest, ToolCall, ToolResult
+from judgegraph.tools._base import ToolContext, ToolOutput, tool
+from judgegraph.tools._inputs import call_inputs, from_signature, stdin_inputs
+from judgegraph.tools._observe import Call, Observations, Observed, observe_calls, observe_stdin, shown_args
+from judgegraph.tools._statement import Statement, compare_outputs, compare_values, read_statement
+from judgegraph.tools.run_code import CandidateCode, candidate_code, contains_code
+from judgegraph.tools.run_examples import call_target, resolve
+
+CASE_TIMEOUT_S = 1.0
+"""Generated inputs are small: a candidate that takes a second on one is stopped there."""
+SHOWN_DISAGREEMENTS = 5
+SHOWN = 200
+
+
+class DifferentialArgs(BaseModel):
+    """Arguments of `differential_test` (none: it runs every candidate)."""
+
+
+class Disagreement(BaseModel):
+    """An input on which the candidates' outputs differ."""
+
+    provenance: Literal["disagreement"] = "disagreement"
+    input: str
+    outputs: list[str]
+    """Each candidate's output (or its error), in candidate order."""
+
+
+class DifferentialResult(BaseModel):
+    """What `differential_test` found."""
+
+    style: Literal["call", "stdin"]
+    inputs_tried: int
+    """Generated inputs run on every candidate (the examples' own inputs not counted)."""
+    disagreements: list[Disagreement]
+    disagreement_count: int
+    groups: list[list[int]]
+    """Candidates that gave the same output on every input, largest group first."""
+    passes_examples: list[bool | None]
+    """Per candidate: passed every decisive statement example (None: there were none)."""
+    no_code: list[int] = Field(default_factory=list)
+    duration_s: float = 0.0
+    """Sandbox time of all the candidates' runs, added up."""
+
+
+def differential_applies(request: JudgeRequest) -> bool:
+    """A code request with no tests and at least two candidates that contain code."""
+    if request.tests or len(request.candidates) < 2:
+        return False
+    return sum(contains_code(request, c.content) for c in request.candidates) >= 2
+
+
+def follow_differential(request: JudgeRequest, results: list[ToolResult]) -> list[ToolCall]:
+    """After the first evidence left a code request without tests undecided (the statement's examples did not
+    separate the candidates, or there were none): look for inputs on which the candidates disagree."""
+    if not differential_applies(request):
+        return []
+    return [ToolCall(name="differential_test", arguments={}, reason="the statement's examples did not decide")]
+
+
+def _function(request: JudgeRequest, codes: list[CandidateCode]) -> str | None:
+    """The function every candidate is called through, where the statement gives no call examples: the one
+    the prompt declares, else the one every candidate defines."""
+    declared = re.findall(r"def\s+(\w+)\s*\(", request.prompt)
+    if declared:
+        return str(declared[-1])
+    entries = {c.entry for c in codes}
+    return entries.pop() if len(entries) == 1 else None
+
+
+def _shown_output(o: Observed) -> str:
+    text = o.output if o.printed else repr(o.value if o.value is not None or o.after is None else o.after[0])
+    text = text if o.status == "ok" else f"<{o.status}: {o.message.strip()[-120:]}>"
+    return text if len(text) <= SHOWN else text[:SHOWN] + "..."
+
+
+def _example_passes(statement: Statement, observed: list[Observed]) -> bool | None:
+    decided = []
+    for example, o in zip(statement.examples, observed, strict=False):
+        if not example.decisive:
+            continue
+        if o.status != "ok":
+            decided.append(False)
+        elif o.printed:
+            decided.append(compare_outputs(example.expected_text, o.output, statement.tolerance) != "failed")
+        else:
+            value = o.value if o.value is not None or example.expected is None or not o.after else o.after[0]
+            decided.append(compare_values(example.expected, value, statement.tolerance) != "failed")
+    return all(decided) if decided else None
+
+
+@tool("differential_test", timeout_s=150.0, follow_up=follow_differential, applies=differential_applies)
+async def differential_test(args: DifferentialArgs, ctx: ToolContext) -> ToolOutput:
+    """Run every candidate's code on generated inputs (variations of the statement's examples, small and edge
+    values) and report the inputs on which their outputs differ. A difference shows that at most one is right
+    there, not which."""
+    request = ctx.request
+    if ctx.services is None:
+        raise ToolFailure("no sandbox is available to this judge")
+    statement = read_statement(request.prompt)
+    codes = [candidate_code(request, c.content) for c in request.candidates]
+    present = [i for i, c in enumerate(codes) if c.code is not None]
+    if len(present) < 2:
+        raise ToolFailure("fewer than two candidates contain code")
+    pool = await ctx.services.sandbox()
+    style: Literal["call", "stdin"]
+    examples = statement.examples
+    generated: list[Any]
+    if statement.style == "stdin" or (statement.style is None and _function(request, codes) is None):
+        if not examples:
+            raise ToolFailure("no examples and no function to call: nothing to vary")
+        style = "stdin"
+        generated = stdin_inputs([e.stdin or "" for e in examples], request.prompt)
+        inputs = [e.stdin or "" for e in examples] + generated
+
+        async def observe(c: CandidateCode) -> Observations:
+            assert c.code is not None
+            return await observe_stdin(pool, c.language, c.code, inputs, CASE_TIMEOUT_S)
+
+        shown_inputs = inputs
+    else:
+        style = "call"
+        if any(codes[i].language.name != "python" for i in present):
+            raise ToolFailure("calls are generated for Python code only")
+        function = _function(request, codes)
+        example_args = [e.args for e in examples]
+        generated_args = call_inputs(example_args, request.prompt) if examples else []
+        if len(generated_args) < 10 and function is not None:
+            sources = [request.prompt] + [codes[i].code or "" for i in present]
+            for source in sources:
+                generated_args += from_signature(source, function)
+                if generated_args:
+                    break
+        all_args: list[tuple[Any, ...]] = example_args + generated_args[:40]
+        generated = all_args[len(example_args) :]
+
+        async def observe(c: CandidateCode) -> Observations:
+            assert c.code is not None
+            targets = [call_target(statement, e, c.code, c.entry) for e in examples]
+            target = next((t for t in targets if t is not None), None) or (
+                (resolve(function, c.code) or function) if function else c.entry
+            )
+            if target is None:
+                return Observations([Observed("error", message="no function to call")] * len(all_args), None, 0.0)
+            return await observe_calls(pool, c.code, [Call(target, a, {}) for a in all_args], CASE_TIMEOUT_S)
+
+        shown_inputs = [shown_args(a) for a in all_args]
+    if not generated:
+        raise ToolFailure("no inputs could be generated from the statement or the signature")
+    runs = await asyncio.gather(*(observe(codes[i]) for i in present))
+    observed: dict[int, list[Observed]] = {}
+    for i, run in zip(present, runs, strict=True):
+        if run.load_error is not None:
+            observed[i] = [Observed("error", message=run.load_error)] * len(shown_inputs)
+        else:
+            observed[i] = run.observed + [Observed("not_run")] * (len(shown_inputs) - len(run.observed))
+    n_examples = len(examples)
+    disagreements = []
+    for k in range(n_examples, len(shown_inputs)):
+        row = [observed[i][k] for i in present]
+        if all(o.status != "ok" for o in row):
+            continue  # an input no candidate accepts is most likely not a valid input
+        if len({o.key() for o in row}) > 1:
+            outputs = [_shown_output(observed[i][k]) if i in observed else "<no code>" for i in range(len(codes))]
+            disagreements.append(Disagreement(input=_cut(shown_inputs[k]), outputs=outputs))
+    signature: dict[int, tuple[str, ...]] = {
+        i: tuple(observed[i][k].key() for k in range(len(shown_inputs))) for i in present
+    }
+    groups: dict[tuple[str, ...], list[int]] = {}
+    for i in present:
+        groups.setdefault(signature[i], []).append(i)
+    passes = [
+        _example_passes(statement, observed[i][:n_examples]) if i in observed else None for i in range(len(codes))
+    ]
+    result = DifferentialResult(
+        style=style,
+        inputs_tried=len(generated),
+        disagreements=disagreements[: SHOWN_DISAGREEMENTS * 4],
+        disagreement_count=len(disagreements),
+        groups=sorted(groups.values(), key=lambda g: (-len(g), g)),
+        passes_examples=passes,
+        no_code=[i for i in range(len(codes)) if i not in observed],
+        duration_s=sum(r.duration_s for r in runs),
+    )
+    return ToolOutput(text=_summary(result), data=result)
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= SHOWN else text[:SHOWN] + "..."
+
+
+def _summary(r: DifferentialResult) -> str:
+    if not r.disagreement_count:
+        head = f"the candidates agree on all {r.inputs_tried} generated inputs"
+    else:
+        head = f"the candidates' outputs differ on {r.disagreement_count} of {r.inputs_tried} generated inputs"
+    lines = [head]
+    for d in r.disagreements[:SHOWN_DISAGREEMENTS]:
+        outputs = "; ".join(f"candidate {i}: {o!r}" for i, o in enumerate(d.outputs))
+        lines.append(f"  input {d.input!r}: {outputs}")
+    if len(r.groups) > 1:
+        lines.append("groups that agree on every input: " + ", ".join(str(g) for g in r.groups))
+    if any(p is not None for p in r.passes_examples):
+        lines.append("passes the statement's examples: " + ", ".join(str(p) for p in r.passes_examples))
+    return "\n".join(lines)

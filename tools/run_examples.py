@@ -1,0 +1,241 @@
+"""`run_examples`: where a request brings no tests, run a candidate on the examples its statement gives (doctests,
+`Input:`/`Output:` examples, contest samples) and compare as the statement's judge would.
+
+Failing an example is deciding evidence against the candidate; passing them all supports it and proves nothing
+(the criterion is not conclusive). An example whose expected value cannot be read or compared with certainty
+informs and never decides.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from judgegraph.errors import ToolFailure
+from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult
+from judgegraph.tools._base import ToolContext, ToolOutput, candidate_criterion, each_candidate, result_data, tool
+from judgegraph.tools._observe import Call, Observations, Observed, observe_calls, observe_stdin
+from judgegraph.tools._statement import Example, Statement, compare_outputs, compare_values, read_statement
+from judgegraph.tools.run_code import candidate_code, contains_code
+
+Outcome = Literal["passed", "failed", "unsure", "error", "timeout", "not_run"]
+SHOWN = 300
+"""Characters of an input, an expected value or an output quoted in a result."""
+
+
+class RunExamplesArgs(BaseModel):
+    """Arguments of `run_examples`."""
+
+    candidate: int = Field(ge=0, description="Index of the candidate (0-based) whose code to run on the examples.")
+
+
+class ExampleCase(BaseModel):
+    """One example of the statement, run."""
+
+    index: int
+    provenance: Literal["statement"] = "statement"
+    """Where the case comes from: the task's own statement (not a test the user gave)."""
+    input: str
+    expected: str
+    got: str
+    outcome: Outcome
+    decisive: bool
+    """Whether this case may decide: its expected value was read and compared with certainty."""
+    note: str = ""
+
+
+class RunExamplesResult(BaseModel):
+    """What `run_examples` found for one candidate."""
+
+    candidate: int
+    language: str
+    style: Literal["call", "stdin"]
+    found_code: bool
+    target: str | None
+    """The function or method called (call examples)."""
+    cases: list[ExampleCase]
+    passed: int
+    failed: int
+    """Decisive cases the candidate got wrong (wrong value, an error, a time-out)."""
+    decisive: int
+    load_error: str | None = None
+    duration_s: float = 0.0
+
+
+def plan_run_examples(request: JudgeRequest) -> list[ToolCall]:
+    """A code request without tests whose statement gives examples: run every candidate on them."""
+    if request.tests or not any(contains_code(request, c.content) for c in request.candidates):
+        return []
+    if not read_statement(request.prompt).examples:
+        return []
+    return each_candidate("run_examples", request, "no tests were given; the statement has examples")
+
+
+def run_examples_criterion(result: ToolResult) -> CriterionResult | None:
+    """A failed decisive example decides against; passing every decisive one supports, never proves."""
+    data = result_data(result, RunExamplesResult)
+    if data is None or data.decisive == 0:
+        return None
+    failed = data.failed > 0
+    score = 1.0 - data.failed / data.decisive
+    criterion = candidate_criterion(result, "passes_statement_examples", data.candidate, not failed, score)
+    return criterion if failed else criterion.model_copy(update={"conclusive": False})
+
+
+# ---------------------------------------------------------------- what to call
+
+
+def _defined(code: str) -> tuple[set[str], dict[str, str]]:
+    """The code's top-level functions, and each method name -> its class (public methods only)."""
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError, RecursionError):
+        return set(), {}
+    functions: set[str] = set()
+    methods: dict[str, str] = {}
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            functions.add(node.name)
+        elif isinstance(node, ast.ClassDef):
+            for item in node.body:
+                if isinstance(item, ast.FunctionDef) and not item.name.startswith("_"):
+                    methods.setdefault(item.name, node.name)
+    return functions, methods
+
+
+def resolve(name: str, code: str) -> str | None:
+    """How to call `name` in `code`: the function, or `Class.name` for a method of that name; None if neither."""
+    functions, methods = _defined(code)
+    if name in functions:
+        return name
+    return f"{methods[name]}.{name}" if name in methods else None
+
+
+def call_target(statement: Statement, example: Example, code: str, entry: str | None) -> str | None:
+    """What an example calls in this candidate's code: the function the example names (or a method of that
+    name, on a fresh instance of its class); for unnamed examples (LeetCode's), the starter's method, the
+    candidate's `Solution` method, else its function under test."""
+    named = example.function or statement.method
+    if named is not None:
+        return resolve(named, code) or (named if example.function else None)
+    _, methods = _defined(code)
+    solution = [m for m, owner in methods.items() if owner == "Solution"]
+    if len(solution) == 1:
+        return f"Solution.{solution[0]}"
+    return entry
+
+
+# ---------------------------------------------------------------- comparing
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= SHOWN else text[:SHOWN] + "..."
+
+
+def _value_outcome(example: Example, observed: Observed, tolerance: float | None) -> tuple[Outcome, str]:
+    if observed.status != "ok":
+        return observed.status, _cut(observed.message)
+    value = observed.value
+    if value is None and example.expected is not None and observed.after:
+        value = observed.after[0]  # "modify nums in place": the answer is the argument as the call left it
+    return compare_values(example.expected, value, tolerance), _cut(repr(value))
+
+
+def _case(index: int, example: Example, outcome: Outcome, got: str) -> ExampleCase:
+    decisive = example.decisive and outcome != "unsure"
+    return ExampleCase(
+        index=index,
+        input=_cut(example.shown),
+        expected=_cut(example.expected_text),
+        got=got,
+        outcome=outcome,
+        decisive=decisive,
+        note=example.note or ("compared without certainty (reals, no tolerance given)" if outcome == "unsure" else ""),
+    )
+
+
+def _summary(r: RunExamplesResult) -> str:
+    if not r.found_code:
+        return f"candidate {r.candidate}: no code found in the response"
+    head = f"candidate {r.candidate}: {r.passed}/{len(r.cases)} statement examples passed"
+    if r.target:
+        head += f" (calling {r.target})"
+    if r.load_error:
+        head += f"; the code failed to load: {r.load_error[:300]}"
+    lines = [head]
+    for case in r.cases:
+        if case.outcome != "passed":
+            lines.append(
+                f"  example {case.index} {case.outcome}{'' if case.decisive else ' (informs only)'}: input "
+                f"{case.input!r} expected {case.expected!r} got {case.got!r}"
+            )
+    return "\n".join(lines[:12])
+
+
+@tool("run_examples", timeout_s=120.0, plan=plan_run_examples, criterion=run_examples_criterion)
+async def run_examples(args: RunExamplesArgs, ctx: ToolContext) -> ToolOutput:
+    """Run one candidate's code on the examples the task's statement gives (its doctests, Input/Output examples or
+    sample cases) in a sandbox, and report each example: expected, got, passed or not."""
+    request = ctx.request
+    statement = read_statement(request.prompt)
+    if statement.style is None or not statement.examples:
+        raise ToolFailure("the statement gives no examples to run")
+    if ctx.services is None:
+        raise ToolFailure("no sandbox is available to this judge")
+    found = candidate_code(request, ctx.candidate(args.candidate))
+    style = statement.style
+    base: dict[str, Any] = {"candidate": args.candidate, "language": found.language.name, "style": style}
+    if found.code is None:
+        cases = [_case(i, e, "not_run", "") for i, e in enumerate(statement.examples)]
+        result = RunExamplesResult(
+            **base, found_code=False, target=None, cases=cases, passed=0, failed=0, decisive=0, load_error="no code"
+        )
+        return ToolOutput(text=_summary(result), data=result)
+    pool = await ctx.services.sandbox()
+    target = None
+    if style == "call":
+        if found.language.name != "python":
+            raise ToolFailure(
+                f"the statement's examples are Python calls; candidate {args.candidate} is {found.language.name}"
+            )
+        targets = [call_target(statement, e, found.code, found.entry) for e in statement.examples]
+        runnable = [(e, t) for e, t in zip(statement.examples, targets, strict=True) if t is not None]
+        target = next((t for t in targets if t is not None), None)
+        seen: Observations = await observe_calls(pool, found.code, [Call(t, e.args, e.kwargs) for e, t in runnable])
+        cases = []
+        for i, ((example, _), observed) in enumerate(zip(runnable, seen.observed, strict=True)):
+            outcome, got = _value_outcome(example, observed, statement.tolerance)
+            if observed.status == "error" and observed.message.startswith("the code defines no"):
+                cases.append(_case(i, _informing(example, observed.message), "error", _cut(observed.message)))
+            else:
+                cases.append(_case(i, example, outcome, got))
+    else:
+        seen = await observe_stdin(pool, found.language, found.code, [e.stdin or "" for e in statement.examples])
+        cases = []
+        for i, (example, observed) in enumerate(zip(statement.examples, seen.observed, strict=True)):
+            if observed.status != "ok":
+                cases.append(_case(i, example, observed.status, _cut(observed.message)))
+            else:
+                outcome = compare_outputs(example.expected_text, observed.output, statement.tolerance)
+                cases.append(_case(i, example, outcome, _cut(observed.output)))
+    if seen.load_error is not None:  # nothing ran: every example failed as the program did
+        cases = [c.model_copy(update={"outcome": "error", "got": _cut(seen.load_error)}) for c in cases]
+    decisive = [c for c in cases if c.decisive]
+    result = RunExamplesResult(
+        **base,
+        found_code=True,
+        target=target,
+        cases=cases,
+        passed=sum(c.outcome == "passed" for c in cases),
+        failed=sum(c.outcome in ("failed", "error", "timeout") for c in decisive),
+        decisive=len(decisive),
+        load_error=seen.load_error,
+        duration_s=seen.duration_s,
+    )
+    return ToolOutput(text=_summary(result), data=result)
+
+
+def _informing(example: Example, note: str) -> Example:
+    return Example(**{**example.__dict__, "decisive": False, "note": note})
