@@ -250,3 +250,32 @@ async def test_the_task_lists_the_documents_a_page_read_can_name(tmp_path: Path,
     assert "\nDocuments: notes (1 page), varn-guide (3 pages), report.\nTools you may call: retrieve," in task
     await _run(fake_openai, MATH, tmp_path, backend="llama_cpp")
     assert "Documents:" not in fake_openai.requests[-1]["messages"][1]["content"]
+
+
+async def test_the_python_tool_runs_the_models_programs_up_to_its_limit(tmp_path: Path) -> None:
+    """No tests and no reference: the agent writes programs (TIR-Judge); the fourth call of a judgment is refused
+    with a result that says why, recorded like any call, and the tool is not offered again."""
+    server = _server("vllm")
+    request = {"id": "p", "prompt": "How many ways are there to choose 3 of 10 books?", "candidates": ["720", "120"]}
+
+    def respond(body: dict[str, Any]) -> Reply:
+        ran = sum(m["role"] == "tool" for m in body["messages"])
+        if ran < 4:  # a fourth call though the verdict was asked for (a server that does not hold to it)
+            code = f"import math\nprint(math.comb(10, 3))  # try {ran}"  # a new program each time (a repeat is cached)
+            return Reply(tool_calls=[("python", json.dumps({"code": code}))])
+        return Reply(tool_calls=[("submit_verdict", '{"winner": "B", "confidence": 0.9, "rationale": "120"}')])
+
+    server.responder = respond
+    try:
+        t = await _run(server, request, tmp_path, sandbox="process")
+    finally:
+        server.stop()
+    assert [tool["function"]["name"] for tool in server.requests[0]["tools"]] == ["python", "submit_verdict"]
+    results = [r for r in t.tool_results() if r.name == "python"]
+    assert [r.ok for r in results][:4] == [True, True, True, False]  # the second order's calls are refused too
+    assert all(r.error_kind == "limit" for r in results[3:])
+    assert all(r.text.strip() == "output:\n120" for r in results[:3])
+    assert results[3].error_kind == "limit" and "3 times a judgment" in (results[3].error or "")
+    asked = [r["tool_choice"] for r in server.requests]
+    assert asked[:3] == ["required"] * 3 and all(c != "required" for c in asked[3:])  # spent: the verdict is next
+    assert t.verdict is not None and t.verdict.winner == 1

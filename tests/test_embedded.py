@@ -90,7 +90,8 @@ async def test_reference_decides_in_both_orders_and_the_model_rules_the_rest(
             t = await judge.arun(ex)
             v = t.verdict
             assert v is not None, ex["id"]
-            if any(ex.get(k) for k in ("reference", "tests", "constraints", "documents", "images")):
+            made = ex["id"] == "code-statement"  # no tests: the statement's examples decide
+            if made or any(ex.get(k) for k in ("reference", "tests", "constraints", "documents", "images")):
                 assert v.valid and v.decided_by == "evidence" and t.correct, (ex["id"], v)
                 if ex.get("mode", "pairwise") == "pairwise":
                     swapped = {
@@ -119,9 +120,9 @@ def test_cli_on_the_bundled_examples_uses_the_embedded_default(tmp_path: Path) -
     )
     assert result.exit_code == 0, result.output
     rows = [json.loads(line) for line in out.read_text().splitlines()]
-    assert len(rows) == 14 and all(r["trajectory_id"] for r in rows)
+    assert len(rows) == 15 and all(r["trajectory_id"] for r in rows)
     assert all(r["correct"] for r in rows if r["decided_by"] == "evidence")
-    assert sum(r["decided_by"] == "evidence" for r in rows) == 13
+    assert sum(r["decided_by"] == "evidence" for r in rows) == 14
     assert "judgegraph show run_" in result.output
 
 

@@ -96,6 +96,8 @@ def test_pages_render(client: TestClient, demo: tuple[Path, dict[str, str]]) -> 
     assert "crop-box" in run.text and f"/runs/{ids['image-ocr']}/inputs/0" in run.text
     doc = client.get(f"/runs/{ids['document-claims']}")
     assert 'id="claims"' in doc.text  # per-claim results of the proposition checker
+    made = client.get(f"/runs/{ids['code-statement']}")
+    assert 'id="made-evidence"' in made.text and "has_close_elements([1.0, 2.8, 3.0, 4.0, 5.0, 2.0], 0.3)" in made.text
     code = client.get(f"/runs/{ids['code']}")
     assert "run_code" in code.text
     judges = client.get("/judges")

@@ -167,6 +167,7 @@ def create_app(store_path: Path, *, evals_dir: Path | None = None) -> FastAPI:
             svg=_svg(t.judge, tuple(t.path)),
             visits=_visits(t.path),
             claims=views.claims(results),
+            made=views.made_evidence(results),
             correct=t.correct,
         )
 

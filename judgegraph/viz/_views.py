@@ -205,6 +205,45 @@ def claims(results: Iterable[ToolResult]) -> list[Claim]:
     return out
 
 
+@dataclass(frozen=True)
+class MadeCheck:
+    """One check the judge made itself: a statement example run, a disagreement input, a program it ran."""
+
+    kind: str
+    """`statement`, `disagreement` or `python`."""
+    candidate: str
+    input: str
+    expected: str
+    got: str
+    outcome: str
+
+
+def made_evidence(results: Iterable[ToolResult]) -> list[MadeCheck]:
+    """The statement's examples as each candidate ran them, the inputs on which candidates disagreed, and the
+    programs the model wrote with what they printed (issue #21's evidence, shown apart from the timeline)."""
+    from judgegraph.tools import DifferentialResult, PythonResult, RunExamplesResult
+
+    out = []
+    for result in results:
+        if not result.ok or not result.data:
+            continue
+        if result.name == "run_examples":
+            ran = RunExamplesResult.model_validate(result.data)
+            for c in ran.cases:
+                outcome = c.outcome if c.decisive else f"{c.outcome} (informs only)"
+                out.append(MadeCheck("statement", str(ran.candidate), c.input, c.expected, c.got, outcome))
+        elif result.name == "differential_test":
+            diff = DifferentialResult.model_validate(result.data)
+            for d in diff.disagreements:
+                got = "\n".join(f"{i}: {o}" for i, o in enumerate(d.outputs))
+                out.append(MadeCheck("disagreement", "all", d.input, "", got, "outputs differ"))
+        elif result.name == "python":
+            ran_py = PythonResult.model_validate(result.data)
+            outcome = "timed out" if ran_py.timed_out else f"exit {ran_py.exit_code}"
+            out.append(MadeCheck("python", "", ran_py.code, "", (ran_py.stdout + ran_py.error)[-1000:], outcome))
+    return out
+
+
 _IDS = re.compile(r"\b(call|turn|run)_[0-9a-f]{20}\b")
 _TIMINGS = frozenset({"t", "seq", "duration_s", "latency_s", "attempts"})
 
