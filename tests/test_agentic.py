@@ -263,7 +263,7 @@ async def test_the_python_tool_runs_the_models_programs_up_to_its_limit(tmp_path
         if ran < 4:  # a fourth call though the verdict was asked for (a server that does not hold to it)
             code = f"import math\nprint(math.comb(10, 3))  # try {ran}"  # a new program each time (a repeat is cached)
             return Reply(tool_calls=[("python", json.dumps({"code": code}))])
-        return Reply(tool_calls=[("submit_verdict", '{"winner": "B", "confidence": 0.9, "rationale": "120"}')])
+        return prefers("120")(body)
 
     server.responder = respond
     try:
