@@ -310,3 +310,60 @@ def test_pointwise_statement_passes_support_but_never_score_alone() -> None:
     passing = CriterionResult(name="x", candidate=0, passed=True, score=1.0, conclusive=False)
     failing = CriterionResult(name="x", candidate=0, passed=False, score=0.0)
     assert _only_supported([passing], 0) and not _only_supported([failing], 0)
+
+
+# ---------------------------------------------------------------- math without a reference
+
+MATH_NOREF = {
+    "id": "comb",
+    "prompt": "In how many ways can a committee of 3 be chosen from 10 people?",
+    "candidates": [
+        "Order does not matter, so C(10,3) = 120. The answer is 120.",
+        "10*9*8 = 720. **Final answer:** 720",
+    ],
+    "label": {"winner": 0},
+}
+
+
+def _programs(*outputs: str) -> Any:
+    """A model that answers the i-th request for a program with a program printing outputs[i % n]."""
+    count = {"n": 0}
+
+    def respond(body: dict[str, Any]) -> Any:
+        from benchmarks.fake_openai import Reply
+
+        if "solve math problems by writing a Python" not in body["messages"][0]["content"]:
+            return Reply(content='{"winner": "tie", "confidence": 0.1, "rationale": "unsure"}')
+        out = outputs[count["n"] % len(outputs)]
+        count["n"] += 1
+        return Reply(content=f"```python\nimport math\nprint({out})\n```")
+
+    return respond
+
+
+async def test_math_without_a_reference_is_judged_against_a_derived_one(
+    fake_openai: FakeOpenAI, tmp_path: Path
+) -> None:
+    fake_openai.responder = _programs("math.comb(10, 3)", "math.comb(10, 3)", "10 * 9 * 8")
+    async with Judge.load("skill", store=tmp_path / "r.db", model_url=fake_openai.url, sandbox="process") as judge:
+        t = await judge.arun(MATH_NOREF)
+        again = await judge.arun({**MATH_NOREF, "id": "comb-2"})  # the same prompt: derived once, shared
+    v = t.verdict
+    assert v is not None and v.winner == 0 and v.decided_by == "evidence" and t.correct
+    results = [r for r in t.tool_results() if r.name == "derived_reference"]
+    assert len(results) == 2 and all(r.data for r in results)
+    derived = results[0].data["derived"]  # type: ignore[index]
+    assert derived["provenance"] == "derived" and derived["answer"] == "120" and derived["votes"] == 2
+    assert results[1].data["extracted"] == "720" and not results[1].data["matches"]  # type: ignore[index]
+    criteria = {c.candidate: c for c in v.criteria if c.source == "derived_reference"}
+    assert criteria[0].passed and not criteria[0].conclusive and criteria[1].passed is False
+    assert len([r for r in fake_openai.requests if "solve math" in str(r["messages"][0])]) == 3  # k, not 2k or 4k
+    assert again.verdict is not None and again.verdict.winner == 0
+
+
+async def test_a_derived_reference_without_a_majority_only_informs(fake_openai: FakeOpenAI, tmp_path: Path) -> None:
+    fake_openai.responder = _programs("120", "720", "1/0")
+    async with Judge.load("evidence", store=tmp_path / "r.db", model_url=fake_openai.url, sandbox="process") as judge:
+        t = await judge.arun(MATH_NOREF)
+    assert t.verdict is not None and t.verdict.decided_by == "model"
+    assert "no majority" in next(r.text for r in t.tool_results() if r.name == "derived_reference")

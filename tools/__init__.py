@@ -2,7 +2,8 @@
 
 Adding a tool is one module here and one `@tool(...)` registration; importing this package registers the
 built-in tools: `match_reference`, `run_code`, `zoom_image`, `retrieve`, `check_propositions`,
-`verify_constraints`, `run_examples`, `differential_test`, `python`.
+`verify_constraints`, `run_examples`, `differential_test`, `python`,
+`derived_reference`.
 """
 
 from judgegraph.errors import ToolFailure
@@ -19,6 +20,7 @@ from judgegraph.tools._services import ArtifactSink, MemoryArtifacts, ToolServic
 
 # Importing each tool module registers its tool.
 from judgegraph.tools.check_propositions import CheckPropositionsArgs
+from judgegraph.tools.derived_reference import Derivation, DerivedReferenceArgs, DerivedReferenceResult
 from judgegraph.tools.differential_test import DifferentialArgs, DifferentialResult, Disagreement
 from judgegraph.tools.match_reference import MatchReferenceArgs, MatchReferenceResult
 from judgegraph.tools.python import PythonArgs, PythonResult
@@ -36,6 +38,9 @@ __all__ = (
     "ClaimCheckInput",
     "ClaimVerdict",
     "ConstraintsResult",
+    "Derivation",
+    "DerivedReferenceArgs",
+    "DerivedReferenceResult",
     "DifferentialArgs",
     "DifferentialResult",
     "Disagreement",

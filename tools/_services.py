@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol, TypeVar
 
 from judgegraph.sandboxes import BackendChoice, Limits, SandboxPool
 from judgegraph.tools._retrieval import Embedder, Retriever
@@ -34,6 +36,11 @@ class MemoryArtifacts:
         return self._items.get(digest)
 
 
+T = TypeVar("T")
+SHARED_KEPT = 256
+"""Evidence computed once and shared (`ToolServices.once`): the most recent entries kept."""
+
+
 class ToolServices:
     """Owns the expensive things tools share: opened lazily, so a judge that runs no code starts no sandbox
     and one that reads no documents loads no embedding model."""
@@ -57,6 +64,7 @@ class ToolServices:
         self._retriever: Retriever | None = None
         self._pool: SandboxPool | None = None
         self._lock = asyncio.Lock()
+        self._shared: OrderedDict[str, asyncio.Future[Any]] = OrderedDict()
 
     async def sandbox(self) -> SandboxPool:
         """The sandbox pool (started on first call)."""
@@ -66,6 +74,25 @@ class ToolServices:
                     self.sandbox_backend, limits=self.limits, size=self.sandbox_pool_size
                 )
             return self._pool
+
+    async def once(self, key: str, make: Callable[[], Awaitable[T]]) -> T:
+        """`make()`'s result, computed once for `key` and shared by every caller (the evidence cache: a
+        reference derived for a prompt serves both candidate orders, every candidate, and every later request
+        with the same prompt, as the k rollouts of one RL prompt are). A failure is not kept."""
+        found = self._shared.get(key)
+        if found is None:
+            found = asyncio.ensure_future(make())
+            self._shared[key] = found
+            while len(self._shared) > SHARED_KEPT:
+                self._shared.popitem(last=False)
+        else:
+            self._shared.move_to_end(key)
+        try:
+            return await asyncio.shield(found)  # one caller cancelled does not cancel the others' result
+        except BaseException:
+            if found.done() and (found.cancelled() or found.exception() is not None):
+                self._shared.pop(key, None)
+            raise
 
     def retriever(self) -> Retriever:
         """The retriever (its embedding model loads on first use)."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from judgegraph.errors import ToolFailure
-from judgegraph.sandboxes import Limits
+from judgegraph.sandboxes import Limits, SandboxPool
 from judgegraph.schema import JudgeRequest
 from judgegraph.tools._base import ToolContext, ToolOutput, tool
 
@@ -83,12 +83,17 @@ async def python(args: PythonArgs, ctx: ToolContext) -> ToolOutput:
     substitution; print the result."""
     if ctx.services is None:
         raise ToolFailure("no sandbox is available to this judge")
-    pool = await ctx.services.sandbox()
-    run = await pool.run(["python3", "-I", "main.py"], files={"main.py": args.code}, limits=LIMITS)
+    result = await run_program(await ctx.services.sandbox(), args.code)
+    return ToolOutput(text=_summary(result), data=result)
+
+
+async def run_program(pool: SandboxPool, code: str) -> PythonResult:
+    """Run a model's program in the sandbox under `LIMITS`: its output's tail and its error's last lines."""
+    run = await pool.run(["python3", "-I", "main.py"], files={"main.py": code}, limits=LIMITS)
     stdout = run.stdout
     truncated = run.stdout_truncated or len(stdout) > SHOWN_OUTPUT
-    result = PythonResult(
-        code=args.code,
+    return PythonResult(
+        code=code,
         stdout=stdout[-SHOWN_OUTPUT:],
         error=_tail_lines(run.stderr, ERROR_LINES),
         exit_code=run.exit_code,
@@ -98,4 +103,3 @@ async def python(args: PythonArgs, ctx: ToolContext) -> ToolOutput:
         backend=run.backend,
         duration_s=run.duration_s,
     )
-    return ToolOutput(text=_summary(result), data=result)
