@@ -22,7 +22,19 @@ DATA = ROOT / "tests" / "data" / "benchmarks"
 
 
 @pytest.mark.parametrize(
-    "name", ["math", "instructions", "length-bias", "documents", "library", "images", "open-ended", "injection"]
+    "name",
+    [
+        "math",
+        "instructions",
+        "length-bias",
+        "documents",
+        "library",
+        "images",
+        "open-ended",
+        "injection",
+        "code-noref",
+        "math-noref",
+    ],
 )
 async def test_bundled_sets_are_deterministic_and_labelled(name: str) -> None:
     a, b = await build_set(name, 6), await build_set(name, 6)
@@ -30,9 +42,12 @@ async def test_bundled_sets_are_deterministic_and_labelled(name: str) -> None:
     assert len(a) == 6 and len({r.id for r in a}) == 6
     for r in a:
         assert r.label is not None and r.label.winner in (0, 1) and r.metadata["category"]
-    if name in ("documents", "library", "images", "open-ended", "injection"):  # the label is not always the first one
+    if name in ("documents", "library", "images", "open-ended", "injection", "code-noref", "math-noref"):
+        # the label is not always the first one
         assert {r.label.winner for r in a if r.label} == {0, 1}
     assert await build_set(name, 6, seed=1) != a or name == "open-ended"
+    if name.endswith("-noref"):  # the question and the responses, nothing else
+        assert not any(r.tests or r.reference or r.documents or r.images or r.constraints for r in a)
 
 
 async def test_document_and_image_labels_hold_against_their_evidence() -> None:

@@ -202,4 +202,3 @@ async def derived_reference(args: DerivedReferenceArgs, ctx: ToolContext) -> Too
 
 def _same(answer: str, derived: str) -> bool:
     return equivalent(answer, derived).equivalent or normalize(answer) == normalize(derived)
-
