@@ -41,8 +41,10 @@ def evidence(selects_skill: bool) -> Any:
     async def evidence(state: JudgeState, runtime: Ctx) -> Command[str]:
         """Skill judges first pick the skill from the evidence the request carries (deterministic rules). Each
         allowed tool that has a plan schedules the calls this request's evidence needs (under a skill, its
-        resources, cheapest first); they run in parallel, each call and result recorded. Then: does the evidence
-        decide on its own? Where it settles the run (the judge asks the model only where evidence does not
+        resources, cheapest first); they run in parallel, each call and result recorded. While the evidence does
+        not decide, tools with a follow-up rule schedule calls that read what it found (differential testing
+        after the statement's examples, a derived oracle on the inputs where candidates disagree). Then: does the
+        evidence decide on its own? Where it settles the run (the judge asks the model only where evidence does not
         decide, and the mode is not `steps`, which the model scores), the verdict is given here and the run
         ends; else the model is asked (best-of-N by tournament). The node routes by `Command`: a conditional edge
         is a runnable of its own, which costs a rule-decided run a quarter of its graph time. Pairwise requests
@@ -62,12 +64,20 @@ def evidence(selects_skill: bool) -> Any:
         if skill is not None:
             update["skill"] = skill.name
         decided = weigh(request, skill, results)
-        if decided is None:  # follow-ups read what the first evidence found (differential testing)
-            follow = [c for name in names if (f := tools.get(name).follow_up) is not None for c in f(request, results)]
-            if follow:
-                planned = planned + follow
-                results = results + await run_recorded(ctx, request, follow, "evidence", allowed)
-                decided = weigh(request, skill, results)
+        followed: set[str] = set()
+        while decided is None:  # follow-ups read what the evidence so far found, each tool once
+            follow = [
+                c
+                for name in names
+                if name not in followed and (f := tools.get(name).follow_up) is not None
+                for c in f(request, results)
+            ]
+            if not follow:
+                break
+            followed |= {c.name for c in follow}
+            planned = planned + follow
+            results = results + await run_recorded(ctx, request, follow, "evidence", allowed)
+            decided = weigh(request, skill, results)
         update |= {"planned": planned, "evidence": results, "evidence_verdict": decided}
         if decided is not None and ctx.options.deliberate != "always" and request.mode != "steps":
             update["verdict"] = conclude({**state, **update}, ctx, "evidence")  # type: ignore[typeddict-item]

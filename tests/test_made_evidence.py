@@ -298,9 +298,11 @@ async def test_where_examples_pass_both_the_judge_tests_differentially_and_asks_
     pair = {"id": "he3", "prompt": prompt, "candidates": [_fenced(right), _fenced(wrong)]}
     async with Judge.load("skill", store=tmp_path / "r.db", model_url=fake_openai.url, sandbox="process") as judge:
         t = await judge.arun(pair)
-    assert [r.name for r in t.tool_results()] == ["run_examples", "run_examples", "differential_test"]
-    assert t.verdict is not None and t.verdict.decided_by == "model"  # a disagreement alone decides nothing
-    shown = str(fake_openai.requests[0]["messages"])
+    names = [r.name for r in t.tool_results()]
+    assert names == ["run_examples", "run_examples", "differential_test", "oracle_check", "oracle_check"]
+    assert t.verdict is not None and t.verdict.decided_by == "model"  # a disagreement alone decides nothing,
+    assert "agreed on no input" in t.tool_results()[-1].text  # and a model that writes no program settles none
+    shown = str(fake_openai.requests[-1]["messages"])  # the verdict's request (the oracle's programs came first)
     assert "differ on" in shown and "Judge code by what it does" in shown  # the model saw the inputs and the skill
 
 
@@ -367,3 +369,33 @@ async def test_a_derived_reference_without_a_majority_only_informs(fake_openai: 
         t = await judge.arun(MATH_NOREF)
     assert t.verdict is not None and t.verdict.decided_by == "model"
     assert "no majority" in next(r.text for r in t.tool_results() if r.name == "derived_reference")
+
+
+async def test_a_derived_oracle_settles_a_disagreement(fake_openai: FakeOpenAI, tmp_path: Path) -> None:
+    """The examples pass both; the candidates disagree on generated inputs; reference programs the model writes
+    (two right, one wrong) say which output is right there, and the wrong candidate fails."""
+    prompt = HUMANEVAL["HumanEval/3"]["prompt"]
+    right = prompt + HUMANEVAL["HumanEval/3"]["canonical_solution"]
+    wrong = right.replace("for op in operations:", "for op in operations[1:]:")
+    brute = "def below_zero(operations):\n    return any(sum(operations[: i + 1]) < 0 for i in range(len(operations)))"
+    programs = iter([brute, brute, "def below_zero(operations):\n    return False"])
+
+    def respond(body: dict[str, Any]) -> Any:
+        from benchmarks.fake_openai import Reply
+
+        if "reference solutions that a judge trusts" in body["messages"][0]["content"]:
+            return Reply(content=f"```python\n{next(programs)}\n```")
+        return Reply(content='{"winner": "tie", "confidence": 0.1, "rationale": "unsure"}')
+
+    fake_openai.responder = respond
+    pair = {"id": "he3", "prompt": prompt, "candidates": [_fenced(wrong), _fenced(right)], "label": 1}
+    async with Judge.load("skill", store=tmp_path / "r.db", model_url=fake_openai.url, sandbox="process") as judge:
+        t = await judge.arun(pair)
+    names = [r.name for r in t.tool_results()]
+    assert names == ["run_examples", "run_examples", "differential_test", "oracle_check", "oracle_check"]
+    assert t.verdict is not None and t.verdict.winner == 1 and t.verdict.decided_by == "evidence" and t.correct
+    checks = {r.data["candidate"]: r.data for r in t.tool_results() if r.name == "oracle_check" and r.data}
+    assert checks[0]["disagrees"] >= 1 and checks[1]["disagrees"] == 0
+    assert all(c["provenance"] == "derived" and c["votes"] >= 2 for c in checks[1]["cases"])
+    asked = [r for r in fake_openai.requests if "reference solutions" in r["messages"][0]["content"]]
+    assert len(asked) == 3  # written once for both candidates

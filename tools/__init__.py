@@ -3,7 +3,7 @@
 Adding a tool is one module here and one `@tool(...)` registration; importing this package registers the
 built-in tools: `match_reference`, `run_code`, `zoom_image`, `retrieve`, `check_propositions`,
 `verify_constraints`, `run_examples`, `differential_test`, `python`,
-`derived_reference`.
+`derived_reference`, `oracle_check`.
 """
 
 from judgegraph.errors import ToolFailure
@@ -23,6 +23,7 @@ from judgegraph.tools.check_propositions import CheckPropositionsArgs
 from judgegraph.tools.derived_reference import Derivation, DerivedReferenceArgs, DerivedReferenceResult
 from judgegraph.tools.differential_test import DifferentialArgs, DifferentialResult, Disagreement
 from judgegraph.tools.match_reference import MatchReferenceArgs, MatchReferenceResult
+from judgegraph.tools.oracle_check import OracleCase, OracleCheckArgs, OracleCheckResult
 from judgegraph.tools.python import PythonArgs, PythonResult
 from judgegraph.tools.retrieve import RetrieveArgs, RetrieveResult
 from judgegraph.tools.run_code import RunCodeArgs, RunCodeResult
@@ -52,6 +53,9 @@ __all__ = (
     "MatchReferenceResult",
     "MemoryArtifacts",
     "MiniLMEmbedder",
+    "OracleCase",
+    "OracleCheckArgs",
+    "OracleCheckResult",
     "Passage",
     "PassageIndex",
     "PropositionsResult",

@@ -80,11 +80,19 @@ def _function(request: JudgeRequest, codes: list[CandidateCode]) -> str | None:
     declared = re.findall(r"def\s+(\w+)\s*\(", request.prompt)
     if declared:
         return str(declared[-1])
-    entries = {c.entry for c in codes}
+    entries = {c.entry for c in codes if c.code is not None}
     return entries.pop() if len(entries) == 1 else None
 
 
-def _shown_output(o: Observed) -> str:
+def call_function(request: JudgeRequest, statement: Statement, codes: list[CandidateCode]) -> str | None:
+    """The function (or method) the task is called through, or None where candidates are programs on stdin."""
+    if statement.style == "stdin":
+        return None
+    named = next((e.function for e in statement.examples if e.function), None) or statement.method
+    return named or _function(request, codes)
+
+
+def shown_output(o: Observed) -> str:
     text = o.output if o.printed else repr(o.value if o.value is not None or o.after is None else o.after[0])
     text = text if o.status == "ok" else f"<{o.status}: {o.message.strip()[-120:]}>"
     return text if len(text) <= SHOWN else text[:SHOWN] + "..."
@@ -177,7 +185,7 @@ async def differential_test(args: DifferentialArgs, ctx: ToolContext) -> ToolOut
         if all(o.status != "ok" for o in row):
             continue  # an input no candidate accepts is most likely not a valid input
         if len({o.key() for o in row}) > 1:
-            outputs = [_shown_output(observed[i][k]) if i in observed else "<no code>" for i in range(len(codes))]
+            outputs = [shown_output(observed[i][k]) if i in observed else "<no code>" for i in range(len(codes))]
             disagreements.append(Disagreement(input=_cut(shown_inputs[k]), outputs=outputs))
     signature: dict[int, tuple[str, ...]] = {
         i: tuple(observed[i][k].key() for k in range(len(shown_inputs))) for i in present

@@ -1,0 +1,250 @@
+"""`oracle_check`: who is right where candidates disagree. The judge's model writes a plain, obviously correct
+(brute-force where need be) solution of the statement k times; the programs run on the disagreement inputs in the
+sandbox, and the output most of them agree on is a derived expected output (evidence marked `derived`, never
+ground truth). A candidate that differs from a majority-derived output there fails (deciding against it); one
+that matches them all is supported, not proven.
+
+The oracle programs are written and run once per statement and input set (the evidence cache), shared by every
+candidate and both orders.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+from collections import Counter
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from judgegraph.errors import ToolFailure
+from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult
+from judgegraph.tools._base import ToolContext, ToolOutput, candidate_criterion, result_data, tool
+from judgegraph.tools._languages import fenced_blocks, languages
+from judgegraph.tools._observe import Call, Observations, Observed, observe_calls, observe_stdin
+from judgegraph.tools._statement import _literal_call, read_statement
+from judgegraph.tools.differential_test import CASE_TIMEOUT_S, DifferentialResult, call_function, shown_output
+from judgegraph.tools.run_code import candidate_code
+from judgegraph.tools.run_examples import resolve
+
+SAMPLES = 3
+"""Oracle programs per statement (self-consistency's k)."""
+MAX_INPUTS = 5
+SYSTEM = (
+    "You write reference solutions that a judge trusts: simple and obviously correct, brute force where that is "
+    "simplest. Speed does not matter; correctness does. Python 3, standard library only."
+)
+CALL_TASK = "Task:\n{prompt}\n\nWrite `{name}` as the task asks. Reply with one ```python block that defines it."
+STDIN_TASK = (
+    "Task:\n{prompt}\n\nWrite a program that reads the input from standard input and prints the output. Reply with "
+    "one ```python block."
+)
+
+
+class OracleCheckArgs(BaseModel):
+    """Arguments of `oracle_check`."""
+
+    candidate: int = Field(ge=0, description="Index of the candidate (0-based) to check on the inputs.")
+    inputs: list[str] = Field(
+        min_length=1,
+        max_length=MAX_INPUTS,
+        description="Inputs to check on: a call's arguments as Python literals (`[1, 2], 3`), or a program's stdin.",
+    )
+
+
+class OracleCase(BaseModel):
+    """One input: what the derived oracle printed, what the candidate did."""
+
+    provenance: Literal["derived"] = "derived"
+    input: str
+    expected: str | None
+    """The output most oracle programs agree on (None: no majority)."""
+    votes: int
+    got: str
+    agrees: bool | None
+    """None where there is no majority to compare with."""
+
+
+class OracleCheckResult(BaseModel):
+    """What `oracle_check` found for one candidate."""
+
+    candidate: int
+    cases: list[OracleCase]
+    samples: int
+    working: int
+    """Oracle programs that ran on every input."""
+    disagrees: int
+    """Inputs where the candidate differs from a majority-derived output."""
+    decisive: int
+    """Inputs with a majority-derived output."""
+
+
+def follow_oracle(request: JudgeRequest, results: list[ToolResult]) -> list[ToolCall]:
+    """After differential testing found disagreement inputs: check every candidate on them against programs the
+    model writes for the statement."""
+    found = next((r for r in results if r.name == "differential_test" and r.ok and r.data), None)
+    if found is None:
+        return []
+    data = DifferentialResult.model_validate(found.data)
+    inputs = [d.input for d in data.disagreements if not d.input.endswith("...")][:MAX_INPUTS]
+    if not inputs:
+        return []
+    reason = "the candidates disagree on generated inputs; a derived oracle says which is right"
+    return [
+        ToolCall(name="oracle_check", arguments={"candidate": i, "inputs": inputs}, reason=reason)
+        for i in range(len(request.candidates))
+        if i not in data.no_code
+    ]
+
+
+def oracle_criterion(result: ToolResult) -> CriterionResult | None:
+    """Differing from a majority-derived output decides against; agreeing everywhere supports, never proves."""
+    data = result_data(result, OracleCheckResult)
+    if data is None or data.decisive == 0:
+        return None
+    passed = data.disagrees == 0
+    score = 1.0 - data.disagrees / data.decisive
+    criterion = candidate_criterion(result, "agrees_with_derived_oracle", data.candidate, passed, score)
+    return criterion.model_copy(update={"conclusive": False}) if passed else criterion
+
+
+def _program(text: str) -> str:
+    blocks = fenced_blocks(text, ("python", "py", "python3"))
+    return max(blocks, key=len) if blocks else text
+
+
+def _parsed(inputs: list[str]) -> list[tuple[Any, ...] | None]:
+    out: list[tuple[Any, ...] | None] = []
+    for text in inputs:
+        call = _literal_call(f"f({text})")
+        out.append(None if call is None or call[2] else call[1])
+    return out
+
+
+async def _run_on(
+    ctx: ToolContext, style: str, code: str, language: Any, target: str | None, inputs: list[str]
+) -> list[Observed]:
+    assert ctx.services is not None
+    pool = await ctx.services.sandbox()
+    seen: Observations
+    if style == "stdin":
+        seen = await observe_stdin(pool, language, code, inputs, CASE_TIMEOUT_S * 3)
+    else:
+        parsed = _parsed(inputs)
+        if target is None:
+            return [Observed("error", message="no function to call")] * len(inputs)
+        calls = [Call(target, args or (), {}) for args in parsed]
+        seen = await observe_calls(pool, code, calls, CASE_TIMEOUT_S * 3)
+        seen = Observations(
+            [
+                o if args is not None else Observed("error", message="unreadable input")
+                for o, args in zip(seen.observed, parsed, strict=False)
+            ],
+            seen.load_error,
+            seen.duration_s,
+        )
+    if seen.load_error is not None:
+        return [Observed("error", message=seen.load_error)] * len(inputs)
+    return seen.observed + [Observed("not_run")] * (len(inputs) - len(seen.observed))
+
+
+async def _oracle(
+    ctx: ToolContext, style: str, name: str | None, inputs: list[str]
+) -> list[tuple[str | None, int, str]]:
+    """Per input: the oracle output key most programs agree on (None: no majority), its votes, and its text."""
+    assert ctx.model is not None
+    from judgegraph.backends import Sampling
+
+    await ctx.model.connect()
+    task = STDIN_TASK if style == "stdin" else CALL_TASK
+    messages = [
+        {"role": "system", "content": SYSTEM},
+        {"role": "user", "content": task.format(prompt=ctx.request.prompt, name=name)},
+    ]
+
+    async def one(i: int) -> list[Observed]:
+        turn = await ctx.model.chat(messages, sampling=Sampling(temperature=0.7, max_tokens=700, seed=i))  # type: ignore[union-attr]
+        if ctx.on_model_turn is not None:
+            ctx.on_model_turn(turn)
+        if turn.error is not None or not turn.text:
+            return [Observed("error", message="no program")] * len(inputs)
+        code = _program(turn.text)
+        target = (resolve(name, code) or name) if name else None
+        return await _run_on(ctx, style, code, languages.get("python"), target, inputs)
+
+    runs = await asyncio.gather(*(one(i) for i in range(SAMPLES)))
+    out: list[tuple[str | None, int, str]] = []
+    for k in range(len(inputs)):
+        row = [run[k] for run in runs if run[k].status == "ok"]
+        counts = Counter(o.key() for o in row)
+        if not counts:
+            out.append((None, 0, "<no oracle program ran>"))
+            continue
+        key, votes = counts.most_common(1)[0]
+        text = shown_output(next(o for o in row if o.key() == key))
+        out.append((key if votes * 2 > SAMPLES else None, votes, text))
+    return out
+
+
+@tool("oracle_check", timeout_s=300.0, follow_up=follow_oracle, criterion=oracle_criterion)
+async def oracle_check(args: OracleCheckArgs, ctx: ToolContext) -> ToolOutput:
+    """Check one candidate's code on the given inputs against reference programs written for the task (several,
+    by vote): where most agree on an output, the candidate should print or return it."""
+    if ctx.model is None:
+        raise ToolFailure("an oracle needs the judge's model, and this judge has none")
+    if ctx.services is None:
+        raise ToolFailure("no sandbox is available to this judge")
+    request = ctx.request
+    statement = read_statement(request.prompt)
+    codes = [candidate_code(request, c.content) for c in request.candidates]
+    found = candidate_code(request, ctx.candidate(args.candidate))
+    if found.code is None:
+        raise ToolFailure(f"candidate {args.candidate} contains no code")
+    function = call_function(request, statement, codes)
+    style = "stdin" if function is None else "call"
+    if style == "call" and found.language.name != "python":
+        raise ToolFailure("calls are checked on Python code only")
+    key = (
+        "oracle:"
+        + hashlib.sha256(f"{SAMPLES}\0{style}\0{function}\0{request.prompt}\0{args.inputs}".encode()).hexdigest()
+    )
+    oracle = await ctx.services.once(key, lambda: _oracle(ctx, style, function, args.inputs))
+    target = (resolve(function, found.code) or function) if function else None
+    mine = await _run_on(ctx, style, found.code, found.language, target, args.inputs)
+    cases = []
+    for text, (expected, votes, shown), got in zip(args.inputs, oracle, mine, strict=True):
+        agrees = None if expected is None else got.key() == expected
+        cases.append(
+            OracleCase(
+                input=text,
+                expected=shown if expected is not None else None,
+                votes=votes,
+                got=shown_output(got),
+                agrees=agrees,
+            )
+        )
+    result = OracleCheckResult(
+        candidate=args.candidate,
+        cases=cases,
+        samples=SAMPLES,
+        working=max((c.votes for c in cases), default=0),
+        disagrees=sum(c.agrees is False for c in cases),
+        decisive=sum(c.agrees is not None for c in cases),
+    )
+    return ToolOutput(text=_summary(result), data=result)
+
+
+def _summary(r: OracleCheckResult) -> str:
+    if r.decisive == 0:
+        return f"candidate {r.candidate}: the {r.samples} reference programs agreed on no input (nothing to compare)"
+    head = (
+        f"candidate {r.candidate}: differs from the derived reference output on {r.disagrees} of {r.decisive} inputs"
+        " (reference programs written for the task, by majority; evidence, not ground truth)"
+    )
+    lines = [head]
+    for c in r.cases[:MAX_INPUTS]:
+        if c.agrees is None:
+            continue
+        mark = "agrees" if c.agrees else "differs"
+        lines.append(f"  input {c.input!r}: reference {c.expected!r} ({c.votes}/{r.samples}), got {c.got!r}: {mark}")
+    return "\n".join(lines)
