@@ -31,6 +31,7 @@ SECTIONS = {
     "threads": "The embedded model's threads, idle and beside a busy core",
     "vllm": "The agentic judge on vLLM (CPU) and on the embedded server",
     "workers": "A batch over worker processes (`judge --workers N`)",
+    "made_evidence": "Evidence the judge makes: statement examples and differential testing",
 }
 REPORT = Path(__file__).resolve().parent.parent / "BENCHMARKS.md"
 

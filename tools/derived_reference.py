@@ -68,7 +68,14 @@ class DerivedReferenceResult(BaseModel):
     """Whether the derived answer had a majority (else the comparison informs only)."""
 
 
+_COMMITS = re.compile(r"\\boxed\{|\\fbox\{|####|answer[*_]*\s*(?:is\b|[:=])", re.IGNORECASE)
+"""A response that commits to a final answer says so (`\\boxed{}`, `####`, "the answer is", "Final answer:");
+"plain answer one" does not."""
+
+
 def _stated(text: str) -> str | None:
+    if not _COMMITS.search(text):
+        return None
     answers = stated_answers(text)
     return answers[-1] if answers else None
 

@@ -23,7 +23,13 @@ from judgegraph.tools._base import ToolContext, ToolOutput, candidate_criterion,
 from judgegraph.tools._languages import fenced_blocks, languages
 from judgegraph.tools._observe import Call, Observations, Observed, observe_calls, observe_stdin
 from judgegraph.tools._statement import _literal_call, read_statement
-from judgegraph.tools.differential_test import CASE_TIMEOUT_S, DifferentialResult, call_function, shown_output
+from judgegraph.tools.differential_test import (
+    CASE_TIMEOUT_S,
+    DifferentialResult,
+    call_function,
+    differential_applies,
+    shown_output,
+)
 from judgegraph.tools.run_code import candidate_code
 from judgegraph.tools.run_examples import resolve
 
@@ -186,7 +192,13 @@ async def _oracle(
     return out
 
 
-@tool("oracle_check", timeout_s=300.0, follow_up=follow_oracle, criterion=oracle_criterion)
+@tool(
+    "oracle_check",
+    timeout_s=300.0,
+    follow_up=follow_oracle,
+    criterion=oracle_criterion,
+    applies=differential_applies,
+)
 async def oracle_check(args: OracleCheckArgs, ctx: ToolContext) -> ToolOutput:
     """Check one candidate's code on the given inputs against reference programs written for the task (several,
     by vote): where most agree on an output, the candidate should print or return it."""
