@@ -22,7 +22,8 @@ PAIRS = 20
 
 def _cpu_s() -> float:
     """Seconds of CPU the whole machine has spent (user + system, every core), from /proc/stat."""
-    fields = open("/proc/stat").readline().split()[1:]
+    with open("/proc/stat") as f:
+        fields = f.readline().split()[1:]
     busy = sum(int(v) for k, v in enumerate(fields) if k not in (3, 4))  # not idle, not iowait
     return busy / os.sysconf("SC_CLK_TCK")
 
