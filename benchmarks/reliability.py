@@ -702,6 +702,94 @@ async def load(clients: int = 500, per_client: int = 4) -> Figure:
     return Figure("Load: the reward server under 500 clients", "python -m benchmarks.reliability load", body, facts)
 
 
+ESCAPES = (
+    "infinite loop",
+    "fork bomb",
+    "memory bomb",
+    "write the host",
+    "read secrets",
+    "network",
+    "output flood",
+)
+"""The hostile kinds that are escapes for a program the judge's model writes: where the sandbox stops the thing,
+the program never reaches its last line. (`kill everything` kills the sandbox's other processes, never itself:
+what must hold there is that the judgment ends valid and the pool runs the next program. The others attack a
+test report, which the `python` tool has none of.)"""
+
+
+async def hostile_python(sandbox: str = "auto") -> Figure:
+    """The hostile suite as programs the judge's own model writes (issue #21): the agentic judge, on a request with
+    no evidence, calls `python` with each payload followed by `print("ESCAPED")`; the judgment must still end in
+    a valid verdict with the run recorded, no payload may reach its last line, and the host stays untouched."""
+    from judgegraph import Judge
+
+    tmp = Path(tempfile.mkdtemp(prefix="judgegraph-hostile-python-"))
+    canary = tmp / "canary.txt"
+    canary.write_text("intact")
+    rows = []
+    outcomes: dict[str, dict[str, Any]] = {}
+    fake = FakeOpenAI(owned_by="vllm").start()
+    try:
+        async with Judge.load("agentic", store=tmp / "runs.db", model_url=fake.url, sandbox=sandbox) as judge:
+            for kind, payload in HOSTILE.items():
+                code = payload.replace("{canary}", str(canary)) + '\nprint("ESCAPED")'
+
+                def respond(body: dict[str, Any], code: str = code) -> Reply:
+                    if not any(m["role"] == "tool" for m in body["messages"]):
+                        return Reply(tool_calls=[("python", json.dumps({"code": code}))])
+                    return prefers("120")(body)
+
+                fake.responder = respond
+                start = time.perf_counter()
+                t = await judge.arun(
+                    {"id": f"hostile-python/{kind}", "prompt": "What is 5!?", "candidates": ["120", "24"]}
+                )
+                took = time.perf_counter() - start
+                ran = next((r for r in t.tool_results() if r.name == "python"), None)
+                data = (ran.data or {}) if ran is not None else {}
+                escaped = "ESCAPED" in str(data.get("stdout", ""))
+                outcomes[kind] = {
+                    "valid": t.verdict is not None and t.verdict.valid,
+                    "recorded": ran is not None,
+                    "escaped": escaped,
+                    "exit_code": data.get("exit_code"),
+                    "timed_out": data.get("timed_out"),
+                }
+                what = "timed out" if data.get("timed_out") else f"exit {data.get('exit_code')}"
+                last = str(data.get("error") or "").strip().splitlines()[-1:] or [""]
+                rows.append([kind, what, "yes" if escaped else "no", f"{took:.1f}", last[0][:70].replace("|", "/")])
+
+            def plain(body: dict[str, Any]) -> Reply:
+                if not any(m["role"] == "tool" for m in body["messages"]):
+                    return Reply(tool_calls=[("python", json.dumps({"code": "print(6 * 20)"}))])
+                return prefers("120")(body)
+
+            fake.responder = plain
+            after = await judge.arun({"id": "after", "prompt": "What is 5!?", "candidates": ["120", "24"]})
+    finally:
+        fake.stop()
+    works = any(r.name == "python" and r.ok and "120" in r.text for r in after.tool_results())
+    body = (
+        f"Sandbox `{sandbox}`. Each row: the agentic judge's model asks `python` to run a hostile program, then "
+        'rules; the program ends with `print("ESCAPED")`, reached only if its hostile part got through.\n\n'
+        + table(
+            ["hostile program", "what the sandbox did", "reached its last line", "judgment s", "error's last line"],
+            rows,
+        )
+        + f"\n\nA canary file outside the sandbox is {canary.read_text()} after all of them; the pool ran a plain "
+        f"program afterwards: {'yes' if works else 'no'}. `kill everything` signals every other process it may "
+        "(the sandbox's own), never itself, so it reaches its last line by design; the last three attack a test "
+        "report, which a program the model writes has none of (its output is only what the model reads)."
+    )
+    facts = {"canary": canary.read_text(), "outcomes": outcomes, "works_after": works}
+    return Figure(
+        f"Hostile programs through the python tool ({sandbox})",
+        f"python -m benchmarks.reliability hostile_python_{sandbox}",
+        body,
+        facts,
+    )
+
+
 CHECKS: dict[str, Callable[[], Awaitable[Figure] | Figure]] = {
     "injection": injection,
     "master_keys": master_keys,
@@ -709,6 +797,8 @@ CHECKS: dict[str, Callable[[], Awaitable[Figure] | Figure]] = {
     "hostile_process": lambda: hostile("process"),
     "hostile_languages_docker": lambda: hostile_languages("docker"),
     "hostile_languages_process": lambda: hostile_languages("process"),
+    "hostile_python_docker": lambda: hostile_python("docker"),
+    "hostile_python_process": lambda: hostile_python("process"),
     "load": load,
     "bad_input": bad_input,
     "model_faults": model_faults,

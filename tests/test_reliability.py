@@ -81,3 +81,15 @@ async def test_the_reward_server_under_load_answers_200_or_429_with_bounded_memo
     assert facts["requests"] == 200 + 400 + 400  # 100 clients, then 200, then 200 with no limit
     assert set(facts["statuses"]) <= {200, 429} and facts["statuses"].get(200, 0) > 0
     assert facts["rss_peak_mib"] < 4 * facts["rss_start_mib"] + 200
+
+
+@pytest.mark.parametrize("sandbox", ["process", "docker"])
+async def test_hostile_programs_through_the_python_tool(sandbox: str) -> None:
+    """The model's own code is as untrusted as a candidate's: the hostile suite through the `python` tool."""
+    facts = (await reliability.hostile_python(sandbox)).facts
+    assert facts["canary"] == "intact" and facts["works_after"]
+    assert set(facts["outcomes"]) == set(reliability.HOSTILE)
+    for kind, o in facts["outcomes"].items():
+        assert o["valid"] and o["recorded"], (kind, o)
+        if kind in reliability.ESCAPES:
+            assert not o["escaped"], (kind, o)
