@@ -39,6 +39,10 @@ def mutations(value: Any, rng: random.Random) -> list[Any]:
             chars = list(value)
             rng.shuffle(chars)
             texts.append("".join(chars))
+        digits = [i for i, c in enumerate(value) if c.isdigit()]
+        for i in rng.sample(digits, min(3, len(digits))):  # formats with numbers in them (dates, times, ids)
+            for d in ("0", "9", str((int(value[i]) + 1) % 10)):
+                texts.append(value[:i] + d + value[i + 1 :])
         return [v for v in dict.fromkeys(texts) if v != value]
     if isinstance(value, list):
         out: list[Any] = [[], value[:1], value[::-1], sorted(value, key=repr), value[1:]]
@@ -73,6 +77,22 @@ _BY_TYPE: dict[str, list[Any]] = {
     "bool": [True, False],
     "str": ["", "a", "ab", "aba", "abc", "Hello World", "aA1 !"],
 }
+
+
+_NAMED_LIST = re.compile(r"^(?:arr\w*|lst|list\w*|l|nums?|numbers|xs|values|array|items|elements|data|seq\w*)$")
+_NAMED_STR = re.compile(r"^(?:s|st|str\w*|text|txt|word\w*|sentence|name|date|message|line)$")
+_NAMED_INT = re.compile(r"^(?:n|m|k|x|y|z|a|b|c|i|j|num\w*|base|value|limit|count|size|p|q)$")
+
+
+def _values_named(name: str) -> list[Any] | None:
+    """An unannotated parameter's values, by the names statements give them (`arr`, `s`, `n`)."""
+    if _NAMED_LIST.match(name):
+        return _values_of(ast.parse("List[int]", mode="eval").body)
+    if _NAMED_STR.match(name):
+        return _BY_TYPE["str"]
+    if _NAMED_INT.match(name):
+        return _BY_TYPE["int"]
+    return None
 
 
 def _values_of(annotation: ast.expr | None) -> list[Any] | None:
@@ -112,7 +132,7 @@ def from_signature(source: str, function: str) -> list[tuple[Any, ...]]:
     for node in ast.walk(tree):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name == function:
             params = [a for a in node.args.args if a.arg not in ("self", "cls")]
-            pools = [_values_of(a.annotation) for a in params]
+            pools = [_values_of(a.annotation) if a.annotation is not None else _values_named(a.arg) for a in params]
             if not params or any(p is None for p in pools):
                 return []
             combos = list(itertools.islice(itertools.product(*[p for p in pools if p is not None]), 400))

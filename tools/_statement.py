@@ -161,7 +161,9 @@ def accepts_other_answers(text: str) -> bool:
 # ---------------------------------------------------------------- call examples
 
 _ARROW = re.compile(
-    r"^\s*(?:'''|\"\"\")?\s*(?:assert\s+)?(?P<call>[A-Za-z_]\w*\s*\(.*\))\s*(?:==>|==|➞|=>|->|→|⇒)\s*(?P<value>.+?)\s*$"
+    r"^\s*(?:'''|\"\"\")?\s*(?:[*\-•]\s+)?(?:(?:for example|for|e\.g\.|examples?)\s*:?\s+)?(?:assert\s+)?"
+    r"(?P<call>[A-Za-z_]\w*\s*\(.*\))\s*(?:#\s*(?:=>|->|returns?)|==>|==|➞|=>|->|→|⇒)\s*(?P<value>.+?)\s*$",
+    re.IGNORECASE,
 )
 _SHOULD = re.compile(r"^\s*(?P<call>[A-Za-z_]\w*\s*\(.*\))\s+(?:should\s+)?(?:returns?|gives?)\s+(?P<value>.+?)\.?\s*$")
 
@@ -213,17 +215,24 @@ def _call_example(shown: str, call: tuple[str, tuple[Any, ...], dict[str, Any]],
 
 def _arrow_examples(prompt: str) -> list[Example]:
     out = []
-    for line in prompt.splitlines():
-        if ">>>" in line:
-            continue
+    for raw in prompt.splitlines():
+        line = re.sub(r"^\s*>>>\s?", "", raw)  # `>>> f(x) == y` with no value line: an example all the same
         m = _ARROW.match(line) or _SHOULD.match(line)
         if not m:
             continue
         call = _literal_call(m.group("call"))
-        value = m.group("value").strip().rstrip(".")
-        if call is None or value.startswith("("):  # `f(x) -> (explanation)` is not a value
+        if call is None:
             continue
-        out.append(_call_example(m.group("call").strip(), call, value))
+        value = m.group("value").strip().rstrip(".")
+        if literal(value) is UNREADABLE and "#" in value:
+            value = value.rsplit("#", 1)[0].strip()  # `f(x) == 3  # because ...`
+        example = _call_example(m.group("call").strip(), call, value)
+        if value.startswith("("):
+            if example.expected is UNREADABLE:
+                continue  # `f(x) -> (an explanation)` states no value
+            if not isinstance(example.expected, tuple):  # `("Venus")`: a tuple meant, or not?
+                example = _informs(example, "a parenthesised value that is not a tuple: which was meant is unclear")
+        out.append(example)
     return out
 
 
