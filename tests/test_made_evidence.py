@@ -160,9 +160,11 @@ def test_generated_inputs_are_bounded_and_keep_the_samples_shape() -> None:
     assert call_inputs([([1, 2, -4, 5],)], "seed") == inputs  # deterministic per statement
     typed = from_signature("def f(xs: List[int], k: int) -> int: ...", "f")
     assert typed and all(isinstance(a[0], list) and isinstance(a[1], int) for a in typed)
-    for text in stdin_inputs(["3\n1 5 2\n"], "seed"):
+    varied = stdin_inputs(["3\n1 5 2\n"], "seed")
+    for text in varied:
         lines = text.split("\n")
-        assert lines[0] == "3" and len(lines[1].split()) == 3  # the count line kept, the values varied
+        assert int(lines[0]) == len(lines[1].split())  # a count always counts its list
+    assert {len(t.split("\n")[1].split()) for t in varied} == {1, 2, 3, 4}  # values varied, and the size
 
 
 # ---------------------------------------------------------------- reading responses as models write them
@@ -251,6 +253,17 @@ async def test_differential_testing_finds_where_candidates_disagree(services: To
     first = found.data["disagreements"][0]
     assert first["provenance"] == "disagreement" and first["outputs"][0] != first["outputs"][1]
     assert found.data["passes_examples"] == [True, True, True]
+
+
+async def test_differential_testing_of_stdin_programs_varies_the_samples(services: ToolServices) -> None:
+    first_three = (
+        "n = int(input())\na = list(map(int, input().split()))\nprint(a[0] + a[1] + a[2] if n >= 3 else sum(a))"
+    )
+    whole = "n = int(input())\nprint(sum(map(int, input().split())))"
+    request = {"prompt": SAMPLES, "candidates": [_fenced(whole), _fenced(first_three)]}
+    found = await _call(services, request, "differential_test")
+    assert found.ok and found.data and found.data["style"] == "stdin" and found.data["disagreement_count"] >= 1
+    assert all(d["input"].startswith("4\n") for d in found.data["disagreements"])  # only a longer list tells
 
 
 async def test_python_tool_runs_the_models_program_under_the_sandbox_limits(

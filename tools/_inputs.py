@@ -166,7 +166,7 @@ _TOKEN = re.compile(r"-?\d+|[A-Za-z]+")
 def stdin_inputs(samples: list[str], seed_text: str) -> list[str]:
     """Mutations of contest samples that keep their shape: a line holding one number (a count, most often) is
     kept; on other lines one value changes at a time (a number by a little, a word by a letter), or the line's
-    values are reordered."""
+    values are reordered; a count and the list it counts change size together."""
     rng = _rng(seed_text)
     out: list[str] = []
     for sample in samples:
@@ -184,9 +184,26 @@ def stdin_inputs(samples: list[str], seed_text: str) -> list[str]:
                 rng.shuffle(shuffled)
                 out.append("\n".join([*lines[:k], " ".join(shuffled), *lines[k + 1 :]]) + "\n")
                 out.append("\n".join([*lines[:k], " ".join(tokens[::-1]), *lines[k + 1 :]]) + "\n")
+        out += _resized(lines)
     rng.shuffle(out)
     normalized = {s.rstrip("\n") for s in samples}
     return [s for s in dict.fromkeys(out) if s.rstrip("\n") not in normalized][:MAX_INPUTS]
+
+
+def _resized(lines: list[str]) -> list[str]:
+    """Where a line holding one number n is followed by a line of n values (a count and its list), the list one
+    shorter, one longer and of one value, with the count changed to match: the sizes a sample never shows."""
+    out = []
+    for k in range(len(lines) - 1):
+        if not re.fullmatch(r"\s*\d+\s*", lines[k]):
+            continue
+        n, values = int(lines[k]), lines[k + 1].split()
+        if n < 2 or len(values) != n:
+            continue
+        for size in (n - 1, n + 1, 1):
+            changed = values[:size] if size <= n else [*values, values[-1]]
+            out.append("\n".join([*lines[:k], str(size), " ".join(changed), *lines[k + 2 :]]) + "\n")
+    return out
 
 
 def _token_mutations(token: str, rng: random.Random) -> list[str]:
