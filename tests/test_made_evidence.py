@@ -137,6 +137,10 @@ def test_what_informs_and_never_decides() -> None:
     assert any_order.examples and not any(e.decisive for e in any_order.examples)
     prose = read_statement(">>> describe(3)\nIt returns a description of the number three.\n")
     assert prose.examples[0].expected is UNREADABLE and not prose.examples[0].decisive
+    checker = read_statement("A checker accepts any optimal answer.\n" + SAMPLES)
+    assert checker.examples and not any(e.decisive for e in checker.examples)
+    board = read_statement("Paint an n by n checkerboard.\n" + SAMPLES)  # a word, not a special judge
+    assert all(e.decisive for e in board.examples)
     interactive = read_statement("This is an interactive problem.\n" + SAMPLES)
     assert interactive.examples == []
     tolerance = read_statement("Your answer is accepted if its absolute or relative error is at most 10^{-6}.\n")

@@ -136,7 +136,7 @@ def _literal_call(source: str) -> tuple[str, tuple[Any, ...], dict[str, Any]] | 
 _OTHER_ANSWERS = re.compile(
     r"in any order|any (?:of them|one of them|valid|correct|such)|(?:several|multiple|many) (?:possible |valid |"
     r"correct )?(?:answers|solutions|outputs)|(?:is|are) also (?:a )?(?:valid|correct|accepted)|any order"
-    r"|print any|output any|return any|special judge|checker",
+    r"|print any|output any|return any|special judge|\bchecker\b",
     re.IGNORECASE,
 )
 _TOLERANCE = re.compile(
