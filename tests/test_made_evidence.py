@@ -441,3 +441,28 @@ async def test_no_right_humaneval_solution_fails_its_own_statement_examples() ->
     # solution fails them, as it would any judge that trusts the statement: statement examples are evidence from
     # the task's author, and these authors erred. Every other example of the 143 statements holds.
     assert decided >= 140 and failed == ["HumanEval/47", "HumanEval/116"]
+
+
+async def test_the_evidence_cache_computes_once_and_keeps_no_failure() -> None:
+    import asyncio
+
+    services = ToolServices(sandbox="process")
+    calls = {"n": 0}
+
+    async def derive() -> int:
+        calls["n"] += 1
+        await asyncio.sleep(0.05)
+        return 42
+
+    got = await asyncio.gather(*(services.once("k", derive) for _ in range(5)))
+    assert got == [42] * 5 and calls["n"] == 1 and await services.once("k", derive) == 42 and calls["n"] == 1
+
+    async def broken() -> int:
+        calls["n"] += 1
+        raise RuntimeError("model down")
+
+    for _ in range(2):  # a failure is not kept: the next caller tries again
+        with pytest.raises(RuntimeError):
+            await services.once("bad", broken)
+    assert calls["n"] == 3
+    await services.aclose()
