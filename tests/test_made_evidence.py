@@ -378,6 +378,9 @@ async def test_math_without_a_reference_is_judged_against_a_derived_one(
     assert criteria[0].passed and not criteria[0].conclusive and criteria[1].passed is False
     assert len([r for r in fake_openai.requests if "solve math" in str(r["messages"][0])]) == 3  # k, not 2k or 4k
     assert again.verdict is not None and again.verdict.winner == 0
+    async with Judge.load("skill", store=tmp_path / "r.db", model_url=fake_openai.url, sandbox="process") as judge:
+        report = await judge.areplay(t)  # the programs' turns come back with the derived reference's result
+    assert report.identical and report.unused_model_turns == 0 and report.unused_tool_results == 0
 
 
 async def test_a_derived_reference_without_a_majority_only_informs(fake_openai: FakeOpenAI, tmp_path: Path) -> None:
@@ -416,6 +419,9 @@ async def test_a_derived_oracle_settles_a_disagreement(fake_openai: FakeOpenAI, 
     assert all(c["provenance"] == "derived" and c["votes"] >= 2 for c in checks[1]["cases"])
     asked = [r for r in fake_openai.requests if "reference solutions" in r["messages"][0]["content"]]
     assert len(asked) == 3  # written once for both candidates
+    async with Judge.load("skill", store=tmp_path / "r.db", model_url=fake_openai.url, sandbox="process") as judge:
+        report = await judge.areplay(t)  # every round of made evidence replays from the record, no model, no sandbox
+    assert report.identical and report.unused_model_turns == 0 and report.unused_tool_results == 0, report.divergence
 
 
 async def test_no_right_humaneval_solution_fails_its_own_statement_examples() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import dataclasses
 import functools
 import hashlib
 import inspect
@@ -247,9 +248,12 @@ async def call_tool(call: ToolCall, ctx: ToolContext, *, allowed: frozenset[str]
             duration_s=time.perf_counter() - start,
         )
 
-    if ctx.recorded is not None:  # replay: the recording answers
-        recorded = ctx.recorded.take(call)
+    if ctx.recorded is not None:  # replay: the recording answers, with the model turns the tool made
+        recorded, turns = ctx.recorded.take_with_turns(call)
         if recorded is not None:
+            if ctx.on_model_turn is not None:
+                for turn in turns:
+                    ctx.on_model_turn(turn.model_copy(update={"for_call": call.id}))
             return recorded
         if not ctx.recorded.live:
             return failed("execution", "replay: this call is not in the recording")
@@ -263,6 +267,9 @@ async def call_tool(call: ToolCall, ctx: ToolContext, *, allowed: frozenset[str]
         args = spec.args_model.model_validate(call.arguments)
     except ValidationError as e:
         return failed("invalid_arguments", _validation_message(e))
+    if ctx.on_model_turn is not None:  # the tool's own model turns name the call they were made for
+        record = ctx.on_model_turn
+        ctx = dataclasses.replace(ctx, on_model_turn=lambda turn: record(turn.model_copy(update={"for_call": call.id})))
     try:
         async with asyncio.timeout(spec.timeout_s):  # no task of its own, as `wait_for` makes on 3.11
             out = await spec.fn(args, ctx)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from judgegraph.schema import Event, ToolCall, ToolCallEvent, ToolResult, ToolResultEvent
+from judgegraph.schema import Event, ModelTurn, ToolCall, ToolCallEvent, ToolResult, ToolResultEvent
 
 
 def _key(name: str, arguments: dict[str, object]) -> str:
@@ -14,12 +14,19 @@ def _key(name: str, arguments: dict[str, object]) -> str:
 class RecordedTools:
     """Each recorded (tool, arguments) answers as it did, in the order it was called."""
 
-    def __init__(self, pairs: list[tuple[ToolCall, ToolResult]], live: bool = False) -> None:
-        """`live`: calls the recording lacks run for real (replay from a step, live)."""
+    def __init__(
+        self, pairs: list[tuple[ToolCall, ToolResult]], live: bool = False, turns: list[ModelTurn] | None = None
+    ) -> None:
+        """`live`: calls the recording lacks run for real (replay from a step, live). `turns`: the model turns
+        tools made (`for_call` set), given back with their call's result."""
         self.live = live
         self._results: dict[str, list[ToolResult]] = {}
         for call, result in pairs:
             self._results.setdefault(_key(call.name, call.arguments), []).append(result)
+        self._turns: dict[str, list[ModelTurn]] = {}
+        for turn in turns or []:
+            if turn.for_call is not None:
+                self._turns.setdefault(turn.for_call, []).append(turn)
         self.misses: list[str] = []
 
     @classmethod
@@ -37,7 +44,8 @@ class RecordedTools:
                 call = waiting[e.result.call_id].pop(0)
                 if before is None or e.seq < before:
                     pairs.append((call, (overrides or {}).get(e.seq, e.result)))
-        return cls(pairs, live=before is not None)
+        turns = [e for e in events if isinstance(e, ModelTurn) and (before is None or e.seq < before)]
+        return cls(pairs, live=before is not None, turns=turns)
 
     def take(self, call: ToolCall) -> ToolResult | None:
         queue = self._results.get(_key(call.name, call.arguments))
@@ -47,6 +55,13 @@ class RecordedTools:
             self.misses.append(f"a tool call the recording does not have: {call.name}({call.arguments})")
             return None
         return queue.pop(0).model_copy(update={"call_id": call.id})
+
+    def take_with_turns(self, call: ToolCall) -> tuple[ToolResult | None, list[ModelTurn]]:
+        """The recorded result (as `take`) and the model turns the tool made for it."""
+        queue = self._results.get(_key(call.name, call.arguments))
+        original = queue[0].call_id if queue else None
+        result = self.take(call)
+        return result, (self._turns.get(original, []) if result is not None and original else [])
 
     def unused(self) -> int:
         return sum(len(q) for q in self._results.values())

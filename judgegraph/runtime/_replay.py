@@ -81,7 +81,8 @@ async def replay(
             (the model) and the tools.
         store: record the replay there as a new trajectory (None: keep it in memory only).
     """
-    turns = [t for t in original.model_turns() if from_step is None or t.seq < from_step]
+    # Turns a tool made come back with its recorded result; the model is asked only for the graph's own.
+    turns = [t for t in original.model_turns() if (from_step is None or t.seq < from_step) and t.for_call is None]
     model = RecordedModel(turns, backend=original.versions.backend, model=original.versions.model, live=live)
     tools = RecordedTools.from_events(original.events, overrides, before=from_step)
     versions = original.versions.model_copy()

@@ -136,6 +136,9 @@ class ModelTurn(_Event):
     """The base URL that answered (several endpoints can serve one judge)."""
     error: str | None = None
     """Set when the call failed after its retries."""
+    for_call: str | None = None
+    """The tool call this turn was made for, where a tool asked the model (claims to check, programs for a
+    derived reference): replay answers the call from the record and gives its turns back with it."""
 
 
 class ToolCallEvent(_Event):
