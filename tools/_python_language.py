@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import json
 import re
+from collections.abc import Mapping
 from pathlib import Path
 
 from judgegraph.sandboxes import Limits
@@ -100,39 +101,33 @@ class Python:
                 run_memory_mb=PYTHON_LIMITS.memory_mb,
             )
         setup, cases = _split_tests([t for t in tests if isinstance(t, str)])
-        nonce = new_nonce()
-        spec = {"nonce": nonce, "cases": cases, "setup": setup, "entry": entry_point, "case_timeout": case_timeout_s}
-        return Program(
-            files={
-                "solution.py": code,
-                "harness.py": _HARNESS,
-                "candidate_server.py": _CANDIDATE,
-                ".judgegraph-tests.json": json.dumps(spec),
-            },
-            command=["python3", "-I", "harness.py"],
-            cases=cases,
-            nonce=nonce,
-            limits=PYTHON_LIMITS,
-        )
+        spec = {"cases": cases, "setup": setup, "entry": entry_point, "case_timeout": case_timeout_s}
+        return _harness_program(code, spec, cases, PYTHON_LIMITS)
 
 
 def calls_program(code: str, calls: list[dict[str, object]], case_timeout_s: float) -> Program:
     """The harness run that observes calls (`{"function", "args", "kwargs"}`, arguments encoded by the codec)
     instead of running tests: each result's message is the JSON of [value, arguments after the call]."""
-    nonce = new_nonce()
     wall = min(60.0, 5.0 + case_timeout_s * len(calls))
-    spec = {"nonce": nonce, "cases": [], "calls": calls, "setup": "", "entry": None, "case_timeout": case_timeout_s}
+    spec = {"cases": [], "calls": calls, "setup": "", "entry": None, "case_timeout": case_timeout_s}
+    limits = PYTHON_LIMITS.model_copy(update={"wall_s": wall, "cpu_s": int(wall) + 1, "output_bytes": 4_000_000})
+    return _harness_program(code, spec, [str(c["function"]) for c in calls], limits)
+
+
+def _harness_program(code: str, spec: Mapping[str, object], cases: list[str], limits: Limits) -> Program:
+    """The candidate's code, the harness and its spec (with a fresh report marker), as one sandbox run."""
+    nonce = new_nonce()
     return Program(
         files={
             "solution.py": code,
             "harness.py": _HARNESS,
             "candidate_server.py": _CANDIDATE,
-            ".judgegraph-tests.json": json.dumps(spec),
+            ".judgegraph-tests.json": json.dumps({"nonce": nonce, **spec}),
         },
         command=["python3", "-I", "harness.py"],
-        cases=[str(c["function"]) for c in calls],
+        cases=cases,
         nonce=nonce,
-        limits=PYTHON_LIMITS.model_copy(update={"wall_s": wall, "cpu_s": int(wall) + 1, "output_bytes": 4_000_000}),
+        limits=limits,
     )
 
 
