@@ -15,6 +15,7 @@ Nothing here runs code: parsing is `ast` and `ast.literal_eval` on the statement
 from __future__ import annotations
 
 import ast
+import functools
 import math
 import re
 from dataclasses import dataclass, field
@@ -368,8 +369,10 @@ def _samples(prompt: str) -> list[Example]:
 # ---------------------------------------------------------------- the statement
 
 
+@functools.lru_cache(maxsize=256)
 def read_statement(prompt: str) -> Statement:
-    """The examples `prompt` gives, in one style (calls where it gives any, else stdin samples)."""
+    """The examples `prompt` gives, in one style (calls where it gives any, else stdin samples). Cached: the
+    plan, the tools and their follow-ups each read the same statement (treat the result as read-only)."""
     method_match = _STARTER_METHOD.search(prompt)
     method = method_match.group(1) if method_match else None
     tolerance = statement_tolerance(prompt)

@@ -66,9 +66,9 @@ class RunExamplesResult(BaseModel):
 
 def plan_run_examples(request: JudgeRequest) -> list[ToolCall]:
     """A code request without tests whose statement gives examples: run every candidate on them."""
-    if request.tests or not any(contains_code(request, c.content) for c in request.candidates):
+    if request.tests or not read_statement(request.prompt).examples:
         return []
-    if not read_statement(request.prompt).examples:
+    if not any(contains_code(request, c.content) for c in request.candidates):
         return []
     return each_candidate("run_examples", request, "no tests were given; the statement has examples")
 
