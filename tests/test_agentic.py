@@ -279,3 +279,23 @@ async def test_the_python_tool_runs_the_models_programs_up_to_its_limit(tmp_path
     asked = [r["tool_choice"] for r in server.requests]
     assert asked[:3] == ["required"] * 3 and all(c != "required" for c in asked[3:])  # spent: the verdict is next
     assert t.verdict is not None and t.verdict.winner == 1
+
+
+def test_no_tool_asks_a_grammar_decoder_for_a_huge_repetition() -> None:
+    """llama.cpp turns an action schema into a grammar; a `maxLength` of 20,000 became a rule of 20,000
+    repetitions and the embedded server segfaulted on the first action. Every tool's constrained schema stays
+    small enough to compile."""
+    from judgegraph.schema import JudgeRequest
+    from judgegraph.tools import tools
+
+    request = JudgeRequest(id="x", prompt="p", candidates=["a", "b"])
+
+    def bounds(node: Any) -> list[int]:
+        if isinstance(node, dict):
+            here = [v for k, v in node.items() if k in ("maxLength", "maxItems") and isinstance(v, int)]
+            return here + [b for v in node.values() for b in bounds(v)]
+        return [b for v in node for b in bounds(v)] if isinstance(node, list) else []
+
+    for name in tools.names():
+        schema = tools.get(name).argument_schema(request, described=False)
+        assert all(b <= 2000 for b in bounds(schema)), (name, bounds(schema))
