@@ -21,6 +21,7 @@ from langgraph.runtime import Runtime
 from pydantic import Field
 
 from judgegraph.agents import JudgeSpec
+from judgegraph.backends import Sampling
 from judgegraph.errors import VerdictParseError
 from judgegraph.graphs._aggregate import decide_from_evidence, final_verdict
 from judgegraph.graphs._builder import RecordedGraph
@@ -291,10 +292,12 @@ async def agent(state: AgentState, runtime: Ctx) -> dict[str, Any]:
         if state.get("stalled") or not _offered(allowed, request, ctx.scope, called, described=False, spent=spent):
             choice = _VERDICT_CHOICE  # every tool has checked what it can, or the model only repeats itself
         specs = _native_specs(ctx, request, allowed)
-        turn = await ctx.client.chat(messages, tools=specs, tool_choice=choice, sampling=sampling_of(ctx.spec))
+        sampling = _turn_sampling(ctx, allowed, spent)
+        turn = await ctx.client.chat(messages, tools=specs, tool_choice=choice, sampling=sampling)
     else:
         schema = action_schema(allowed, request, ctx.scope, called, spent)
-        turn = await ctx.client.chat(messages, json_schema=schema, schema_name="action", sampling=sampling_of(ctx.spec))
+        sampling = _turn_sampling(ctx, allowed, spent)
+        turn = await ctx.client.chat(messages, json_schema=schema, schema_name="action", sampling=sampling)
     ctx.recorder.model_turn(turn, "agent")
     if turn.error is not None:
         return {"steps": steps, "messages": messages, "pending": [], "problem": f"the model call failed: {turn.error}"}
@@ -390,6 +393,20 @@ async def act(state: AgentState, runtime: Ctx) -> dict[str, Any]:
     }
 
 
+WRITES_PROGRAMS = frozenset({"python"})
+"""Tools whose arguments are programs the model writes: a turn that may call one gets `program_max_tokens`."""
+
+
+def _turn_sampling(ctx: JudgeContext, allowed: list[str], spent: Collection[str]) -> Sampling:
+    """The spec's sampling, with room for a program where the turn may write one (an action cut at the spec's
+    `max_tokens` is no action: the untrained 1.5B model's programs were, at 200)."""
+    sampling = sampling_of(ctx.spec)
+    if any(name in WRITES_PROGRAMS and name not in spent for name in allowed):
+        longest = max(sampling.max_tokens, _options(ctx).program_max_tokens)
+        return sampling.model_copy(update={"max_tokens": longest})
+    return sampling
+
+
 def _options(ctx: JudgeContext) -> AgenticOptions:
     assert isinstance(ctx.options, AgenticOptions)
     return ctx.options
@@ -475,6 +492,9 @@ class AgenticOptions(GraphOptions):
     """Model turns before the verdict is forced."""
     max_tool_calls: int = Field(default=8, ge=0)
     """Tool calls before the verdict is forced."""
+    program_max_tokens: int = Field(default=768, ge=1)
+    """Tokens a turn may take where it may write a program (the `python` tool is offered): a program does not
+    fit in a verdict's budget."""
     tool_call_limits: dict[str, int] = Field(default_factory=lambda: {"python": DEFAULT_PYTHON_CALLS})
     """Calls a judgment may make of a tool (over both candidate orders); past it a call gets a result that says
     so, and the tool is no longer offered. The `python` tool: 3 (TIR-Judge's budget)."""

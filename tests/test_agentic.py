@@ -276,6 +276,8 @@ async def test_the_python_tool_runs_the_models_programs_up_to_its_limit(tmp_path
     assert all(r.error_kind == "limit" for r in results[3:])
     assert all(r.text.strip() == "output:\n120" for r in results[:3])
     assert results[3].error_kind == "limit" and "3 times a judgment" in (results[3].error or "")
+    budget = [r.get("max_tokens", r.get("max_completion_tokens")) for r in server.requests]
+    assert budget[:3] == [768] * 3 and budget[-1] == 200  # room for a program while python is offered
     asked = [r["tool_choice"] for r in server.requests]
     assert asked[:3] == ["required"] * 3 and all(c != "required" for c in asked[3:])  # spent: the verdict is next
     assert t.verdict is not None and t.verdict.winner == 1
