@@ -317,7 +317,9 @@ async def agent(state: AgentState, runtime: Ctx) -> dict[str, Any]:
         update["pending"] = turn.tool_calls
         return update
     try:
-        action = json.loads(turn.text or "")
+        # strict=False: a tab or newline left raw inside a string (a program's indentation, as llama.cpp's JSON
+        # grammar lets a model write it) is still the action the model meant
+        action = json.loads(turn.text or "", strict=False)
     except json.JSONDecodeError:
         action = None
     if isinstance(action, dict) and action.get("action") == "call":

@@ -301,3 +301,24 @@ def test_no_tool_asks_a_grammar_decoder_for_a_huge_repetition() -> None:
     for name in tools.names():
         schema = tools.get(name).argument_schema(request, described=False)
         assert all(b <= 2000 for b in bounds(schema)), (name, bounds(schema))
+
+
+async def test_a_program_with_raw_tabs_in_its_json_action_still_runs(tmp_path: Path, fake_openai: FakeOpenAI) -> None:
+    """llama.cpp's JSON grammar lets a model leave a tab raw inside a string (a program's indentation): the
+    action is still the one it meant, not an unusable reply."""
+    code = "def f():\n\treturn 6 * 20\nprint(f())"
+    replies = iter(
+        [
+            Reply(
+                content='{"action": "call", "tool": "python", "arguments": {"code": "'
+                + code.replace("\n", "\\n")
+                + '"}}'
+            ),
+            Reply(content=json.dumps({"action": "verdict", "winner": "B", "confidence": 0.9, "rationale": "120"})),
+        ]
+    )
+    fake_openai.responder = lambda body: next(replies, prefers("120")(body))
+    request = {"id": "t", "prompt": "What is 5!?", "candidates": ["24", "120"]}
+    t = await _run(fake_openai, request, tmp_path, backend="llama_cpp", sandbox="process")
+    ran = [r for r in t.tool_results() if r.name == "python"]
+    assert ran and ran[0].ok and ran[0].text.strip() == "output:\n120"
