@@ -60,19 +60,12 @@ class Skill(BaseModel):
     def applies(self, request: JudgeRequest) -> bool:
         if self.applies_when_any and not any(request.has_evidence(f) for f in self.applies_when_any):
             return False
-        if self.applies_when_planned and not any(_of_use(t, request) for t in self.applies_when_planned):
+        if self.applies_when_planned and not any(tools.get(t).of_use(request) for t in self.applies_when_planned):
             return False
         return all(request.has_evidence(f) for f in self.applies_when)
 
     def ordered_resources(self) -> list[Resource]:
         return sorted(self.resources, key=lambda r: COST_ORDER[r.cost])
-
-
-def _of_use(tool_name: str, request: JudgeRequest) -> bool:
-    tool = tools.get(tool_name)
-    if tool.plan is not None:
-        return bool(tool.plan(request))
-    return tool.applies is None or tool.applies(request)
 
 
 skills: Registry[Skill] = Registry("skill")

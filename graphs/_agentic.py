@@ -182,14 +182,7 @@ def _native(ctx: JudgeContext, allowed: list[str]) -> bool:
 
 def allowed_tools(spec: JudgeSpec, request: JudgeRequest) -> list[str]:
     """The judge's tools whose evidence this request carries (a tool without a plan: where it applies)."""
-    out = []
-    for name in spec.tools:
-        tool = tools.get(name)
-        if (tool.plan is not None and tool.plan(request)) or (
-            tool.plan is None and (tool.applies is None or tool.applies(request))
-        ):
-            out.append(name)
-    return out
+    return [name for name in spec.tools if tools.get(name).of_use(request)]
 
 
 def _order(state: AgentState) -> str:

@@ -75,10 +75,7 @@ async def test_teacher_runs_are_agentic_trajectories_in_the_agents_own_format(
 def _plans(name: str, request: JudgeRequest) -> bool:
     from judgegraph.tools import tools
 
-    tool = tools.get(name)
-    if tool.plan is None:
-        return tool.applies is None or tool.applies(request)
-    return bool(tool.plan(request))
+    return tools.get(name).of_use(request)
 
 
 @pytest.fixture(scope="module")

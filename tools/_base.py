@@ -134,6 +134,13 @@ class ToolDef:
     version: str = "1"
     metadata: dict[str, Any] = field(default_factory=dict)
 
+    def of_use(self, request: JudgeRequest) -> bool:
+        """Whether this tool has anything to do on `request`: its plan schedules a call, or, for a tool no plan
+        schedules, it applies (always, without an `applies` rule)."""
+        if self.plan is not None:
+            return bool(self.plan(request))
+        return self.applies is None or self.applies(request)
+
     def openai_spec(self, parameters: dict[str, Any] | None = None, *, strict: bool = False) -> dict[str, Any]:
         """The OpenAI function-calling spec the model sees: with `parameters` (an `argument_schema` narrowed
         to one request) in place of the general ones, which are shared (do not mutate them); `strict` asks the

@@ -50,6 +50,14 @@ class Observed:
     printed: bool = False
     """A stdin run's (the output is what counts), not a call's."""
 
+    @property
+    def answer(self) -> Any:
+        """What a call answered: its value, or, where it returned nothing, its first argument as it left it
+        ("modify nums in place")."""
+        if self.value is None and self.after:
+            return self.after[0]
+        return self.value
+
     def key(self) -> str:
         """A canonical form for grouping equal behaviour: output by its tokens; a value by its encoding (the
         arguments as the call left them where it returned nothing)."""

@@ -232,7 +232,7 @@ def _arrow_examples(prompt: str) -> list[Example]:
             if example.expected is UNREADABLE:
                 continue  # `f(x) -> (an explanation)` states no value
             if not isinstance(example.expected, tuple):  # `("Venus")`: a tuple meant, or not?
-                example = _informs(example, "a parenthesised value that is not a tuple: which was meant is unclear")
+                example = informing(example, "a parenthesised value that is not a tuple: which was meant is unclear")
         out.append(example)
     return out
 
@@ -395,13 +395,14 @@ def read_statement(prompt: str) -> Statement:
         style = "stdin" if examples else None
     if others:
         examples = [
-            e if not e.decisive else _informs(e, "the statement accepts other answers (any order, any of them)")
+            e if not e.decisive else informing(e, "the statement accepts other answers (any order, any of them)")
             for e in examples
         ]
     return Statement(style=style, examples=examples, method=method, tolerance=tolerance)
 
 
-def _informs(e: Example, note: str) -> Example:
+def informing(e: Example, note: str) -> Example:
+    """`e`, informing only, saying why."""
     return Example(**{**e.__dict__, "decisive": False, "note": note})
 
 

@@ -20,7 +20,7 @@ from judgegraph.errors import ToolFailure
 from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult
 from judgegraph.tools._answers import equivalent, normalize, stated_answers
 from judgegraph.tools._base import ToolContext, ToolOutput, candidate_criterion, each_candidate, result_data, tool
-from judgegraph.tools._languages import fenced_blocks
+from judgegraph.tools._languages import languages
 from judgegraph.tools.python import PythonResult, run_program
 from judgegraph.tools.run_code import contains_code
 
@@ -107,11 +107,6 @@ def derived_reference_criterion(result: ToolResult) -> CriterionResult | None:
     return criterion if not data.matches else criterion.model_copy(update={"conclusive": False})
 
 
-def _program(text: str) -> str:
-    blocks = fenced_blocks(text, ("python", "py", "python3"))
-    return max(blocks, key=len) if blocks else text
-
-
 def _answer_of(run: PythonResult) -> str | None:
     if run.timed_out or run.oom_killed or run.exit_code not in (0, None):
         return None
@@ -157,7 +152,7 @@ async def _derive(ctx: ToolContext, samples: int) -> Derivation:
             ctx.on_model_turn(turn)
         if turn.error is not None or not turn.text:
             return None
-        return await run_program(pool, _program(turn.text))
+        return await run_program(pool, languages.get("python").extract(turn.text, None) or turn.text)
 
     runs = await asyncio.gather(*(one(i) for i in range(samples)))
     answers = [_answer_of(r) if r is not None else None for r in runs]

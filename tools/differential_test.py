@@ -19,9 +19,9 @@ from judgegraph.schema import JudgeRequest, ToolCall, ToolResult
 from judgegraph.tools._base import ToolContext, ToolOutput, tool
 from judgegraph.tools._inputs import call_inputs, from_signature, stdin_inputs
 from judgegraph.tools._observe import Call, Observations, Observed, observe_calls, observe_stdin, shown_args
-from judgegraph.tools._statement import Statement, compare_outputs, compare_values, read_statement
+from judgegraph.tools._statement import Statement, read_statement
 from judgegraph.tools.run_code import CandidateCode, candidate_code, contains_code
-from judgegraph.tools.run_examples import call_target, resolve
+from judgegraph.tools.run_examples import call_target, example_outcome, resolve
 
 CASE_TIMEOUT_S = 1.0
 """Generated inputs are small: a candidate that takes a second on one is stopped there."""
@@ -93,23 +93,17 @@ def call_function(request: JudgeRequest, statement: Statement, codes: list[Candi
 
 
 def shown_output(o: Observed) -> str:
-    text = o.output if o.printed else repr(o.value if o.value is not None or o.after is None else o.after[0])
+    text = o.output if o.printed else repr(o.answer)
     text = text if o.status == "ok" else f"<{o.status}: {o.message.strip()[-120:]}>"
     return text if len(text) <= SHOWN else text[:SHOWN] + "..."
 
 
 def _example_passes(statement: Statement, observed: list[Observed]) -> bool | None:
-    decided = []
-    for example, o in zip(statement.examples, observed, strict=False):
-        if not example.decisive:
-            continue
-        if o.status != "ok":
-            decided.append(False)
-        elif o.printed:
-            decided.append(compare_outputs(example.expected_text, o.output, statement.tolerance) != "failed")
-        else:
-            value = o.value if o.value is not None or example.expected is None or not o.after else o.after[0]
-            decided.append(compare_values(example.expected, value, statement.tolerance) != "failed")
+    decided = [
+        example_outcome(example, o, statement.tolerance)[0] in ("passed", "unsure")
+        for example, o in zip(statement.examples, observed, strict=False)
+        if example.decisive
+    ]
     return all(decided) if decided else None
 
 
@@ -130,7 +124,8 @@ async def differential_test(args: DifferentialArgs, ctx: ToolContext) -> ToolOut
     style: Literal["call", "stdin"]
     examples = statement.examples
     generated: list[Any]
-    if statement.style == "stdin" or (statement.style is None and _function(request, codes) is None):
+    function = call_function(request, statement, codes)
+    if statement.style == "stdin" or (statement.style is None and function is None):
         if not examples:
             raise ToolFailure("no examples and no function to call: nothing to vary")
         style = "stdin"
@@ -146,7 +141,6 @@ async def differential_test(args: DifferentialArgs, ctx: ToolContext) -> ToolOut
         style = "call"
         if any(codes[i].language.name != "python" for i in present):
             raise ToolFailure("calls are generated for Python code only")
-        function = _function(request, codes)
         example_args = [e.args for e in examples]
         generated_args = call_inputs(example_args, request.prompt) if examples else []
         if len(generated_args) < 10 and function is not None:

@@ -20,7 +20,7 @@ from pydantic import BaseModel, Field
 from judgegraph.errors import ToolFailure
 from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult
 from judgegraph.tools._base import ToolContext, ToolOutput, candidate_criterion, result_data, tool
-from judgegraph.tools._languages import fenced_blocks, languages
+from judgegraph.tools._languages import languages
 from judgegraph.tools._observe import Call, Observations, Observed, observe_calls, observe_stdin
 from judgegraph.tools._statement import _literal_call, read_statement
 from judgegraph.tools.differential_test import (
@@ -114,11 +114,6 @@ def oracle_criterion(result: ToolResult) -> CriterionResult | None:
     return criterion.model_copy(update={"conclusive": False}) if passed else criterion
 
 
-def _program(text: str) -> str:
-    blocks = fenced_blocks(text, ("python", "py", "python3"))
-    return max(blocks, key=len) if blocks else text
-
-
 def _parsed(inputs: list[str]) -> list[tuple[Any, ...] | None]:
     out: list[tuple[Any, ...] | None] = []
     for text in inputs:
@@ -174,7 +169,7 @@ async def _oracle(
             ctx.on_model_turn(turn)
         if turn.error is not None or not turn.text:
             return [Observed("error", message="no program")] * len(inputs)
-        code = _program(turn.text)
+        code = languages.get("python").extract(turn.text, None) or turn.text
         target = (resolve(name, code) or name) if name else None
         return await _run_on(ctx, style, code, languages.get("python"), target, inputs)
 

@@ -17,7 +17,14 @@ from judgegraph.errors import ToolFailure
 from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult
 from judgegraph.tools._base import ToolContext, ToolOutput, candidate_criterion, each_candidate, result_data, tool
 from judgegraph.tools._observe import Call, Observations, Observed, observe_calls, observe_stdin
-from judgegraph.tools._statement import Example, Statement, compare_outputs, compare_values, read_statement
+from judgegraph.tools._statement import (
+    Example,
+    Statement,
+    compare_outputs,
+    compare_values,
+    informing,
+    read_statement,
+)
 from judgegraph.tools.run_code import candidate_code, contains_code
 
 Outcome = Literal["passed", "failed", "unsure", "error", "timeout", "not_run"]
@@ -134,12 +141,13 @@ def _cut(text: str) -> str:
     return text if len(text) <= SHOWN else text[:SHOWN] + "..."
 
 
-def _value_outcome(example: Example, observed: Observed, tolerance: float | None) -> tuple[Outcome, str]:
+def example_outcome(example: Example, observed: Observed, tolerance: float | None) -> tuple[Outcome, str]:
+    """How a candidate did on one example (as the statement's judge compares), and what it gave."""
     if observed.status != "ok":
         return observed.status, _cut(observed.message)
-    value = observed.value
-    if value is None and example.expected is not None and observed.after:
-        value = observed.after[0]  # "modify nums in place": the answer is the argument as the call left it
+    if observed.printed:
+        return compare_outputs(example.expected_text, observed.output, tolerance), _cut(observed.output)
+    value = observed.value if example.expected is None else observed.answer  # an expected None is returned
     return compare_values(example.expected, value, tolerance), _cut(repr(value))
 
 
@@ -206,20 +214,16 @@ async def run_examples(args: RunExamplesArgs, ctx: ToolContext) -> ToolOutput:
         seen: Observations = await observe_calls(pool, found.code, [Call(t, e.args, e.kwargs) for e, t in runnable])
         cases = []
         for i, ((example, _), observed) in enumerate(zip(runnable, seen.observed, strict=True)):
-            outcome, got = _value_outcome(example, observed, statement.tolerance)
+            outcome, got = example_outcome(example, observed, statement.tolerance)
             if observed.status == "error" and observed.message.startswith("the code defines no"):
-                cases.append(_case(i, _informing(example, observed.message), "error", _cut(observed.message)))
+                cases.append(_case(i, informing(example, observed.message), "error", _cut(observed.message)))
             else:
                 cases.append(_case(i, example, outcome, got))
     else:
         seen = await observe_stdin(pool, found.language, found.code, [e.stdin or "" for e in statement.examples])
         cases = []
         for i, (example, observed) in enumerate(zip(statement.examples, seen.observed, strict=True)):
-            if observed.status != "ok":
-                cases.append(_case(i, example, observed.status, _cut(observed.message)))
-            else:
-                outcome = compare_outputs(example.expected_text, observed.output, statement.tolerance)
-                cases.append(_case(i, example, outcome, _cut(observed.output)))
+            cases.append(_case(i, example, *example_outcome(example, observed, statement.tolerance)))
     if seen.load_error is not None:  # nothing ran: every example failed as the program did
         cases = [c.model_copy(update={"outcome": "error", "got": _cut(seen.load_error)}) for c in cases]
     decisive = [c for c in cases if c.decisive]
@@ -235,7 +239,3 @@ async def run_examples(args: RunExamplesArgs, ctx: ToolContext) -> ToolOutput:
         duration_s=seen.duration_s,
     )
     return ToolOutput(text=_summary(result), data=result)
-
-
-def _informing(example: Example, note: str) -> Example:
-    return Example(**{**example.__dict__, "decisive": False, "note": note})
