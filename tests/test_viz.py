@@ -8,13 +8,14 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from markupsafe import escape
 
 from benchmarks.fake_openai import FakeOpenAI
 from judgegraph.schema import Trajectory
 from judgegraph.store import RunFilter, TrajectoryStore
 from judgegraph.viz import _views as views
 from judgegraph.viz import create_app
-from tests.viz_fixtures import build_store_sync
+from tests.viz_fixtures import build_store_sync, demo_requests
 
 
 @pytest.fixture(scope="module")
@@ -93,6 +94,9 @@ def test_pages_render(client: TestClient, demo: tuple[Path, dict[str, str]]) -> 
     run = client.get(f"/runs/{ids['image-ocr']}")
     assert run.status_code == 200
     assert 'class="node visited"' in run.text and 'class="edge taken"' in run.text  # the path, highlighted
+    for request in demo_requests():  # every candidate's text is on its run's page
+        shown = client.get(f"/runs/{ids[str(request.id)]}").text
+        assert all(str(escape(c.content)) in shown for c in request.candidates), request.id
     assert "crop-box" in run.text and f"/runs/{ids['image-ocr']}/inputs/0" in run.text
     doc = client.get(f"/runs/{ids['document-claims']}")
     assert 'id="claims"' in doc.text  # per-claim results of the proposition checker

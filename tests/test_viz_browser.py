@@ -17,7 +17,7 @@ from benchmarks.fake_openai import FakeOpenAI
 from judgegraph.backends import free_port
 from judgegraph.viz import create_app
 from tests.conftest import ROOT
-from tests.viz_fixtures import build_store_sync
+from tests.viz_fixtures import build_store_sync, demo_requests
 
 pytestmark = pytest.mark.browser
 SHOTS = ROOT / "test-artifacts" / "viz"
@@ -102,6 +102,9 @@ def test_runs_list_filter_and_open_a_run(page: Page, viz: tuple[str, dict[str, s
     with page.expect_navigation():
         page.click("a.run-link")
     assert page.url.endswith(f"/runs/{ids['image-ocr']}")
+    (request,) = [r for r in demo_requests() if r.id == "image-ocr"]
+    shown = page.locator(".candidate pre.text").all_inner_texts()
+    assert shown == [c.content for c in request.candidates]  # every candidate's text, none an empty box
     visited = page.locator("#graph svg g.node.visited")
     taken = page.locator("#graph svg g.edge.taken")
     # the path this run took, highlighted: the evidence decided it, in one node

@@ -13,6 +13,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+import jinja2
 from fastapi import FastAPI, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -90,8 +91,13 @@ def create_app(store_path: Path, *, evals_dir: Path | None = None) -> FastAPI:
 
     app = FastAPI(title="judgegraph viz", docs_url=None, redoc_url=None, openapi_url=None, lifespan=lifespan)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
-    templates = Jinja2Templates(directory=HERE / "templates")
+    # A name the template misreads is an error, not an empty box on the page.
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(HERE / "templates"), autoescape=True, undefined=jinja2.StrictUndefined
+    )
+    templates = Jinja2Templates(env=env)
     templates.env.globals["store_path"] = str(store_path)
+    templates.env.globals["nav"] = ""  # the page's own tab in the top bar, where a page sets one
 
     def page(request: Request, name: str, **context: Any) -> HTMLResponse:
         return templates.TemplateResponse(request, name, context)
@@ -129,7 +135,9 @@ def create_app(store_path: Path, *, evals_dir: Path | None = None) -> FastAPI:
         )
         counts = store.count_runs(where)
         rows = store.list_runs(where=where, limit=PAGE_RUNS, offset=offset)
-        args = {k: v for k, v in request.query_params.items() if k != "offset" and v}
+        # Every filter has a value for the form ("" when unset); the paging links carry the ones that are set.
+        args = dict.fromkeys(("q", "judge", "correct", "valid", "consistent", "status", "tool", "since", "until"), "")
+        args |= {k: v for k, v in request.query_params.items() if k in args and v}
         return page(
             request,
             "runs.html",
