@@ -22,7 +22,7 @@ LINT_STAMP := $(LINT_VENV)/.judgegraph-lint
 setup: $(STAMP)
 
 # Idempotent: re-runs only when the dependency declarations change.
-$(STAMP): pyproject.toml Makefile
+$(STAMP): pyproject.toml setup.py Makefile
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "judgegraph needs Python 3.11+"'
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip

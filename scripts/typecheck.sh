@@ -8,6 +8,12 @@ PYTHON="$(command -v "${1:-python3}")"; [[ "$PYTHON" = /* ]] || PYTHON="$PWD/$PY
 tree=build/typecheck
 rm -rf "$tree" && mkdir -p "$tree/judgegraph"
 for entry in judgegraph/*; do ln -s "$PWD/$entry" "$tree/judgegraph/"; done
-for folder in agents tools sandboxes graphs evals; do ln -s "$PWD/$folder" "$tree/judgegraph/$folder"; done
+# The other folders as pyproject.toml's package-dir maps them (judgegraph.agents -> agents, ...).
+"$PYTHON" - "$tree" <<'EOF2'
+import os, sys, tomllib
+for name, folder in tomllib.load(open("pyproject.toml", "rb"))["tool"]["setuptools"]["package-dir"].items():
+    if name != "judgegraph":
+        os.symlink(os.path.abspath(folder), os.path.join(sys.argv[1], *name.split(".")))
+EOF2
 cd "$tree"
 MYPYPATH="$PWD" exec "$PYTHON" -m mypy --config-file ../../pyproject.toml -p judgegraph

@@ -8,20 +8,22 @@ listed together in a layer marked independent must not import each other either.
 from __future__ import annotations
 
 import ast
+import tomllib
 from collections import defaultdict
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
-# folder -> the import name it installs under (pyproject's package-dir)
+# folder -> the import name it installs under (pyproject's package-dir, the one map), and the repository's own
+# code that never installs: the benchmarks and these tests.
 FOLDERS = {
-    "judgegraph": "judgegraph",
-    "sandboxes": "judgegraph.sandboxes",
-    "tools": "judgegraph.tools",
-    "agents": "judgegraph.agents",
-    "graphs": "judgegraph.graphs",
-    "evals": "judgegraph.evals",
-}
+    folder: name
+    for name, folder in tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"][
+        "package-dir"
+    ].items()
+} | {"benchmarks": "benchmarks", "tests": "tests"}
 
 LAYERS: list[tuple[str, list[str], bool]] = [
     # (layer, packages or modules, independent of each other)
@@ -43,7 +45,11 @@ LAYERS: list[tuple[str, list[str], bool]] = [
     ("serving", ["judgegraph.serving"], False),
     ("viewer", ["judgegraph.viz"], False),
     ("entry points", ["judgegraph.cli", "judgegraph"], True),
+    # Not installed: they may use all of judgegraph, and judgegraph none of them.
+    ("repository", ["benchmarks", "tests"], False),
 ]
+# The root package owns its own `__init__` only: a new subpackage or top-level module must be given a layer.
+ROOTS = {"judgegraph"}
 
 
 def _modules() -> dict[str, Path]:
@@ -98,7 +104,8 @@ def _layer_of(module: str) -> tuple[int, str]:
     best: tuple[int, str] | None = None
     for index, (_, owners, _) in enumerate(LAYERS):
         for owner in owners:
-            if (module == owner or module.startswith(owner + ".")) and (best is None or len(owner) > len(best[1])):
+            inside = module.startswith(owner + ".") and owner not in ROOTS
+            if (module == owner or inside) and (best is None or len(owner) > len(best[1])):
                 best = (index, owner)
     assert best is not None, f"{module} belongs to no layer: add it to LAYERS"
     return best
@@ -172,5 +179,8 @@ def test_the_checks_see_a_violation() -> None:
     assert "independent" in _violations(sideways)[0]
     assert _violations({"judgegraph.runtime._judge": {"judgegraph.graphs._builder"}}) == []
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    with pytest.raises(AssertionError, match="belongs to no layer"):
+        _layer_of("judgegraph.plugins._load")  # a subpackage nobody placed
+    assert "above" in _violations({"judgegraph.runtime._judge": {"benchmarks.fake_openai"}})[0]
     real = _imports(_modules())
     assert {"judgegraph.graphs", "judgegraph.runtime._replay"} <= real["judgegraph.runtime._judge"]  # real imports seen
