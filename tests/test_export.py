@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +17,7 @@ from judgegraph import Judge
 from judgegraph.backends import EmbeddedServer
 from judgegraph.cli import app
 from judgegraph.output._export import exporters
+from tests.conftest import ROOT
 
 OPEN = {"id": "o", "prompt": "Greet someone.", "candidates": ["Hello there, friend!", "k"], "label": {"winner": 0}}
 
@@ -91,6 +94,22 @@ async def test_verl_retokenizes_with_the_embedded_models_own_tokenizer(tmp_path:
         assert r["response_mask"][-1] == 1  # the model's final reply
         if r["num_turns"] > 1:
             assert 0 in r["response_mask"]  # tool results between model turns are masked out
+
+
+@pytest.mark.llm
+def test_the_embedded_tokenizer_is_closed_before_exit() -> None:
+    """llama.cpp's finalizer, left to the interpreter's exit, raised a TypeError there once its library was gone."""
+    code = (
+        "import llama_cpp\n"
+        "from judgegraph.backends import embedded_model_path\n"
+        "from judgegraph.backends._models import check_chat_template\n"
+        "from judgegraph.output._export import _embedded_tokenizer\n"
+        "check_chat_template(embedded_model_path())\n"
+        "assert _embedded_tokenizer() is not None\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr and "Exception ignored" not in done.stderr, done.stderr
 
 
 async def test_logprobs_are_asked_for_and_recorded(tmp_path: Path) -> None:

@@ -179,6 +179,7 @@ def check_chat_template(path: Path) -> None:
     except (ValueError, RuntimeError) as e:
         raise UsageError(f"embedded model {path}: llama.cpp cannot load it ({e})") from e
     template = llm.metadata.get("tokenizer.chat_template")
+    llm.close()  # only its metadata was needed; never left to the finalizer at interpreter exit
     if not template:
         raise UsageError(
             f"embedded model {path}: the file has no chat template (`tokenizer.chat_template` in its metadata); "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import atexit
 import json
 from collections.abc import Callable, Iterable
 from functools import cache
@@ -160,6 +161,8 @@ def _embedded_tokenizer() -> Any:
         llm = llama_cpp.Llama(model_path=str(embedded_model_path()), vocab_only=True, verbose=False)
     except Exception:
         return None
+    # Closed before the interpreter unloads llama.cpp: its finalizer, left to the exit, raises a TypeError there.
+    atexit.register(llm.close)
     template = jinja2.Environment(undefined=jinja2.StrictUndefined).from_string(llm.metadata["tokenizer.chat_template"])
     return llm, template
 
