@@ -1,0 +1,79 @@
+"""What every command shares: the consoles, the options defined once, settings and errors."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from datetime import datetime
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+from judgegraph.settings import Settings
+
+out = Console()
+err = Console(stderr=True)
+
+StoreOpt = Annotated[Path | None, typer.Option("--store", help="Trajectory store (SQLite file).")]
+ModelOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--model-url",
+        "--model",
+        help="OpenAI-compatible base URL, or several comma-separated; unset: the embedded CPU model.",
+    ),
+]
+JudgeOpt = Annotated[
+    str,
+    typer.Option(
+        "--judge", help="Which judge: a name (see `judgegraph judges`) or a judge folder (judge.toml and prompts)."
+    ),
+]
+EmbeddedModelOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--embedded-model",
+        help="The embedded model: a GGUF file (a trained judge, any model) or a known name (`judgegraph model "
+        "list`); default: JUDGEGRAPH_EMBEDDED_MODEL, else the bundled SmolLM2-135M.",
+    ),
+]
+BudgetOpt = Annotated[
+    float | None,
+    typer.Option("--budget", min=0.001, help="Seconds per judgment; past it the verdict is invalid, saying so."),
+]
+# Which recorded runs (runs, export).
+JudgeFilterOpt = Annotated[str | None, typer.Option("--judge", help="Runs of this judge.")]
+CorrectOpt = Annotated[bool | None, typer.Option("--correct", help="true/false: agrees with the label.")]
+ValidOpt = Annotated[bool | None, typer.Option("--valid", help="true/false: the verdict is valid.")]
+ToolFilterOpt = Annotated[str | None, typer.Option("--tool", help="Runs that called this tool.")]
+SinceOpt = Annotated[datetime | None, typer.Option("--since", help="Runs started at or after this time.")]
+
+
+def load_settings(**overrides: Any) -> Settings:
+    return Settings.from_env(**overrides)
+
+
+def existing_store(store: Path | None) -> Path:
+    """The trajectory store to read (the flag, else settings); a clear error when there is none yet."""
+    path = load_settings(store_path=store).store_path
+    if not path.exists():
+        raise fail(f"no trajectory store at {path}")
+    return path
+
+
+def fail(message: str, code: int = 2) -> typer.Exit:
+    err.print(f"[red]error:[/red] {escape(message)}")  # messages hold brackets (extras, paths), not markup
+    return typer.Exit(code)
+
+
+def program() -> str:
+    """How the user can run this command again: `.venv/bin/judgegraph` when it is not on PATH."""
+    argv0 = sys.argv[0] if sys.argv and sys.argv[0] else "judgegraph"
+    if os.path.basename(argv0) != "judgegraph" or shutil.which("judgegraph") == os.path.abspath(argv0):
+        return "judgegraph"
+    rel = os.path.relpath(argv0)
+    return rel if not rel.startswith("..") else argv0

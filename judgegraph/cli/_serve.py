@@ -1,0 +1,88 @@
+"""`judgegraph serve`: rewards over HTTP."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from judgegraph._gc import tune_gc
+from judgegraph.cli._common import (
+    BudgetOpt,
+    EmbeddedModelOpt,
+    JudgeOpt,
+    ModelOpt,
+    StoreOpt,
+    err,
+)
+
+if TYPE_CHECKING:
+    pass
+
+
+def serve(
+    host: Annotated[str, typer.Option(help="Interface to bind (127.0.0.1: this machine only).")] = "127.0.0.1",
+    port: int = 8080,
+    judge_name: JudgeOpt = "evidence",
+    model: ModelOpt = None,
+    store: StoreOpt = None,
+    api_key: Annotated[str | None, typer.Option(envvar="JUDGEGRAPH_SERVER_KEY", help="Require this key.")] = None,
+    max_concurrency: Annotated[int, typer.Option(min=1, help="Requests in flight before 429.")] = 64,
+    allow_local_files: Annotated[
+        bool, typer.Option(help="Let requests name image and document files on this machine.")
+    ] = False,
+    timeout: Annotated[float, typer.Option(help="Seconds per request before 504.")] = 300.0,
+    budget: BudgetOpt = None,
+    embedded_model: EmbeddedModelOpt = None,
+    keep_alive: Annotated[
+        int, typer.Option(min=1, help="Seconds an idle client connection stays open (longer than clients' pools).")
+    ] = 75,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            help="Server processes behind the one port (uvicorn's workers), one store. Default: the cores (at most "
+            "8) with --model; 1 without (each worker would start its own embedded model).",
+        ),
+    ] = None,
+) -> None:
+    """Serve rewards over HTTP: OpenRLHF's /reward, /v1/judge, /v1/judge/batch, /health, /metrics."""
+    import tempfile
+
+    import uvicorn
+
+    from judgegraph.serving import ServerConfig, create_app
+    from judgegraph.serving._server import WORKER_SPEC
+
+    config = ServerConfig(
+        judge=judge_name,
+        api_key=api_key,
+        max_concurrency=max_concurrency,
+        timeout_s=timeout,
+        allow_local_files=allow_local_files,
+    )
+    given = {"model_url": model, "store": store, "budget_s": budget, "embedded_model": embedded_model}
+    settings: dict[str, Any] = {k: v for k, v in given.items() if v is not None}
+    n = workers or (min(8, os.cpu_count() or 1) if model else 1)
+    # Uvicorn's default keep-alive (5 s) equals httpx's pool expiry: a client reusing a connection just as the
+    # server closes it gets a ReadError (seen under load). A server that keeps idle connections longer than
+    # its clients' pools do never closes one under a request. On SIGTERM or Ctrl-C, requests in flight finish
+    # (up to the per-request timeout) before a worker exits.
+    options: dict[str, Any] = {"host": host, "port": port, "log_level": "warning", "timeout_keep_alive": keep_alive}
+    options["timeout_graceful_shutdown"] = int(timeout) + 5
+    if n == 1:
+        tune_gc()
+        uvicorn.run(create_app(config, **settings), **options)
+        return
+    shared = Path(tempfile.mkdtemp(prefix="judgegraph-metrics-"))
+    spec = {"config": config.model_dump(), "settings": settings, "metrics_dir": str(shared)}
+    os.environ[WORKER_SPEC] = json.dumps(spec, default=str)
+    err.print(f"serving with {n} worker processes on http://{host}:{port}")
+    try:
+        uvicorn.run("judgegraph.serving._server:app_from_environment", factory=True, workers=n, **options)
+    finally:
+        shutil.rmtree(shared, ignore_errors=True)
