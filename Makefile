@@ -22,7 +22,7 @@ LINT_STAMP := $(LINT_VENV)/.judgegraph-lint
 setup: $(STAMP)
 
 # Idempotent: re-runs only when the dependency declarations change.
-$(STAMP): pyproject.toml setup.py Makefile
+$(STAMP): pyproject.toml setup.py Makefile examples/plugin/pyproject.toml
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "judgegraph needs Python 3.11+"'
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
@@ -30,6 +30,9 @@ $(STAMP): pyproject.toml setup.py Makefile
 	$(BIN)/python -m pip install -q torch==$(TORCH_VERSION)
 	CMAKE_BUILD_PARALLEL_LEVEL=2 CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" \
 		$(BIN)/python -m pip install -q -e '.[embedded,retrieval,graph,ray,evals,bench,train,ifbench,dev]'
+	# The example plugin (a tool and a judge by entry point), installed as a user installs one: the tests check
+	# that the CLI, the server, the viewer and the evals see it.
+	$(BIN)/python -m pip install -q -e ./examples/plugin
 	touch $(STAMP)
 
 # Judge the bundled examples, then serve the viewer over their runs (Ctrl-C stops it).

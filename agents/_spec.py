@@ -7,7 +7,9 @@ import hashlib
 import importlib.resources
 import json
 import tomllib
-from typing import Any
+from importlib.resources.abc import Traversable
+from pathlib import Path
+from typing import Any, cast
 
 import jinja2
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -77,17 +79,27 @@ def _compiled(text: str) -> jinja2.Template:
     return _ENV.from_string(text)
 
 
-judges: Registry[JudgeSpec] = Registry("judge")
+BUILTIN = importlib.resources.files("judgegraph.agents")
+"""Where the built-in judges' folders are (and where `extends` looks when a judge's own folder has no sibling)."""
 
 
-def _read_toml(package: str, name: str) -> tuple[dict[str, object], dict[str, str]]:
-    """A judge folder's settings and prompt texts; `extends = "other"` starts from another judge's folder."""
-    folder = importlib.resources.files(package) / name
+def _read_toml(
+    folder: Traversable, name: str, siblings: Traversable | None
+) -> tuple[dict[str, object], dict[str, str]]:
+    """A judge folder's settings and prompt texts; `extends = "other"` starts from another judge's folder (in
+    `siblings` when it is there, else a built-in judge)."""
     try:
         raw = tomllib.loads((folder / "judge.toml").read_text())
     except (OSError, tomllib.TOMLDecodeError) as e:
         raise ConfigError(f"judge {name!r}: cannot read judge.toml: {e}") from e
-    base, prompts = _read_toml(package, str(raw.pop("extends"))) if "extends" in raw else ({}, {})
+    base: dict[str, object] = {}
+    prompts: dict[str, str] = {}
+    if "extends" in raw:
+        other = str(raw.pop("extends"))
+        near = siblings / other if siblings is not None else None
+        base, prompts = _read_toml(
+            near if near and (near / "judge.toml").is_file() else BUILTIN / other, other, siblings
+        )
     if raw.get("graph", base.get("graph")) != base.get("graph"):  # another graph has other options
         base.pop("options", None)
     for role, filename in raw.pop("prompts", {}).items():
@@ -98,9 +110,8 @@ def _read_toml(package: str, name: str) -> tuple[dict[str, object], dict[str, st
     return {**base, **raw}, prompts
 
 
-def load_spec_dir(package: str, name: str) -> JudgeSpec:
-    """Load `<package>/<name>/judge.toml` and the prompt files it names."""
-    raw, prompts = _read_toml(package, name)
+def _load(folder: Traversable, name: str, siblings: Traversable | None) -> JudgeSpec:
+    raw, prompts = _read_toml(folder, name, siblings)
     try:
         spec = JudgeSpec.model_validate({"name": name, **raw, "prompts": prompts})
     except ValidationError as e:
@@ -113,9 +124,51 @@ def load_spec_dir(package: str, name: str) -> JudgeSpec:
     return spec
 
 
+def load_spec_dir(package: str, name: str) -> JudgeSpec:
+    """Load `<package>/<name>/judge.toml` and the prompt files it names."""
+    root = importlib.resources.files(package)
+    return _load(root / name, name, root)
+
+
+def load_judge_folder(folder: str | Path | Traversable) -> JudgeSpec:
+    """A judge from its folder (`judge.toml` and the prompts it names), named after the folder; `extends` finds
+    a sibling folder first, then a built-in judge."""
+    if isinstance(folder, str | Path):
+        path = Path(folder).resolve()
+        if not (path / "judge.toml").is_file():
+            raise ConfigError(f"{folder}: not a judge folder (no judge.toml in it)")
+        return _load(path, path.name, path.parent)
+    return _load(folder, folder.name, None)
+
+
+def _adapt(name: str, found: object) -> JudgeSpec:
+    """What a `judgegraph.judges` entry point names: a JudgeSpec, or a judge folder (a path or a package
+    resource, e.g. `importlib.resources.files("mypkg") / "myjudge"`)."""
+    if isinstance(found, JudgeSpec):
+        return found if found.name == name else found.model_copy(update={"name": name})
+    if isinstance(found, str | Path) or hasattr(found, "joinpath"):
+        spec = load_judge_folder(cast("str | Path | Traversable", found))
+        return spec if spec.name == name else spec.model_copy(update={"name": name})
+    raise TypeError(f"a judges entry point names a JudgeSpec or a judge folder, not {type(found).__name__}")
+
+
+judges: Registry[JudgeSpec] = Registry("judge", plugins="judgegraph.judges", adapt=_adapt)
+
+
+def resolve_judge(judge: str | Path) -> JudgeSpec:
+    """A registered judge by name, or the judge in a folder (a path holding `judge.toml`)."""
+    if isinstance(judge, str) and judge in judges:
+        return judges.get(judge)
+    path = Path(judge)
+    if (path / "judge.toml").is_file():
+        return load_judge_folder(path)
+    return judges.get(str(judge))  # the error lists the known names
+
+
 def register_builtin_judges() -> None:
     """Register every `agents/<name>/judge.toml` shipped with judgegraph."""
     root = importlib.resources.files("judgegraph.agents")
     for entry in sorted(root.iterdir(), key=lambda p: p.name):
-        if entry.is_dir() and (entry / "judge.toml").is_file() and entry.name not in judges:
-            judges.register(entry.name, load_spec_dir("judgegraph.agents", entry.name))
+        if entry.is_dir() and (entry / "judge.toml").is_file():
+            # Registered before any plugin loads (a plugin judge of a built-in's name is refused then).
+            judges.register(entry.name, load_spec_dir("judgegraph.agents", entry.name), replace=True)

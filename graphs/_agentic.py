@@ -368,11 +368,14 @@ async def act(state: AgentState, runtime: Ctx) -> dict[str, Any]:
         calls.append(call)
         keys.append(key)
         cache[key] = result
-    native = _native(ctx, state.get("allowed", []))
     messages = list(state["messages"])
+    # A result answers a native call as a tool message; a call the model wrote as a JSON action (which a model
+    # may do even where native calls are offered) as a user message: a tool message needs the assistant's call
+    # id, and an id made up here would match no call (servers refuse it) and differ on every replay.
+    native = {c.get("id") for m in messages[-1:] if m.get("role") == "assistant" for c in m.get("tool_calls") or []}
     for call, key in zip(calls, keys, strict=True):
         text = as_shown(cache[key].text, shown)
-        if native:
+        if call.id in native:
             messages.append({"role": "tool", "tool_call_id": call.id, "content": text})
         else:
             args = json.dumps(call.arguments)

@@ -1,4 +1,8 @@
-"""Every built-in judge's compiled graph, for LangGraph's own tooling (`langgraph.json` points here).
+"""Every registered judge's compiled graph, for LangGraph's own tooling (`langgraph.json` points here).
+
+A judge is an attribute of this module by its name (`studio.evidence`, a plugin's `studio.concise`), compiled
+when first asked for. `studio_config` writes the `langgraph.json` that lists them (`judgegraph judges --langgraph
+FILE`); the repository's file lists the built-in judges, and a test holds it to the registry.
 
 These are for drawing and inspecting. Running a judge needs its run context (model client, recorder, tool
 services), which `judgegraph.Judge` supplies: use `Judge.load(name)` to judge.
@@ -6,22 +10,32 @@ services), which `judgegraph.Judge` supplies: use `Judge.load(name)` to judge.
 
 from __future__ import annotations
 
+import functools
+import importlib.resources
 from typing import Any
 
 from judgegraph.agents import judges
 from judgegraph.graphs import build_graph
 
-BUILTIN = ("evidence", "skill", "agentic", "rubric", "propositions", "llm")
+
+def builtin_judges() -> list[str]:
+    """The judges judgegraph ships (a folder with a judge.toml under agents/), not plugins' or tests'."""
+    root = importlib.resources.files("judgegraph.agents")
+    return sorted(p.name for p in root.iterdir() if p.is_dir() and (p / "judge.toml").is_file())
 
 
+@functools.cache
 def compiled(name: str) -> Any:
     """The compiled LangGraph graph of the judge `name`."""
     return build_graph(judges.get(name)).compiled
 
 
-evidence = compiled("evidence")
-skill = compiled("skill")
-agentic = compiled("agentic")
-rubric = compiled("rubric")
-propositions = compiled("propositions")
-llm = compiled("llm")
+def studio_config(names: list[str], *, path: str = "./graphs/studio.py") -> dict[str, Any]:
+    """A `langgraph.json` listing the judges `names` as graphs of this module (at `path`)."""
+    return {"dependencies": ["."], "graphs": {n: f"{path}:{n}" for n in names}, "python_version": "3.11"}
+
+
+def __getattr__(name: str) -> Any:
+    if name.startswith("__") or name not in judges:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r} (and no judge of that name)")
+    return compiled(name)

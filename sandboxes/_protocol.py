@@ -71,7 +71,7 @@ class SandboxBackend(Protocol):
         ...
 
 
-sandbox_backends: Registry[type[SandboxBackend]] = Registry("sandbox backend")
+sandbox_backends: Registry[type[SandboxBackend]] = Registry("sandbox backend", plugins="judgegraph.sandboxes")
 """Backend name -> class; each is built as `cls(limits, image=..., pool_size=...)`."""
 
 

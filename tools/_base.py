@@ -184,7 +184,18 @@ def _parameters(args_model: type[BaseModel]) -> dict[str, Any]:
     return schema
 
 
-tools: Registry[ToolDef] = Registry("tool")
+def _adapt_tool(name: str, found: object) -> ToolDef:
+    """What a `judgegraph.tools` entry point names: a ToolDef, or the function `@tool` registered (importing
+    its module registered it)."""
+    made = found if isinstance(found, ToolDef) else tools.get(name) if name in tools else None
+    if made is None or (not isinstance(found, ToolDef) and made.fn is not found):
+        raise TypeError(f"the tools entry point {name!r} names {found!r}, not a tool registered as {name!r} with @tool")
+    if made.name != name:
+        raise ValueError(f"the entry point {name!r} names the tool {made.name!r}: give both one name")
+    return made
+
+
+tools: Registry[ToolDef] = Registry("tool", plugins="judgegraph.tools", adapt=_adapt_tool)
 
 
 def tool(

@@ -23,6 +23,7 @@ app.command()(_viz.viz)
 app.command()(_catalog.judges)
 app.command()(_catalog.graph)
 app.command("tools")(_catalog.list_tools)
+app.command()(_catalog.plugins)
 
 model_app = typer.Typer(no_args_is_help=True, help="Start model servers.")
 model_app.command("vllm")(_model.model_vllm)

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from judgegraph.cli._common import (
@@ -22,14 +23,26 @@ if TYPE_CHECKING:
     pass
 
 
-def judges() -> None:
-    """List the registered judges."""
+def judges(
+    langgraph: Annotated[
+        Path | None,
+        typer.Option(help="Write a langgraph.json listing the judges (for LangGraph Studio) instead of the table."),
+    ] = None,
+    builtin: Annotated[bool, typer.Option("--builtin", help="Only the judges judgegraph ships.")] = False,
+) -> None:
+    """List the registered judges (built-in and plugins')."""
     from judgegraph.agents import judges as registry
+    from judgegraph.graphs.studio import builtin_judges, studio_config
 
+    names = builtin_judges() if builtin else registry.names()
+    if langgraph is not None:
+        langgraph.write_text(json.dumps(studio_config(names), indent=2) + "\n")
+        out.print(f"wrote {langgraph} ({len(names)} judges)")
+        return
     table = Table()
     for col in ("judge", "graph", "tools", "version", "description"):
         table.add_column(col)
-    for name in registry:
+    for name in names:
         spec = registry.get(name)
         table.add_row(name, spec.graph, ", ".join(spec.tools), spec.version, spec.description)
     out.print(table)
@@ -41,14 +54,14 @@ def graph(
     output: Annotated[Path | None, typer.Option("-o", "--output", help="File to write (default: stdout).")] = None,
 ) -> None:
     """Draw a judge's graph offline."""
-    from judgegraph.agents import judges
+    from judgegraph.agents import resolve_judge
     from judgegraph.graphs import build_graph
     from judgegraph.output import draw
 
     if fmt not in DRAW_FORMATS:
         raise fail(f"unknown format {fmt!r}; use {', '.join(DRAW_FORMATS)}")
     try:
-        data = draw(build_graph(judges.get(name)).compiled, fmt)
+        data = draw(build_graph(resolve_judge(name)).compiled, fmt)
     except JudgegraphError as e:
         raise fail(str(e)) from None
     if output is not None:
@@ -80,3 +93,27 @@ def list_tools(
         planned = "yes" if tools.get(name).plan is not None else "no"
         table.add_row(name, args, planned, spec["function"]["description"].splitlines()[0])
     out.print(table)
+
+
+def plugins() -> None:
+    """List the installed plugins: every entry point of judgegraph's groups, its package, and whether it loaded
+    (exit 1 when one failed)."""
+    import judgegraph.agents
+    import judgegraph.backends
+    import judgegraph.output
+    import judgegraph.sandboxes
+    import judgegraph.tools  # noqa: F401  (these imports create the registries that take plugins)
+    from judgegraph.registry import Registry
+
+    table = Table(title="plugins (entry-point groups: " + ", ".join(sorted(Registry.by_group)) + ")")
+    for col in ("group", "name", "package", "entry point", "status"):
+        table.add_column(col, overflow="fold")
+    failed = 0
+    for group, registry in sorted(Registry.by_group.items()):
+        for p in registry.plugins():
+            failed += p.error is not None
+            status = "loaded" if p.error is None else f"[red]failed[/red]: {escape(p.error)}"
+            table.add_row(group, p.name, f"{p.distribution} {p.version}", p.value, status)
+    out.print(table if table.row_count else f"no plugins installed; {table.title}")
+    if failed:
+        raise typer.Exit(1)

@@ -22,7 +22,7 @@ from judgegraph.cli._common import (
     fail,
     out,
 )
-from judgegraph.errors import RunNotFoundError
+from judgegraph.errors import JudgegraphError, RunNotFoundError
 
 if TYPE_CHECKING:
     pass
@@ -95,6 +95,9 @@ def replay(
         int | None, typer.Option(help="Replay events before this seq; run the rest live (with --model, or embedded).")
     ] = None,
     model: ModelOpt = None,
+    judge_folder: Annotated[
+        Path | None, typer.Option("--judge", help="The judge's folder, for a run judged with --judge FOLDER.")
+    ] = None,
 ) -> None:
     """Re-run a recorded judgement from its recorded model turns and tool results (no model, no tools).
 
@@ -115,13 +118,16 @@ def replay(
         raise fail(str(e)) from None
 
     async def run() -> Any:
-        judge = Judge.load(original.judge, store=path, model_url=model)
+        judge = Judge.load(judge_folder or original.judge, store=path, model_url=model)
         try:
             return await judge.areplay(original, overrides=overrides, from_step=from_step, record=save)
         finally:
             await judge.aclose()
 
-    report = asyncio.run(run())
+    try:
+        report = asyncio.run(run())
+    except JudgegraphError as e:  # e.g. a judge that is not registered here (one judged from a folder: --judge)
+        raise fail(str(e)) from None
     replayed = report.replay.verdict
     out.print(
         f"original {original.id}: winner={original.verdict.winner if original.verdict else None} "

@@ -15,7 +15,7 @@ from judgegraph.schema._trajectory import ModelTurn, Trajectory
 
 Row = dict[str, Any]
 Exporter = Callable[[list[Trajectory]], Iterable[Row]]
-exporters: Registry[Exporter] = Registry("export format")
+exporters: Registry[Exporter] = Registry("export format", plugins="judgegraph.exporters")
 
 
 def _reply(turn: ModelTurn) -> dict[str, Any]:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 from pydantic import BaseModel
 
 from judgegraph._version import __version__
-from judgegraph.agents import JudgeSpec, judges
+from judgegraph.agents import JudgeSpec, resolve_judge
 from judgegraph.backends import ChatModel, ModelEndpoint
 from judgegraph.errors import InvalidInputError
 from judgegraph.graphs import JudgeGraph, build_graph, checkpointed_types
@@ -106,7 +106,7 @@ class Judge:
     @classmethod
     def load(
         cls,
-        name: str | JudgeSpec = "evidence",
+        name: str | Path | JudgeSpec = "evidence",
         *,
         settings: Settings | None = None,
         store: TrajectoryStore | str | Path | Literal[False] | None = None,
@@ -119,8 +119,8 @@ class Judge:
         """Load a registered judge and compile its graph (a bad spec fails here, not on the first request).
 
         Args:
-            name: the judge's registered name (`judgegraph judges` lists them), or a spec (a registered one
-                varied, e.g. sampled at a temperature for self-play).
+            name: the judge's registered name (`judgegraph judges` lists them), a judge folder (judge.toml and
+                its prompts), or a spec (a registered one varied, e.g. sampled at a temperature for self-play).
             settings: where to run; default from `JUDGEGRAPH_*` environment variables, then `overrides`.
             store: a store or a path; None uses `settings.store_path`; False records nothing to disk.
             checkpointer: a LangGraph checkpointer to compile the graph with (none by default).
@@ -130,7 +130,7 @@ class Judge:
                 a deterministic plan, a test double).
             **overrides: `Settings` fields, e.g. `model_url="http://127.0.0.1:8000/v1"`.
         """
-        spec = name if isinstance(name, JudgeSpec) else judges.get(name)
+        spec = name if isinstance(name, JudgeSpec) else resolve_judge(name)
         settings = settings.model_copy(update=overrides) if settings else Settings.from_env(**overrides)
         if store is None:
             store = TrajectoryStore(settings.store_path)
