@@ -29,7 +29,7 @@ $(STAMP): pyproject.toml setup.py Makefile examples/plugin/pyproject.toml
 	# torch first and pinned: the CPU build (2.13.0+cpu where a local wheel provides it), never a CUDA one.
 	$(BIN)/python -m pip install -q torch==$(TORCH_VERSION)
 	CMAKE_BUILD_PARALLEL_LEVEL=2 CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" \
-		$(BIN)/python -m pip install -q -e '.[embedded,retrieval,graph,ray,evals,bench,train,ifbench,dev]'
+		$(BIN)/python -m pip install -q -e '.[embedded,retrieval,graph,ray,evals,bench,train,ifbench,mcp,dev]'
 	# The example plugin (a tool and a judge by entry point), installed as a user installs one: the tests check
 	# that the CLI, the server, the viewer and the evals see it.
 	$(BIN)/python -m pip install -q -e ./examples/plugin

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from judgegraph.errors import ConfigError
 from judgegraph.registry import Registry
+from judgegraph.settings import MCPSource
 
 
 class SamplingSpec(BaseModel):
@@ -48,13 +49,19 @@ class JudgeSpec(BaseModel):
     options: dict[str, Any] = Field(default_factory=dict)
     """The graph's own knobs (the `[options]` table), validated by the options model its graph registers."""
     sampling: SamplingSpec = Field(default_factory=SamplingSpec)
+    mcp_servers: list[MCPSource] = Field(default_factory=list)
+    """MCP servers whose tools this judge may use (`[[mcp_servers]]` tables); they join `tools` when the judge
+    loads, as `<server>__<tool>`."""
     prompts: dict[str, str] = Field(default_factory=dict)
     """Prompt role -> template text (loaded from the files the TOML names)."""
 
     @property
     def version(self) -> str:
         """Content hash of the spec and its prompts."""
-        blob = json.dumps(self.model_dump(mode="json"), sort_keys=True).encode()
+        # A judge that names no MCP server keeps the version it had before specs could name one.
+        blob = json.dumps(
+            self.model_dump(mode="json", exclude=set() if self.mcp_servers else {"mcp_servers"}), sort_keys=True
+        ).encode()
         return hashlib.sha256(blob).hexdigest()[:16]
 
     def prompt_hashes(self) -> dict[str, str]:

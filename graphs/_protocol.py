@@ -27,11 +27,14 @@ from judgegraph.schema import (
 if TYPE_CHECKING:
     from judgegraph.agents import JudgeSpec
     from judgegraph.backends import ChatModel
-    from judgegraph.tools import RecordedTools
+    from judgegraph.tools import RecordedTools, ToolServices
 
 
 class JudgeGraph(Protocol):
     """A compiled judge: a LangGraph graph plus the way to run it with recording."""
+
+    services: ToolServices
+    """What its tools share (sandboxes, retrieval, MCP connections), for as long as the graph lives."""
 
     @property
     def compiled(self) -> Any:

@@ -2,17 +2,44 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import Literal
 
 import platformdirs
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 
 def default_store_path() -> Path:
     """The trajectory store's default file, under the user data dir."""
     return Path(platformdirs.user_data_dir("judgegraph")) / "runs.db"
+
+
+class MCPSource(BaseModel):
+    """An MCP server whose tools a judge may use: a command judgegraph starts (stdio) or a URL (streamable HTTP).
+    Its tools join the judge's as `<name>__<tool>`."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+
+    name: str = Field(pattern=r"^[A-Za-z][A-Za-z0-9_-]{0,30}$")
+    """The prefix of its tools' names in judgegraph."""
+    command: list[str] | None = Field(default=None, min_length=1)
+    """The server's command line (stdio): started when a judge first calls one of its tools, ended with the judge."""
+    url: str | None = None
+    """The server's streamable HTTP endpoint (e.g. `http://127.0.0.1:8000/mcp`)."""
+    env: dict[str, str] = Field(default_factory=dict)
+    """Environment for a started server (beside the MCP SDK's safe defaults)."""
+    tools: list[str] | None = None
+    """Which of its tools to use (their names on the server); None: all it lists."""
+    timeout_s: float = Field(default=60.0, gt=0)
+    """Per call."""
+
+    @model_validator(mode="after")
+    def _one_transport(self) -> MCPSource:
+        if (self.command is None) == (self.url is None):
+            raise ValueError(f"MCP server {self.name!r}: give exactly one of `command` and `url`")
+        return self
 
 
 class Settings(BaseModel):
@@ -48,6 +75,9 @@ class Settings(BaseModel):
     first that runs here (Docker when an engine answers and the image exists, else bubblewrap)."""
     sandbox_pool_size: int = Field(default=2, ge=1)
     """Sandboxes kept warm for concurrent code runs."""
+    mcp_servers: tuple[MCPSource, ...] = ()
+    """MCP servers whose tools every judge here may use (beside those its spec names); from
+    `JUDGEGRAPH_MCP_SERVERS`, a JSON list of MCPSource objects."""
     checkpoints: Literal["off", "incomplete", "all"] = "off"
     """LangGraph checkpoints (SQLite, beside the store, thread id = trajectory id): none, only for runs that did
     not complete (pruned once a run completes, so the file stays small), or all."""
@@ -75,6 +105,8 @@ class Settings(BaseModel):
             values["sandbox_pool_size"] = int(env["JUDGEGRAPH_SANDBOX_POOL"])
         if env.get("JUDGEGRAPH_CHECKPOINTS"):
             values["checkpoints"] = env["JUDGEGRAPH_CHECKPOINTS"]
+        if env.get("JUDGEGRAPH_MCP_SERVERS"):
+            values["mcp_servers"] = json.loads(env["JUDGEGRAPH_MCP_SERVERS"])
         if env.get("JUDGEGRAPH_STORE"):
             values["store_path"] = Path(env["JUDGEGRAPH_STORE"])
         values.update({k: v for k, v in overrides.items() if v is not None})

@@ -7,10 +7,14 @@ import hashlib
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from judgegraph.sandboxes import BackendChoice, Limits, SandboxPool
+from judgegraph.settings import MCPSource
 from judgegraph.tools._retrieval import Embedder, Retriever
+
+if TYPE_CHECKING:
+    from judgegraph.tools._mcp import MCPConnection
 
 
 class ArtifactSink(Protocol):
@@ -65,6 +69,7 @@ class ToolServices:
         self._pool: SandboxPool | None = None
         self._lock = asyncio.Lock()
         self._shared: OrderedDict[str, asyncio.Future[Any]] = OrderedDict()
+        self._mcp: dict[str, MCPConnection] = {}
 
     async def sandbox(self) -> SandboxPool:
         """The sandbox pool (started on first call)."""
@@ -94,6 +99,15 @@ class ToolServices:
                 self._shared.pop(key, None)
             raise
 
+    def mcp(self, source: MCPSource) -> MCPConnection:
+        """The connection to an MCP server whose tools the judge uses (made on first use, closed with these
+        services)."""
+        from judgegraph.tools._mcp import MCPConnection
+
+        if source.name not in self._mcp or self._mcp[source.name].source != source:
+            self._mcp[source.name] = MCPConnection(source)
+        return self._mcp[source.name]
+
     def retriever(self) -> Retriever:
         """The retriever (its embedding model loads on first use)."""
         if self._retriever is None:
@@ -101,6 +115,9 @@ class ToolServices:
         return self._retriever
 
     async def aclose(self) -> None:
+        connections, self._mcp = list(self._mcp.values()), {}
+        for connection in connections:
+            await connection.aclose()
         async with self._lock:
             if self._pool is not None:
                 await self._pool.close()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import typer
 
-from judgegraph.cli import _catalog, _eval, _export, _judge, _model, _runs, _sandbox, _serve, _train, _viz
+from judgegraph.cli import _catalog, _eval, _export, _judge, _mcp, _model, _runs, _sandbox, _serve, _train, _viz
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, help="Agentic, tool-using LLM judges.")
 for command in (
@@ -24,6 +24,7 @@ app.command()(_catalog.judges)
 app.command()(_catalog.graph)
 app.command("tools")(_catalog.list_tools)
 app.command()(_catalog.plugins)
+app.command()(_mcp.mcp)
 
 model_app = typer.Typer(no_args_is_help=True, help="Start model servers.")
 model_app.command("vllm")(_model.model_vllm)

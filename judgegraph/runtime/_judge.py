@@ -18,10 +18,12 @@ from judgegraph.graphs import JudgeGraph, build_graph, checkpointed_types
 from judgegraph.runtime._replay import ReplayReport, replay
 from judgegraph.runtime._reward import RewardConfig, judge_reward
 from judgegraph.schema._request import JudgeRequest
-from judgegraph.schema._trajectory import ToolResult, Trajectory, Versions
+from judgegraph.schema._trajectory import ToolCall, ToolResult, Trajectory, Versions
 from judgegraph.schema._verdict import Verdict
 from judgegraph.settings import Settings
 from judgegraph.store import TrajectoryStore
+from judgegraph.tools import ToolContext, call_tool
+from judgegraph.tools._mcp import register_mcp_tools
 
 if TYPE_CHECKING:
     from judgegraph.tools import ArtifactSink
@@ -132,6 +134,9 @@ class Judge:
         """
         spec = name if isinstance(name, JudgeSpec) else resolve_judge(name)
         settings = settings.model_copy(update=overrides) if settings else Settings.from_env(**overrides)
+        if sources := [*spec.mcp_servers, *settings.mcp_servers]:  # their tools join the judge's, listed now
+            added = [n for n in register_mcp_tools(sources) if n not in spec.tools]
+            spec = spec.model_copy(update={"tools": [*spec.tools, *added]})
         if store is None:
             store = TrajectoryStore(settings.store_path)
         elif isinstance(store, str | Path):
@@ -266,6 +271,14 @@ class Judge:
         finally:
             for task in tasks:
                 task.cancel()
+
+    async def acall_tool(self, request: JudgeRequest, call: ToolCall) -> ToolResult:
+        """Run one of the registered tools on `request`, outside any judgment, with this judge's services (its
+        sandboxes, retrieval) and model, under the tool's own limits (`judgegraph mcp` serves tools this way).
+        Every failure is a result; nothing is recorded."""
+        await self.open()
+        context = ToolContext(request=request, services=self._graph.services, model=self._endpoint.lazy)
+        return await call_tool(call, context)
 
     async def ajudge(self, request: JudgeRequest | Mapping[str, Any]) -> Verdict:
         """Judge one request; returns the verdict (the trajectory is in the store)."""
