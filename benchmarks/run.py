@@ -32,6 +32,7 @@ SECTIONS = {
     "vllm": "The agentic judge on vLLM (CPU) and on the embedded server",
     "workers": "A batch over worker processes (`judge --workers N`)",
     "made_evidence": "Evidence the judge makes: statement examples and differential testing",
+    "mcp": "A tool call through MCP against the same call in-process",
 }
 REPORT = Path(__file__).resolve().parent.parent / "BENCHMARKS.md"
 

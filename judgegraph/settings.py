@@ -53,7 +53,9 @@ class Settings(BaseModel):
     model_name: str | None = None
     """The served model to use; None takes the endpoint's first."""
     backend: str | None = None
-    """Backend profile (`vllm`, `llama_cpp`, `generic`); None detects it from the endpoint."""
+    """The model backend (`judgegraph.backends.model_backends`: `openai`, `embedded`, a plugin's), or a backend
+    profile (`vllm`, `llama_cpp`, `generic`) for the server at `model_url`; None: `openai` (profile detected)
+    with a `model_url`, else `embedded`."""
     api_key: str = "EMPTY"
     timeout_s: float = Field(default=120.0, gt=0)
     """Per-request timeout."""

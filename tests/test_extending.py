@@ -15,12 +15,14 @@ from typer.testing import CliRunner
 from benchmarks.fake_openai import FakeOpenAI
 from judgegraph import Judge
 from judgegraph.agents import JudgeSpec, judges
+from judgegraph.backends import OpenedModel, backend_profiles, model_backend, model_backends
 from judgegraph.cli import app
-from judgegraph.errors import ConfigError, SandboxUnavailableError
+from judgegraph.errors import ConfigError, SandboxUnavailableError, UnknownComponentError
 from judgegraph.graphs import EvidenceFirstGraph, EvidenceOptions, checkpointed_types, graph_kinds, register_graph
 from judgegraph.output import exporters
 from judgegraph.sandboxes import Limits, auto_order, doctor, sandbox_backends
-from judgegraph.schema import JudgeRequest, ToolCall, Trajectory
+from judgegraph.schema import JudgeRequest, ModelRequest, ModelTurn, ToolCall, Trajectory
+from judgegraph.settings import Settings
 from judgegraph.tools import ToolContext, ToolOutput, call_tool, tool, tools
 
 
@@ -90,7 +92,45 @@ def _ids(trajectories: list[Trajectory]) -> Iterable[dict[str, Any]]:
     return ({"id": t.id, "judge": t.judge} for t in trajectories)
 
 
+# --- a model backend: one registration (an in-process model: no server, no HTTP) --------------------------
+class _InProcess:
+    """A model in this process that always prefers response A, and a record of whether its judge let it go."""
+
+    profile = backend_profiles.get("generic")
+    model = "in-process"
+    stopped = False
+
+    async def connect(self) -> None:
+        pass
+
+    async def close(self) -> None:
+        pass
+
+    async def chat(self, messages: list[dict[str, Any]], **options: Any) -> ModelTurn:
+        reply = '{"winner": "A", "confidence": 0.8, "rationale": "in-process"}'
+        return ModelTurn(request=ModelRequest(messages=messages), text=reply, finish_reason="stop", model=self.model)
+
+    async def stop(self) -> None:
+        type(self).stopped = True
+
+
+async def _in_process(settings: Settings) -> OpenedModel:
+    model = _InProcess()
+    return OpenedModel(model, server=model)
+
+
+model_backends.register("test_in_process", _in_process)
+
 REQUEST = JudgeRequest(id="ext-1", prompt="2+2?", candidates=["4", "5"], reference="4")
+
+
+async def test_a_registered_model_backend_is_chosen_by_name() -> None:
+    async with Judge.load("llm", store=False, backend="test_in_process") as judge:
+        t = await judge.arun(REQUEST.model_copy(update={"reference": None}))
+    assert t.verdict is not None and t.verdict.valid and t.verdict.winner is None  # A in both orders: a tie
+    assert {turn.model for turn in t.model_turns()} == {"in-process"} and _InProcess.stopped
+    with pytest.raises(UnknownComponentError, match="test_in_process"):
+        model_backend("nope")
 
 
 async def test_a_registered_tool_is_callable_and_offered_to_models() -> None:

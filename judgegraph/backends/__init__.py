@@ -8,6 +8,7 @@ from judgegraph.backends._models import LocalModel, fetch_model, local_models, m
 from judgegraph.backends._pool import ModelPool
 from judgegraph.backends._profiles import BackendProfile, backend_profiles, detect_profile
 from judgegraph.backends._recorded import RecordedModel
+from judgegraph.backends._registry import ModelBackend, OpenedModel, model_backend, model_backends, openai_compatible
 from judgegraph.backends._vllm import VllmLaunch, VllmServer, chat_template_for, tool_parser_for, vllm_command
 
 __all__ = (
@@ -18,9 +19,11 @@ __all__ = (
     "ChildServer",
     "EmbeddedServer",
     "LocalModel",
+    "ModelBackend",
     "ModelClient",
     "ModelEndpoint",
     "ModelPool",
+    "OpenedModel",
     "RecordedModel",
     "Sampling",
     "VllmLaunch",
@@ -32,7 +35,10 @@ __all__ = (
     "fetch_model",
     "free_port",
     "local_models",
+    "model_backend",
+    "model_backends",
     "model_file",
+    "openai_compatible",
     "tool_parser_for",
     "vllm_command",
 )

@@ -8,10 +8,10 @@ from typing import Any
 
 from typing_extensions import Unpack
 
-from judgegraph.backends._client import ChatModel, ChatOptions, ModelClient
+from judgegraph.backends._client import ChatModel, ChatOptions
 from judgegraph.backends._embedded import EmbeddedServer
-from judgegraph.backends._pool import ModelPool
 from judgegraph.backends._profiles import BackendProfile, backend_profiles
+from judgegraph.backends._registry import OpenedModel, model_backend
 from judgegraph.errors import JudgegraphError, UsageError
 from judgegraph.schema import ModelRequest, ModelTurn
 from judgegraph.settings import Settings
@@ -78,6 +78,8 @@ class ModelEndpoint:
         connected and closed here like any other."""
         self.settings = settings
         self.embedded: EmbeddedServer | None = None
+        """The embedded server, while the embedded backend has one running."""
+        self._opened: OpenedModel | None = None
         self._given = client
         self._client: ChatModel | None = None
         self.lazy = LazyModel(self)
@@ -95,10 +97,8 @@ class ModelEndpoint:
         return self._client
 
     async def open(self) -> ChatModel:
-        """Connect (starting the embedded server first when no URL is set); idempotent.
-
-        Several comma-separated URLs make a `ModelPool` (load balancing and failover).
-        """
+        """Connect through the settings' model backend (`backend`, else an OpenAI-compatible server at
+        `model_url`, else the embedded server); idempotent."""
         if self._client is not None:
             return self._client
         if self._given is not None:
@@ -106,39 +106,25 @@ class ModelEndpoint:
             self._client = self._given
             return self._given
         s = self.settings
-        url = s.model_url
-        profile = backend_profiles.get(s.backend) if s.backend else None
-        if url is None:
-            self.embedded = EmbeddedServer(n_threads=s.embedded_threads, model=s.embedded_model)
-            url = await self.embedded.start()
-            profile = profile or backend_profiles.get(EmbeddedServer.profile)
-        urls = [u.strip() for u in url.split(",") if u.strip()]
-        clients = [
-            ModelClient(
-                u,
-                profile=profile,
-                model=s.model_name,
-                api_key=s.api_key,
-                timeout_s=s.timeout_s,
-                max_retries=s.max_retries,
-            )
-            for u in urls
-        ]
-        client: ChatModel = clients[0] if len(clients) == 1 else ModelPool(clients)
+        name = s.backend or ("openai" if s.model_url else "embedded")
+        opened = await model_backend(name)(s)
+        self._opened = opened
+        if isinstance(opened.server, EmbeddedServer):
+            self.embedded = opened.server
         try:
-            await client.connect()
+            await opened.client.connect()
         except BaseException:
-            await client.close()  # its HTTP session, opened by the failed connect
+            await opened.client.close()  # its HTTP session, opened by the failed connect
             await self.close()
             raise
-        self._client = client
-        return client
+        self._client = opened.client
+        return opened.client
 
     async def close(self) -> None:
-        """Close the client and stop the embedded server, if any."""
+        """Close the client and stop what its backend started (the embedded server), if anything."""
         if self._client is not None:
             await self._client.close()
             self._client = None
-        if self.embedded is not None:
-            await self.embedded.stop()
-            self.embedded = None
+        opened, self._opened, self.embedded = self._opened, None, None
+        if opened is not None and opened.server is not None:
+            await opened.server.stop()

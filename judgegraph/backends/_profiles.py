@@ -59,7 +59,7 @@ class BackendProfile(BaseModel):
         return choice
 
 
-backend_profiles: Registry[BackendProfile] = Registry("backend profile", plugins="judgegraph.backends")
+backend_profiles: Registry[BackendProfile] = Registry("backend profile")
 
 backend_profiles.register(
     "vllm",

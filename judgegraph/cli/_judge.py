@@ -21,7 +21,7 @@ from rich.table import Table
 from rich.text import Text
 
 from judgegraph._gc import tune_gc
-from judgegraph.backends import backend_profiles
+from judgegraph.backends import backend_profiles, model_backends
 from judgegraph.cli._common import (
     BudgetOpt,
     EmbeddedModelOpt,
@@ -56,7 +56,12 @@ def judge(
     judge_name: JudgeOpt = "evidence",
     model: ModelOpt = None,
     backend: Annotated[
-        str | None, typer.Option("--backend", help=f"{' | '.join(backend_profiles)} (default: detect).")
+        str | None,
+        typer.Option(
+            "--backend",
+            help=f"{' | '.join(sorted({*model_backends, *backend_profiles}))} (default: openai, its profile detected, "
+            "with --model; else embedded).",
+        ),
     ] = None,
     store: StoreOpt = None,
     concurrency: Annotated[int, typer.Option(min=1, help="Requests judged at once.")] = 4,
