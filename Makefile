@@ -66,11 +66,12 @@ EVAL_JUDGES ?= evidence,skill,propositions,llm,rubric,agentic
 evals: services
 	$(BIN)/judgegraph eval all --limit $(EVAL_LIMIT) --judges $(EVAL_JUDGES) --store $(DEMO_DIR)/evals.db
 
-# Lint in its own small environment (the core dependencies, ruff, mypy): no torch, no llama.cpp build.
+# Lint in its own small environment (the core dependencies, what the tests and benchmarks import, ruff, mypy): no
+# torch, no llama.cpp build.
 $(LINT_STAMP): pyproject.toml Makefile
 	test -x $(LINT_VENV)/bin/python || $(PYTHON) -m venv $(LINT_VENV)
 	$(LINT_VENV)/bin/python -m pip install -q --upgrade pip
-	$(LINT_VENV)/bin/python -m pip install -q -e '.[lint]'
+	$(LINT_VENV)/bin/python -m pip install -q -e '.[lint,dev,bench]'
 	touch $(LINT_STAMP)
 
 lint: $(LINT_STAMP)

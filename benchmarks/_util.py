@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import statistics
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,7 +29,7 @@ class Stats:
         )
 
 
-def table(header: list[str], rows: list[list[object]]) -> str:
+def table(header: list[str], rows: Sequence[Sequence[object]]) -> str:
     def fmt(v: object) -> str:
         return f"{v:.1f}" if isinstance(v, float) else str(v)
 

@@ -19,7 +19,7 @@ PYTHON_SUM = "a, b = map(int, input().split())\nprint(a + b)\n"
 
 
 async def _runs(backend: str, n: int) -> list[list[object]]:
-    cases = [IOTest(**t) for t in TESTS] + [IOTest(input="40 2\n", output="42\n")]
+    cases: list[str | IOTest] = [*(IOTest(**t) for t in TESTS), IOTest(input="40 2\n", output="42\n")]
     rows: list[list[object]] = []
     async with await SandboxPool.open(backend, size=1) as pool:
         for name in ("python", "c", "cpp", "java", "javascript", "go", "rust"):

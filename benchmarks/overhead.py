@@ -21,7 +21,7 @@ import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, TypedDict
+from typing import Any, Literal, TypedDict, cast
 
 from benchmarks._fast_fake import MODEL, fast_fake_model
 from benchmarks._util import rss_mib, table
@@ -31,7 +31,7 @@ PROMPT = "What is 6*7?"
 CANDIDATES = ["The answer is 41.", "6*7 = 42"]
 REFERENCE = "42"
 REQUEST = {"id": "q", "prompt": PROMPT, "candidates": CANDIDATES, "reference": REFERENCE}
-TOOLS = [
+TOOLS: list[Any] = [
     {
         "type": "function",
         "function": {
@@ -184,7 +184,8 @@ class LangGraphLoop(Client):
 
         async def judgment(i: int) -> str:
             config = {"configurable": {"thread_id": f"t{i}-{time.time_ns()}"}} if self.saver else None
-            out = await graph.ainvoke({"messages": start, "verdict": ""}, config=config)
+            state: Any = {"messages": start, "verdict": ""}
+            out = await graph.ainvoke(state, config=cast(Any, config))
             return str(out["verdict"])
 
         return judgment
@@ -235,7 +236,7 @@ class JudgegraphClient(Client):
         if "agentic-one-order" not in judges:
             spec = judges.get("agentic").model_copy(update={"name": "agentic-one-order", "both_orders": False})
             judges.register("agentic-one-order", spec)
-        store = self.tmp / f"jg-{time.time_ns()}.db" if self.store else False
+        store: Path | Literal[False] = self.tmp / f"jg-{time.time_ns()}.db" if self.store else False
         self.judge = Judge.load("agentic-one-order", store=store, model_url=self.url, max_retries=0)
         await self.judge.open()
 

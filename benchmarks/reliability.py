@@ -815,7 +815,7 @@ async def main(names: list[str]) -> None:
     for name in names or list(CHECKS):
         print(f"running {name} ...", file=sys.stderr)
         result = CHECKS[name]()
-        f = await result if asyncio.iscoroutine(result) else result
+        f = result if isinstance(result, Figure) else await result
         sections[name] = f"## {f.title}\n\nMeasured {stamp} with `{f.command}`.\n\n{f.body}\n\n"
     parts = [
         "# Reliability and security\n",

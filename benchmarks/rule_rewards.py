@@ -25,7 +25,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from benchmarks._util import table
 from benchmarks.real_data import DATA
@@ -120,7 +120,7 @@ def _verl(solutions: list[Solution]) -> tuple[float, list[bool]] | str:
 
 
 async def _judgegraph(
-    requests: list[dict[str, Any]], store: Path | bool, scored: Callable[[list[float] | None], Any]
+    requests: list[dict[str, Any]], store: Path | Literal[False], scored: Callable[[list[float] | None], Any]
 ) -> tuple[float, list[Any]]:
     """The `evidence` judge over `requests`: its CPU (the median of `PASSES`, each starting with no comparison
     remembered) and `scored(verdict scores)` for each, in input order."""

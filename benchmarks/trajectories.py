@@ -16,15 +16,18 @@ from benchmarks.fake_openai import FakeOpenAI, prefers
 from judgegraph import Judge
 from judgegraph.output._export import exporters
 from judgegraph.runtime import replay_many
+from judgegraph.schema import Trajectory
 from judgegraph.store import TrajectoryStore
 
 N = 200
 REQUEST = {"id": "b", "prompt": "Greet a friend.", "candidates": ["Hello there, friend!", "k"], "label": {"winner": 0}}
 
 
-async def _interleaved(url: str, store: Path, n: int) -> tuple[list[float], list[float], list]:
+async def _interleaved(url: str, store: Path, n: int) -> tuple[list[float], list[float], list[Trajectory]]:
     """Judgments with recording off and on, alternating (so drift on a busy machine hits both alike)."""
-    off_times, on_times, runs = [], [], []
+    off_times: list[float] = []
+    on_times: list[float] = []
+    runs: list[Trajectory] = []
     async with (
         Judge.load("evidence", store=False, model_url=url) as off,
         Judge.load("evidence", store=store, model_url=url) as on,

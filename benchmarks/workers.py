@@ -12,6 +12,7 @@ import os
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from benchmarks._fast_fake import fast_fake_model
 from benchmarks._util import table
@@ -49,7 +50,7 @@ async def _rate(runner: JudgeRunner) -> float:
 async def bench() -> str:
     spec = judges.get("agentic").model_copy(update={"name": "agentic-one-order", "both_orders": False})
     tmp = Path(tempfile.mkdtemp(prefix="judgegraph-workers-"))
-    rows = []
+    rows: list[list[Any]] = []
     with fast_fake_model(0.1) as url:
         for workers in sorted({1, 2, os.cpu_count() or 1}):
             settings = Settings(model_url=url, store_path=tmp / f"w{workers}.db", max_retries=0)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# mypy (strict, [tool.mypy] in pyproject.toml) over the package as it installs: the card's folders sit at the
+# mypy (strict, [tool.mypy] in pyproject.toml) over the package as it installs, the tests and the benchmarks: the card's folders sit at the
 # repository root but import as judgegraph.*, which mypy cannot map from paths, so it reads a tree of links
 # laid out the way the wheel is (build/typecheck, ignored by git).
 set -euo pipefail
@@ -15,5 +15,8 @@ for name, folder in tomllib.load(open("pyproject.toml", "rb"))["tool"]["setuptoo
     if name != "judgegraph":
         os.symlink(os.path.abspath(folder), os.path.join(sys.argv[1], *name.split(".")))
 EOF2
+# The repository's own code that never installs: checked the same way.
+ln -s "$PWD/tests" "$tree/tests"
+ln -s "$PWD/benchmarks" "$tree/benchmarks"
 cd "$tree"
-MYPYPATH="$PWD" exec "$PYTHON" -m mypy --config-file ../../pyproject.toml -p judgegraph
+MYPYPATH="$PWD" exec "$PYTHON" -m mypy --config-file ../../pyproject.toml -p judgegraph -p tests -p benchmarks

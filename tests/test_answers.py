@@ -5,11 +5,11 @@ from pathlib import Path
 
 import pytest
 
+from judgegraph.errors import UnsafeExpression
 from judgegraph.tools import _answers, equivalent, extract_final_answer
 from judgegraph.tools._answers import (
     Match,
     NeedsSymbolic,
-    UnsafeExpression,
     forget_comparisons,
     reference_answer,
     says_nothing,

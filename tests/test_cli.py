@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from typer.testing import CliRunner
 
@@ -26,7 +27,7 @@ def _write(path: Path, lines: list[str]) -> Path:
     return path
 
 
-def _outputs(path: Path) -> dict[str, dict[str, object]]:
+def _outputs(path: Path) -> dict[str, dict[str, Any]]:
     rows = [json.loads(line) for line in path.read_text().splitlines()]
     return {str(r["id"] if r["id"] is not None else f"line{r['line']}"): r for r in rows}
 

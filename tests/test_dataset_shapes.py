@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 import pytest
@@ -14,13 +15,14 @@ from judgegraph import Judge
 from judgegraph.schema import JudgeRequest
 
 
-def _one_table(rows: list[dict[str, object]]) -> list[dict[str, object]]:
+def _one_table(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The rows after a trip through one Arrow table (as `datasets` and pandas hold them): columns unified."""
     tables = [pa.Table.from_pylist([r]) for r in rows]
-    return pa.concat_tables(tables, promote_options="default").to_pylist()  # type: ignore[no-any-return]
+    unified: list[dict[str, Any]] = pa.concat_tables(tables, promote_options="default").to_pylist()
+    return unified
 
 
-def _rows(path: Path, n: int) -> list[dict[str, object]]:
+def _rows(path: Path, n: int) -> list[dict[str, Any]]:
     with path.open() as f:
         return [json.loads(next(f)) for _ in range(n)]
 
@@ -40,7 +42,7 @@ def test_null_means_absent_as_pandas_and_datasets_write_it(shared_data: Path) ->
     # Struct columns get nulls for the fields only other rows' structs have (a label, a constraint).
     labelled = _one_table([{"winner": 1}, {"tie": True}])
     assert labelled[0] == {"winner": 1, "tie": None}
-    kinds = [{"kind": "word_count", "n": 3, "relation": "at_most"}, {"kind": "no_commas"}]
+    kinds: list[dict[str, Any]] = [{"kind": "word_count", "n": 3, "relation": "at_most"}, {"kind": "no_commas"}]
     constraints = _one_table(kinds)
     request = JudgeRequest.model_validate({**with_tests, "label": labelled[0], "constraints": constraints})
     assert request.label is not None and request.label.tie is False and len(request.constraints) == 2

@@ -91,7 +91,7 @@ def test_rewardbench_loader_and_official_scoring() -> None:
         "hep-python",
         "refusals-dangerous",
     ]
-    winners = [r.label.winner for r in requests if r.label]
+    winners = [r.label.winner for r in requests if r.label and r.label.winner is not None]
     assert len(winners) == 4
     for r, w in zip(requests, winners, strict=True):  # the chosen answer sits where the label says
         assert r.candidates[w].content in {
@@ -130,12 +130,10 @@ def test_rm_bench_style_matrix() -> None:
     requests = bench.load(DATA / "rm-bench.json")
     assert len(requests) == 9
     # Right whenever the chosen answer is at least as detailed as the rejected one; wrong on the 3 hard cells.
+    winners = [r.label.winner if r.label and r.label.winner is not None else -1 for r in requests]
     outcomes = [
-        _outcome(
-            r.id or "",
-            r.label.winner if r.metadata["chosen_style"] >= r.metadata["rejected_style"] else 1 - r.label.winner,
-        )  # type: ignore[union-attr]
-        for r in requests
+        _outcome(r.id or "", w if r.metadata["chosen_style"] >= r.metadata["rejected_style"] else 1 - w)
+        for r, w in zip(requests, winners, strict=True)
     ]
     score = bench.score(requests, outcomes)
     assert (score["easy"], score["normal"], score["hard"]) == (1.0, 1.0, 0.0)
@@ -161,7 +159,8 @@ def test_vl_and_multimodal_rewardbench() -> None:
     vl = benchmarks.get("vl-rewardbench")
     v1, v2 = vl.load(DATA / "vl-rewardbench.jsonl")
     assert v1.images == [str(DATA / "card.png")] and v1.metadata["category"] == "hallucination"
-    assert v1.label and v2.label and v1.candidates[v1.label.winner].content == "It says A7."
+    assert v1.label and v2.label and v1.label.winner is not None and v2.label.winner is not None
+    assert v1.candidates[v1.label.winner].content == "It says A7."
     assert v2.candidates[v2.label.winner].content == "It says A7."
     score = vl.score([v1, v2], [_outcome("v1", v1.label.winner), _outcome("v2", 1 - v2.label.winner)])
     assert score["score"] == 0.5 and score["macro"] == 0.5 and score["groups"] == {"general": 0.0, "hallucination": 1.0}

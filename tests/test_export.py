@@ -30,7 +30,8 @@ async def _record(server_url: str, store: Path, judge: str = "evidence", **kw: A
 
 def _read(path: Path) -> list[dict[str, Any]]:
     if path.suffix == ".parquet":
-        return pq.read_table(path).to_pylist()
+        rows: list[dict[str, Any]] = pq.read_table(path).to_pylist()
+        return rows
     return [json.loads(line) for line in path.read_text().splitlines()]
 
 

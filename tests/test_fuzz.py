@@ -9,7 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import TypeAdapter, ValidationError
 
-from judgegraph.graphs._verdict_format import VerdictParseError, parse_verdict
+from judgegraph.errors import VerdictParseError
+from judgegraph.graphs._verdict_format import parse_verdict
 from judgegraph.schema import JudgeRequest
 from judgegraph.schema.constraints import Constraint
 from judgegraph.tools import equivalent, extract_final_answer

@@ -9,8 +9,8 @@ import pytest
 from benchmarks.fake_openai import FakeOpenAI, Reply, prefers
 from judgegraph import Judge, JudgeRequest
 from judgegraph.agents import JudgeSpec, judges
+from judgegraph.errors import VerdictParseError
 from judgegraph.graphs import decide_from_evidence, parse_verdict, verdict_schema
-from judgegraph.graphs._verdict_format import VerdictParseError
 from judgegraph.schema import ModelTurn, NodeEvent, ToolResult, ToolResultEvent, VerdictEvent
 from judgegraph.store import TrajectoryStore
 

@@ -9,6 +9,7 @@ import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 import pytest_asyncio
@@ -225,7 +226,7 @@ async def services(request: pytest.FixtureRequest) -> AsyncIterator[ToolServices
     await s.aclose()
 
 
-async def _run(services: ToolServices, request: dict[str, object], candidate: int = 0) -> dict[str, object]:
+async def _run(services: ToolServices, request: dict[str, Any], candidate: int = 0) -> dict[str, Any]:
     ctx = ToolContext(request=JudgeRequest.model_validate({"id": "r", "prompt": "p"} | request), services=services)
     result = await call_tool(ToolCall(name="run_code", arguments={"candidate": candidate}), ctx)
     assert result.ok, result.error
@@ -240,8 +241,8 @@ async def test_each_language_runs_stdin_stdout_cases(services: ToolServices, lan
     data = await _run(services, {"candidates": [good, bad], "tests": SUM_TESTS}, 0)
     assert data["language"] == lang and data["all_passed"] and data["passed"] == 3, data["text"]
     data = await _run(services, {"candidates": [good, bad], "tests": SUM_TESTS}, 1)
-    assert [c["status"] for c in data["cases"]] == ["failed", "failed", "passed"], data["text"]  # type: ignore[index, union-attr]
-    assert 'expected "5\\n", got "6\\n"' in data["cases"][0]["message"]  # type: ignore[index]
+    assert [c["status"] for c in data["cases"]] == ["failed", "failed", "passed"], data["text"]
+    assert 'expected "5\\n", got "6\\n"' in data["cases"][0]["message"]
 
 
 @pytest.mark.parametrize("lang", sorted(ADD))
@@ -251,7 +252,7 @@ async def test_each_language_builds_its_test_programs_with_the_code(services: To
     assert data["all_passed"] and data["total"] == 1, data["text"]
     broken = code.replace("a + b", "a - b")
     data = await _run(services, {"candidates": [broken, "x"], "tests": [test], "language": lang})
-    assert data["cases"][0]["status"] == "failed" and not data["all_passed"], data["text"]  # type: ignore[index]
+    assert data["cases"][0]["status"] == "failed" and not data["all_passed"], data["text"]
 
 
 async def test_go_tests_in_the_testing_package_run_with_go_test(services: ToolServices) -> None:
@@ -259,25 +260,25 @@ async def test_go_tests_in_the_testing_package_run_with_go_test(services: ToolSe
     data = await _run(services, {"candidates": [code, "x"], "tests": [test], "language": "go"})
     assert data["all_passed"], data["text"]
     data = await _run(services, {"candidates": [code.replace("a + b", "a"), "x"], "tests": [test], "language": "go"})
-    assert not data["all_passed"] and "FAIL" in data["cases"][0]["message"], data["text"]  # type: ignore[index]
+    assert not data["all_passed"] and "FAIL" in data["cases"][0]["message"], data["text"]
 
 
 async def test_build_errors_runtime_errors_timeouts_and_tolerance_are_reported(services: ToolServices) -> None:
     cases = [{"input": "1 2", "output": "0.333333"}, {"input": "2 3", "output": "0.666667", "tolerance": 1e-4}]
     divide = '#include <stdio.h>\nint main(void) { double a, b; scanf("%lf %lf", &a, &b); printf("%.7f\\n", a / b); }'
     data = await _run(services, {"candidates": [divide, "x"], "tests": cases, "language": "c"})
-    assert [c["status"] for c in data["cases"]] == ["failed", "passed"], data["text"]  # type: ignore[index, union-attr]
+    assert [c["status"] for c in data["cases"]] == ["failed", "passed"], data["text"]
     data = await _run(services, {"candidates": ["int main(void) { return x; }", "x"], "tests": cases, "language": "c"})
     assert data["load_error"] and "build failed" in str(data["load_error"]) and data["passed"] == 0
     crash = "#include <stdlib.h>\nint main(void) { abort(); }"
     data = await _run(services, {"candidates": [crash, "x"], "tests": cases[:1], "language": "c"})
-    assert data["cases"][0]["status"] == "error" and "signal 6" in data["cases"][0]["message"]  # type: ignore[index]
+    assert data["cases"][0]["status"] == "error" and "signal 6" in data["cases"][0]["message"]
     hog = "#include <stdlib.h>\n#include <string.h>\nint main(void) { char *p = malloc(1 << 30); if (!p) return 1; memset(p, 1, 1 << 30); return 0; }"
     data = await _run(services, {"candidates": [hog, "x"], "tests": [{"output": ""}], "language": "c"})
-    assert data["cases"][0]["status"] == "error", data["text"]  # type: ignore[index]  # 512 MB, not 1 GB
+    assert data["cases"][0]["status"] == "error", data["text"]  # 512 MB, not 1 GB
     spin = "int main(void) { for (;;) {} }"
     data = await _run(services, {"candidates": [spin, "x"], "tests": cases[:1], "language": "c"})
-    assert data["cases"][0]["status"] == "timeout" and not data["all_passed"]  # type: ignore[index]
+    assert data["cases"][0]["status"] == "timeout" and not data["all_passed"]
 
 
 async def test_an_unknown_language_is_a_clear_tool_error(services: ToolServices) -> None:

@@ -14,7 +14,7 @@ from judgegraph.tools import ClaimCheckInput
 from tests.conftest import ROOT
 
 DOC = {"id": "eiffel", "text": "The Eiffel Tower was completed in 1889. It is 330 metres tall."}
-PAIR = {
+PAIR: dict[str, Any] = {
     "id": "p",
     "prompt": "Tell me about the Eiffel Tower.",
     "documents": [DOC],

@@ -17,8 +17,8 @@ from typer.testing import CliRunner
 from benchmarks.fake_openai import FakeOpenAI, Reply, prefers
 from judgegraph import JudgeRequest
 from judgegraph.cli import app
-from judgegraph.errors import JudgegraphError
-from judgegraph.serving._ray import RayJudge, RemoteRunError, ShippingArtifacts
+from judgegraph.errors import JudgegraphError, RemoteRunError
+from judgegraph.serving._ray import RayJudge, ShippingArtifacts
 from judgegraph.settings import Settings
 from judgegraph.store import TrajectoryStore
 
@@ -91,9 +91,10 @@ async def test_runs_spread_over_actors_and_crashes_come_back_recorded(
             def boom(*a: object) -> None:
                 raise RuntimeError("bug in weigh_evidence")
 
-            import judgegraph.graphs._nodes
+            import judgegraph.graphs._nodes as nodes
 
-            judgegraph.graphs._nodes.decide_from_evidence = boom  # type: ignore[assignment]
+            # the node module imports it by name: the bug goes in there
+            nodes.decide_from_evidence = boom  # type: ignore[attr-defined, assignment]
 
         await asyncio.gather(*(a.__ray_call__.remote(break_a_node) for a in judge._actors))
         with pytest.raises(RemoteRunError, match="bug in weigh_evidence"):

@@ -14,7 +14,7 @@ from benchmarks.fake_openai import FakeOpenAI, Reply, prefers
 from judgegraph import Judge
 from judgegraph.cli import app
 from judgegraph.runtime._batch import resolve_paths
-from judgegraph.schema import JudgeRequest, ModelTurn, ToolResultEvent
+from judgegraph.schema import JudgeRequest, ModelTurn, ToolResultEvent, Trajectory
 from tests.conftest import ROOT
 
 EXAMPLES = [json.loads(line) for line in (ROOT / "examples" / "demo.jsonl").read_text().splitlines()]
@@ -169,9 +169,9 @@ async def test_a_hundred_recorded_runs_replay_exactly(tmp_path: Path) -> None:
         for i in range(10)
     ]
     try:
-        runs = []
+        runs: list[tuple[str, Trajectory]] = []
         grounded = [_example(k) for k in ("document-claims", "document-logic")]
-        batches = (
+        batches: tuple[tuple[str, list[Any]], ...] = (
             ("evidence", requests),
             ("skill", requests[:20] + chat[:5]),
             ("llm", chat[5:]),

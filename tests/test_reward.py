@@ -18,7 +18,7 @@ def _run(winner: int | None, valid: bool = True, calls: list[tuple[str, bool]] =
     verdict = Verdict(valid=True, winner=winner, scores=[0.5, 0.5]) if valid else Verdict.invalid("no JSON")
     t = Trajectory(judge="j", request=request, label=request.label, verdict=verdict)
     for i, (source, ok) in enumerate(calls):
-        call = ToolCall(id=f"c{i}", name="match_reference", source=source)  # type: ignore[arg-type]
+        call = ToolCall(id=f"c{i}", name="match_reference", source=source)
         t.events += [
             ToolCallEvent(call=call),
             ToolResultEvent(result=ToolResult(call_id=call.id, name=call.name, ok=ok)),

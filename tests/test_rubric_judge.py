@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +24,7 @@ RUBRIC = {
 }
 
 
-def _responder(compare: Any) -> Any:
+def _responder(compare: Callable[[dict[str, Any]], Reply]) -> Callable[[dict[str, Any]], Reply]:
     def respond(body: dict[str, Any]) -> Reply:
         if body["response_format"]["json_schema"]["name"] == "rubric":
             return Reply(content=json.dumps(RUBRIC))
@@ -83,7 +84,7 @@ async def test_a_given_rubric_is_used_and_garbage_falls_back_to_the_constitution
 ) -> None:
     fake_openai.responder = prefers("nesting dolls")
     given = await _run(fake_openai, {**OPEN, "rubric": [{"name": "kindness", "description": "gentle tone"}]}, tmp_path)
-    assert {c.name for c in given.verdict.criteria} == {"rubric: kindness"}  # type: ignore[union-attr]
+    assert given.verdict is not None and {c.name for c in given.verdict.criteria} == {"rubric: kindness"}
     assert all(r["response_format"]["json_schema"]["name"] != "rubric" for r in fake_openai.requests)
     seen = len(fake_openai.requests)
     fake_openai.responder = lambda body: Reply(content="not json at all")

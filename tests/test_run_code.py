@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import pytest_asyncio
@@ -95,7 +96,7 @@ def test_entry_point_comes_from_the_prompt() -> None:
 # ---------------------------------------------------------------- running
 
 
-async def _run(services: ToolServices, request: dict[str, object], candidate: int) -> dict[str, object]:
+async def _run(services: ToolServices, request: dict[str, Any], candidate: int) -> dict[str, Any]:
     ctx = ToolContext(request=JudgeRequest.model_validate(request), services=services)
     result = await call_tool(ToolCall(name="run_code", arguments={"candidate": candidate}), ctx)
     assert result.ok, result.error
@@ -205,7 +206,7 @@ async def test_the_candidate_cannot_find_the_report_marker_or_forge_the_report(s
     request = {"id": "f", "prompt": "Write f.", "candidates": [FORGER, "x"], "tests": ["assert f(1) == 2"]}
     data = await _run(services, request, 0)
     assert "FOUND 0 STDOUT False" in str(data["stdout_tail"]), data["stdout_tail"]
-    assert data["cases"][0]["status"] == "failed" and not data["all_passed"]  # type: ignore[index]
+    assert data["cases"][0]["status"] == "failed" and not data["all_passed"]
 
 
 async def test_only_plain_data_crosses_from_the_candidate(services: ToolServices) -> None:
@@ -231,9 +232,9 @@ async def test_only_plain_data_crosses_from_the_candidate(services: ToolServices
     ]
     request = {"id": "p", "prompt": "p", "candidates": [f"```python\n{code}```", "x"], "tests": tests}
     data = await _run(services, request, 0)
-    statuses = [c["status"] for c in data["cases"]]  # type: ignore[union-attr]
+    statuses = [c["status"] for c in data["cases"]]
     assert statuses == ["error", "passed", "passed", "error", "passed", "timeout", "passed", "error"], data["cases"]
-    messages = [c["message"] for c in data["cases"]]  # type: ignore[union-attr]
+    messages = [c["message"] for c in data["cases"]]
     assert "cannot cross the sandbox boundary" in messages[0] and "died" in messages[3]
     assert "cannot be sent to the candidate" in messages[7]
 

@@ -16,7 +16,7 @@ import docker
 import pytest
 import pytest_asyncio
 
-from judgegraph.sandboxes import Limits, SandboxPool, doctor
+from judgegraph.sandboxes import ExecResult, Limits, SandboxPool, doctor
 from judgegraph.sandboxes._docker import LABEL, OWNER_LABEL, DockerBackend
 
 BACKENDS = ["docker", "process"]
@@ -30,7 +30,7 @@ async def pool(request: pytest.FixtureRequest) -> AsyncIterator[SandboxPool]:
     await p.close()
 
 
-async def py(pool: SandboxPool, code: str, **files: str) -> object:
+async def py(pool: SandboxPool, code: str, **files: str) -> ExecResult:
     return await pool.run(["python3", "main.py"], files={"main.py": code, **files})
 
 

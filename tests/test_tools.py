@@ -91,8 +91,8 @@ def test_openai_spec_comes_from_the_argument_model_and_docstring() -> None:
 def test_registration_is_checked_when_defined() -> None:
     with pytest.raises(TypeError, match="async"):
 
-        @tool("test_sync")
-        def _sync(args: _Args, ctx: ToolContext) -> ToolOutput:  # type: ignore[type-var]
+        @tool("test_sync")  # type: ignore[arg-type]
+        def _sync(args: _Args, ctx: ToolContext) -> ToolOutput:
             """Sync."""
             return ToolOutput(text="")
 

@@ -83,7 +83,8 @@ def test_trajectory_round_trips_through_json_with_every_event_kind() -> None:
     assert again == t
     assert [type(e) for e in again.events] == [type(e) for e in t.events]
     assert again.correct is True
-    assert TypeAdapter(Event).validate_python({"event": "error", "message": "m"}).message == "m"
+    error = TypeAdapter(Event).validate_python({"event": "error", "message": "m"})
+    assert isinstance(error, ErrorEvent) and error.message == "m"
 
 
 def test_correct_is_none_without_label_and_false_for_invalid_verdict() -> None:
