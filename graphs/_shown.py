@@ -23,7 +23,7 @@ def candidate_blocks(request: JudgeRequest, shown: list[int], nonce: str) -> lis
     ]
 
 
-_BLOCK = re.compile(r"<response_([A-Z])_[0-9a-f]+>\n(.*?)\n</response_\1_[0-9a-f]+>", re.DOTALL)
+_BLOCK = re.compile(r"<response_([A-Z]{1,2})_[0-9a-f]+>\n(.*?)\n</response_\1_[0-9a-f]+>", re.DOTALL)
 
 
 def shown_in(opening: str, request: JudgeRequest) -> list[int] | None:

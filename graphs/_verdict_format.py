@@ -11,7 +11,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from judgegraph.errors import VerdictParseError
 from judgegraph.schema import integer_range
 
-LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+LETTERS: tuple[str, ...] = (*_ALPHABET, *(a + b for a in _ALPHABET for b in _ALPHABET))
+"""How the model sees candidates, by position: A..Z, then AA..ZZ (a group of 64 rollouts has more than 26)."""
 RATIONALE_CHARS = 400
 
 VerdictFormat = Literal["pairwise", "scores", "steps"]

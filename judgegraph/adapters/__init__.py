@@ -1,6 +1,13 @@
-"""Adapters for RL trainers: a TRL reward function and verl's `compute_score`."""
+"""Adapters for RL trainers: a TRL reward function and verl's `compute_score` (per sample and per batch)."""
 
 from judgegraph.adapters.trl import AsyncJudgeReward, JudgeReward
-from judgegraph.adapters.verl import compute_score, compute_score_async
+from judgegraph.adapters.verl import compute_score, compute_score_async, compute_score_batch, compute_score_batch_async
 
-__all__ = ("AsyncJudgeReward", "JudgeReward", "compute_score", "compute_score_async")
+__all__ = (
+    "AsyncJudgeReward",
+    "JudgeReward",
+    "compute_score",
+    "compute_score_async",
+    "compute_score_batch",
+    "compute_score_batch_async",
+)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 from judgegraph.errors import InvalidInputError
@@ -43,20 +44,47 @@ def evidence_from(ground_truth: Any) -> dict[str, Any]:
 
 
 def pointwise_request(request_id: str, prompt: Any, completion: Any, evidence: dict[str, Any]) -> JudgeRequest:
+    return group_request(request_id, prompt, [completion], evidence)
+
+
+def group_request(request_id: str, prompt: Any, completions: Sequence[Any], evidence: dict[str, Any]) -> JudgeRequest:
+    """The k responses to one prompt as one pointwise request: judged in one run, each response its own score,
+    what they share (the reference parsed, identical answers compared, tests built) done once."""
     return JudgeRequest.model_validate(
         {
             "id": request_id,
             "mode": "pointwise",
             "prompt": text_of(prompt),
-            "candidates": [text_of(completion)],
+            "candidates": [text_of(c) for c in completions],
             **evidence,
         }
     )
 
 
+def groups(keys: Sequence[Hashable]) -> list[list[int]]:
+    """Positions with equal keys, each group in first-seen order (a trainer's batch: the k rollouts of a prompt)."""
+    found: dict[Hashable, list[int]] = {}
+    for i, key in enumerate(keys):
+        found.setdefault(key, []).append(i)
+    return list(found.values())
+
+
+def evidence_key(evidence: dict[str, Any]) -> str:
+    """Evidence as a hashable key (two rollouts share a group only if they share their evidence too)."""
+    return json.dumps(evidence, sort_keys=True, default=str)
+
+
+def group_scores(verdict: Verdict, k: int) -> list[float | None]:
+    """Each of the k responses' score in [0, 1]; every one None when the group's judgment could not rule (never a
+    made-up default)."""
+    if not verdict.valid or not verdict.scores or len(verdict.scores) != k:
+        return [None] * k
+    return list(verdict.scores)
+
+
 def score_of(verdict: Verdict) -> float | None:
     """The completion's score in [0, 1]; None when the judge could not rule (never a made-up default)."""
-    return verdict.scores[0] if verdict.valid and verdict.scores else None
+    return group_scores(verdict, 1)[0]
 
 
 def numeric_score(verdict: Verdict) -> float:

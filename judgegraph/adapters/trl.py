@@ -3,7 +3,8 @@
 TRL calls reward functions with `prompts`, `completions` and every dataset column as keyword arguments; a column
 named `reference`, `tests`, `documents`, `images`, `constraints` or `rubric` becomes the judge's evidence (or a
 `ground_truth` column holding a reference or a JSON object of them). Each completion gets its pointwise score in
-[0, 1], or None where the judge could not rule (TRL skips None). `AsyncJudgeReward` is awaited concurrently.
+[0, 1], or None where the judge could not rule (TRL skips None). The completions of one prompt are judged as one
+group (one run for GRPO's `num_generations`); `AsyncJudgeReward` judges the groups concurrently.
 """
 
 from __future__ import annotations
@@ -11,7 +12,15 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from judgegraph.adapters._common import EVIDENCE_FIELDS, evidence_from, pointwise_request, score_of
+from judgegraph.adapters._common import (
+    EVIDENCE_FIELDS,
+    evidence_from,
+    evidence_key,
+    group_request,
+    group_scores,
+    groups,
+    text_of,
+)
 from judgegraph.runtime._judge import Judge
 
 
@@ -30,18 +39,26 @@ class AsyncJudgeReward:
                 evidence[name] = columns[name][i]
         return evidence
 
-    async def _one(self, i: int, prompt: Any, completion: Any, columns: dict[str, Any]) -> float | None:
-        request = pointwise_request(f"trl-{i}", prompt, completion, self._evidence(i, columns))
+    async def _group(
+        self, members: list[int], prompts: list[Any], completions: list[Any], evidence: dict[str, Any]
+    ) -> list[float | None]:
+        request = group_request(f"trl-{members[0]}", prompts[members[0]], [completions[i] for i in members], evidence)
         async with self._sem:
-            return score_of(await self._judge.ajudge(request))
+            return group_scores(await self._judge.ajudge(request), len(members))
 
     async def __call__(self, prompts: list[Any], completions: list[Any], **columns: Any) -> list[float | None]:
+        """The completions of one prompt (TRL's `num_generations` of it, with the same evidence) are one group
+        judgment: one run, each completion its own score."""
         data = {k: v for k, v in columns.items() if isinstance(v, list) and len(v) == len(prompts)}
-        return list(
-            await asyncio.gather(
-                *(self._one(i, p, c, data) for i, (p, c) in enumerate(zip(prompts, completions, strict=True)))
-            )
-        )
+        evidence = [self._evidence(i, data) for i in range(len(prompts))]
+        keys = [(text_of(p), evidence_key(e)) for p, e in zip(prompts, evidence, strict=True)]
+        members = groups(keys)
+        found = await asyncio.gather(*(self._group(m, prompts, completions, evidence[m[0]]) for m in members))
+        scores: list[float | None] = [None] * len(prompts)
+        for group, group_found in zip(members, found, strict=True):
+            for i, score in zip(group, group_found, strict=True):
+                scores[i] = score
+        return scores
 
     async def aclose(self) -> None:
         await self._judge.aclose()

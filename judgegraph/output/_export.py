@@ -11,7 +11,7 @@ from typing import Any
 
 from judgegraph.graphs import shown_in
 from judgegraph.registry import Registry
-from judgegraph.schema._trajectory import ModelTurn, Trajectory
+from judgegraph.schema._trajectory import ModelTurn, ToolCallEvent, Trajectory
 
 Row = dict[str, Any]
 Exporter = Callable[[list[Trajectory]], Iterable[Row]]
@@ -111,6 +111,54 @@ def rewards(trajectories: list[Trajectory]) -> Iterable[Row]:
                 for c in criteria
             ],
         }
+
+
+@exporters.decorator("responses")
+def responses(trajectories: list[Trajectory]) -> Iterable[Row]:
+    """One row per judged response: its reward and the checks run on it. A group judgment (a pointwise request
+    holding a prompt's k rollouts) gives k rows, the same rows k judgments of one rollout each would give."""
+    for t in trajectories:
+        v = t.verdict
+        calls = {e.call.id: e.call for e in t.events if isinstance(e, ToolCallEvent)}
+        results = t.tool_results()
+        k = len(t.request.candidates)
+        for i, candidate in enumerate(t.request.candidates):
+            valid = bool(v and v.valid and v.scores and len(v.scores) == k)
+            criteria = [c for c in (v.criteria if v else []) if c.candidate == i]
+            checks = [r for r in results if r.call_id in calls and calls[r.call_id].arguments.get("candidate") == i]
+            passed = [c.name for c in criteria if c.passed]
+            failed = [c.name for c in criteria if c.passed is False]
+            yield {
+                "trajectory_id": t.id,
+                "request_id": t.request.id,
+                "response_index": i,
+                "group_size": k,
+                "prompt": t.request.prompt,
+                "response": candidate.content,
+                "score": v.scores[i] if valid and v and v.scores else None,
+                "valid": valid,
+                "decided_by": v.decided_by if v else None,
+                "rationale": f"passed: {', '.join(passed) or 'none'}; failed: {', '.join(failed) or 'none'}",
+                "criteria": [
+                    {
+                        "name": c.name,
+                        "score": c.score,
+                        "passed": c.passed,
+                        "source": c.source,
+                        "conclusive": c.conclusive,
+                    }
+                    for c in criteria
+                ],
+                "checks": [
+                    {
+                        "tool": r.name,
+                        "ok": r.ok,
+                        "data": {key: val for key, val in (r.data or {}).items() if key != "candidate"},
+                    }
+                    for r in checks
+                ],
+                "judge": t.judge,
+            }
 
 
 @exporters.decorator("openrlhf")

@@ -21,7 +21,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from judgegraph.adapters._common import evidence_from, numeric_score, pointwise_request
+from judgegraph.adapters._common import evidence_from, evidence_key, group_request, group_scores, groups
 from judgegraph.runtime._judge import Judge
 from judgegraph.schema._request import JudgeRequest
 from judgegraph.schema._verdict import Verdict
@@ -271,23 +271,39 @@ def create_app(config: ServerConfig, *, metrics_dir: Path | None = None, **judge
         n = len(body.query)
         if (body.prompts and len(body.prompts) != n) or (body.labels and len(body.labels) != n):
             raise _invalid(("body",), "query, prompts and labels must have the same length", body.model_dump())
-        requests = []
+        responses, evidence, prompts = [], [], []
         for i, query in enumerate(body.query):
             prompt = body.prompts[i] if body.prompts else ""
-            response = query[len(prompt) :] if prompt and query.startswith(prompt) else query
+            responses.append(query[len(prompt) :] if prompt and query.startswith(prompt) else query)
             label = body.labels[i] if body.labels else None
             try:
-                request = pointwise_request(f"reward-{i}", prompt, response, evidence_from(label))
+                evidence.append(evidence_from(label))
             except ValueError as e:
                 raise _invalid(("body", "labels", i), f"item {i}: {e}", label) from None
-            requests.append(_admit(request, ("body", "labels", i)))
+            prompts.append(prompt)
+        # The responses to one prompt (with one label) are one group judgment: OpenRLHF sends a prompt's samples
+        # together, and their shared evidence is then gathered once.
+        members = groups([(p, evidence_key(e)) for p, e in zip(prompts, evidence, strict=True)])
+        requests = []
+        for group in members:
+            first = group[0]
+            try:
+                request = group_request(
+                    f"reward-{first}", prompts[first], [responses[i] for i in group], evidence[first]
+                )
+            except ValueError as e:
+                label = body.labels[first] if body.labels else None
+                raise _invalid(("body", "labels", first), f"item {first}: {e}", label) from None
+            requests.append(_admit(request, ("body", "labels", first)))
         results = await asyncio.gather(*(_run(r) for r in requests))
-        scores = [numeric_score(r.verdict) for r in results]
-        logs = {
-            "valid": [r.verdict.valid for r in results],
-            "decided_by": [r.verdict.decided_by for r in results],
-            "trajectory_id": [r.trajectory_id for r in results],
-        }
+        scores = [0.0] * n
+        logs: dict[str, list[Any]] = {"valid": [False] * n, "decided_by": [""] * n, "trajectory_id": [""] * n}
+        for group, result in zip(members, results, strict=True):
+            for i, score in zip(group, group_scores(result.verdict, len(group)), strict=True):
+                scores[i] = 0.0 if score is None else score
+                logs["valid"][i] = score is not None
+                logs["decided_by"][i] = result.verdict.decided_by
+                logs["trajectory_id"][i] = result.trajectory_id
         return RewardResponse(rewards=scores, scores=scores, extra_logs=logs)
 
     return app

@@ -1,0 +1,177 @@
+"""Group judgments (issue #23): the k rollouts of one prompt judged in one run, one trajectory, each rollout its
+own reward; the same rewards and per-response exports as k judgments of one rollout each; the trainers' batch
+interfaces (verl's batch reward manager, TRL, OpenRLHF's /reward) grouping by prompt; a failed group answered
+with a reason for every rollout, never a score."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from benchmarks.fake_openai import FakeOpenAI, Reply
+from judgegraph import Judge
+from judgegraph.adapters import AsyncJudgeReward, compute_score_async, compute_score_batch_async
+from judgegraph.adapters import verl as verl_adapter
+from judgegraph.adapters._common import group_request, group_scores, pointwise_request
+from judgegraph.output._export import exporters
+from judgegraph.schema import Trajectory
+from judgegraph.serving import ServerConfig, create_app
+from judgegraph.store import TrajectoryStore
+
+NO_MODEL = "http://127.0.0.1:9/v1"  # nothing answers: a rule-decided group never asks
+PER_RESPONSE_IDS = ("trajectory_id", "request_id", "response_index", "group_size")
+
+
+def _math_rows(shared_data: Path, n: int) -> list[dict[str, Any]]:
+    with (shared_data / "math" / "math_cot_100.jsonl").open() as f:
+        return [json.loads(next(f)) for _ in range(n)]
+
+
+def _content(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Export rows without what names the run and the response's place in it, or how long a check took."""
+    out = []
+    for row in rows:
+        checks = [{**c, "data": {k: v for k, v in c["data"].items() if k != "duration_s"}} for c in row["checks"]]
+        out.append({**{k: v for k, v in row.items() if k not in PER_RESPONSE_IDS}, "checks": checks})
+    return out
+
+
+async def _group_and_singles(judge: Judge, prompt: str, responses: list[str], evidence: dict[str, Any]) -> Any:
+    group = await judge.arun(group_request("g", prompt, responses, evidence))
+    singles = [await judge.arun(pointwise_request(f"s{i}", prompt, r, evidence)) for i, r in enumerate(responses)]
+    return group, singles
+
+
+async def test_a_group_judgment_gives_what_k_single_judgments_give(shared_data: Path, tmp_path: Path) -> None:
+    """Real MATH rollouts (8 a problem): one group run a problem, the same scores and per-response exports."""
+    rows = _math_rows(shared_data, 6)
+    async with Judge.load("evidence", store=tmp_path / "r.db", model_url=NO_MODEL) as judge:
+        for row in rows:
+            group, singles = await _group_and_singles(judge, row["question"], row["response"], {"reference": row["gt"]})
+            assert group.verdict is not None and group.verdict.valid
+            k = len(row["response"])
+            assert group_scores(group.verdict, k) == [group_scores(t.verdict, 1)[0] for t in singles if t.verdict]
+            assert [s >= 0.5 for s in group_scores(group.verdict, k) if s is not None] == row["score"]
+            export = exporters.get("responses")
+            grouped = list(export([group]))
+            assert [r["response_index"] for r in grouped] == list(range(k)) and {r["group_size"] for r in grouped} == {
+                k
+            }
+            assert _content(grouped) == _content([r for t in singles for r in export([t])])
+            report = await judge.areplay(group)  # the group's run replays exactly from its record
+            assert report.identical
+    assert TrajectoryStore(tmp_path / "r.db").count() == len(rows) * 9
+
+
+async def test_code_rollouts_share_their_tests_and_keep_their_own_results(tmp_path: Path) -> None:
+    responses = [
+        "def add(a, b):\n    return a + b\n",
+        "def add(a, b):\n    return a - b\n",
+        "```python\ndef add(a, b):\n    return b + a\n```",
+        "I would write a function that adds them.",
+    ]
+    evidence = {"tests": ["assert add(1, 2) == 3", "assert add(-1, 1) == 0"]}
+    async with Judge.load("evidence", store=False, model_url=NO_MODEL, sandbox="process") as judge:
+        group, singles = await _group_and_singles(judge, "Write add(a, b).", responses, evidence)
+    assert group.verdict is not None and group_scores(group.verdict, 4)[:3] == [1.0, 0.0, 1.0]
+    export = exporters.get("responses")
+    grouped = list(export([group]))
+    assert _content(grouped) == _content([r for t in singles for r in export([t])])
+    assert [r["checks"][0]["data"]["all_passed"] for r in grouped[:3]] == [True, False, True]
+
+
+async def test_verl_batch_reward_groups_rollouts_by_prompt(
+    fake_openai: FakeOpenAI, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Called as verl's batch reward manager calls it: four lists, the rollouts of two prompts interleaved."""
+    monkeypatch.setenv("JUDGEGRAPH_MODEL_URL", fake_openai.url)
+    monkeypatch.setenv("JUDGEGRAPH_STORE", str(tmp_path / "r.db"))
+    monkeypatch.setattr(verl_adapter, "_JUDGES", {})
+    solutions = ["The answer is 72.", "#### 5", "So 70.", "the answer is 5", "72", "Answer: 4"]
+    sources = ["gsm8k"] * 6
+    truths = ["72", "5", "72", "5", "72", "5"]
+    infos = [{"index": 10}, {"index": 11}, {"index": 10}, {"index": 11}, {"index": 10}, {"index": 11}]
+    batch = await compute_score_batch_async(
+        data_sources=sources, solution_strs=solutions, ground_truths=truths, extra_infos=infos
+    )
+    assert [r["score"] for r in batch] == [1.0, 1.0, 0.0, 1.0, 1.0, 0.0]
+    assert all(r["valid"] and r["group_size"] == 3 for r in batch)
+    assert len({r["trajectory_id"] for r in batch}) == 2  # one run a prompt
+    single = [
+        await compute_score_async(s, x, t, i) for s, x, t, i in zip(sources, solutions, truths, infos, strict=True)
+    ]
+    assert [r["score"] for r in single] == [r["score"] for r in batch]
+    with pytest.raises(Exception, match="same length"):
+        await compute_score_batch_async(sources, solutions[:2], truths, infos)
+    for judge in verl_adapter._JUDGES.values():
+        await judge.aclose()
+
+
+async def test_a_failed_group_answers_every_rollout_with_its_reason(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """No reference and no model: the group cannot be ruled, and each rollout says so (score 0.0, never a guess)."""
+    monkeypatch.setenv("JUDGEGRAPH_MODEL_URL", NO_MODEL)
+    monkeypatch.setenv("JUDGEGRAPH_STORE", str(tmp_path / "r.db"))
+    monkeypatch.setattr(verl_adapter, "_JUDGES", {})
+    batch = await compute_score_batch_async(
+        ["chat"] * 3, ["Hello!", "Hi.", "Hey"], [None] * 3, [{"prompt": "Greet me.", "index": 0}] * 3
+    )
+    assert all(r["score"] == 0.0 and not r["valid"] and "no model is reachable" in r["error"] for r in batch)
+    for judge in verl_adapter._JUDGES.values():
+        await judge.aclose()
+
+
+async def test_trl_scores_each_prompts_generations_as_one_group(fake_openai: FakeOpenAI, tmp_path: Path) -> None:
+    reward = AsyncJudgeReward("evidence", store=tmp_path / "r.db", model_url=fake_openai.url)
+    prompts = ["What is 6*7?"] * 3 + ["What is 2+2?"] * 3  # num_generations = 3
+    completions = ["42", "It is 42.", "41", "4", "5", "The answer is 4."]
+    try:
+        scores = await reward(prompts, completions, reference=["42"] * 3 + ["4"] * 3)
+    finally:
+        await reward.aclose()
+    assert scores == [1.0, 1.0, 0.0, 1.0, 0.0, 1.0]
+    runs = TrajectoryStore(tmp_path / "r.db").list_runs()
+    assert len(runs) == 2
+
+
+def test_openrlhf_reward_groups_a_prompts_samples(fake_openai: FakeOpenAI, tmp_path: Path) -> None:
+    store = tmp_path / "r.db"
+    app = create_app(ServerConfig(), model_url=fake_openai.url, store=store)
+    prompts = ["Q: 3*3? A:", "Q: 3*3? A:", "Q: 2*5? A:", "Q: 3*3? A:"]
+    responses = [" 9", " 6", " 10", " nine, i.e. 9"]
+    with TestClient(app) as client:
+        body = {
+            "query": [p + r for p, r in zip(prompts, responses, strict=True)],
+            "prompts": prompts,
+            "labels": ["9", "9", "10", "9"],
+        }
+        reply = client.post("/reward", json=body)
+    assert reply.status_code == 200, reply.text
+    data = reply.json()
+    assert data["rewards"] == [1.0, 0.0, 1.0, 1.0] and all(data["extra_logs"]["valid"])
+    ids = data["extra_logs"]["trajectory_id"]
+    assert ids[0] == ids[1] == ids[3] != ids[2]
+    assert TrajectoryStore(store).count() == 2
+
+
+async def test_more_rollouts_than_letters_are_shown_to_the_model(fake_openai: FakeOpenAI) -> None:
+    """A group of 30 with nothing to check: the model scores every one (letters run on past Z: AA, AB, ...)."""
+
+    def score_all(body: dict[str, Any]) -> Reply:
+        keys = body["response_format"]["json_schema"]["schema"]["properties"]["scores"]["required"]
+        scores = {key: 10 if i % 2 == 0 else 1 for i, key in enumerate(keys)}
+        return Reply(content=json.dumps({"scores": scores, "confidence": 0.9, "rationale": "scored"}))
+
+    fake_openai.responder = score_all
+    request = group_request("many", "Greet me.", [f"Hello number {i}" for i in range(30)], {})
+    async with Judge.load("evidence", store=False, model_url=fake_openai.url) as judge:
+        t: Trajectory = await judge.arun(request)
+    assert t.verdict is not None and t.verdict.valid
+    assert group_scores(t.verdict, 30) == [1.0 if i % 2 == 0 else 0.0 for i in range(30)]
+    opening = t.model_turns()[0].request.messages[1]["content"]
+    assert "<response_AD_" in opening
