@@ -140,6 +140,44 @@ async def _judgegraph(
     return statistics.median(cpu), [out[k] for k in range(len(requests))]
 
 
+GROUP_SIZES = (1, 4, 8, 16)
+
+
+def _groups(
+    solutions: list[Solution], mv: list[bool], k: int
+) -> tuple[list[dict[str, Any]], list[int], list[bool], list[bool]]:
+    """Group requests of k rollouts of one problem (k = 16: its 8 twice), their sizes, and the labels and
+    math-verify's answers in the same order as the groups' rollouts."""
+    by_problem: dict[tuple[str, str], list[int]] = {}
+    for i, (q, gold, _, _) in enumerate(solutions):
+        by_problem.setdefault((q, gold), []).append(i)
+    requests: list[dict[str, Any]] = []
+    sizes: list[int] = []
+    truth: list[bool] = []
+    ref: list[bool] = []
+    for (q, gold), members in by_problem.items():
+        members = members * max(1, k // len(members))
+        for start in range(0, len(members), k):
+            chunk = members[start : start + k]
+            requests.append(
+                {
+                    "id": f"g{len(requests)}",
+                    "prompt": q,
+                    "candidates": [solutions[i][2] for i in chunk],
+                    "mode": "pointwise",
+                    "reference": gold,
+                }
+            )
+            sizes.append(len(chunk))
+            truth += [solutions[i][3] for i in chunk]
+            ref += [mv[i] for i in chunk]
+    return requests, sizes, truth, ref
+
+
+def _group_rewards(scores: list[float] | None) -> list[bool] | None:
+    return [s == 1.0 for s in scores] if scores else None
+
+
 def _rewards(scores: list[float] | None) -> bool:
     return bool(scores and scores[0] == 1.0)
 
@@ -192,6 +230,19 @@ async def bench(data: Path = DATA) -> str:
     def two(name: str, cpu: float, got: list[Any]) -> list[object]:
         return row(name, cpu, got, pair_mv_cpu, pair_labels, pair_mv, len(pairs))
 
+    # Group judgments: a prompt's rollouts in one pointwise run (k = 16: each problem's 8 samples twice, as a
+    # GRPO group of 16 often repeats answers), store on and off, CPU per solution against math-verify's.
+    group_rows = []
+    for k in GROUP_SIZES:
+        requests, sizes, truth, ref = _groups(solutions, mv, k)
+        for store in ("on", "off"):
+            with tempfile.TemporaryDirectory() as tmp:
+                where: Path | Literal[False] = Path(tmp) / "runs.db" if store == "on" else False
+                cpu, got = await _judgegraph(requests, where, _group_rewards)
+            flat = [x for g, size in zip(got, sizes, strict=True) for x in (g or [None] * size)]
+            name = f"judgegraph evidence, groups of {k}, store {store}"
+            group_rows.append(row(name, cpu, flat, mv_cpu * len(truth) / n, truth, ref, len(truth)))
+
     verl = _verl(solutions)
     rows = [one("math-verify", mv_cpu, mv)]
     if isinstance(verl, tuple):
@@ -202,6 +253,7 @@ async def bench(data: Path = DATA) -> str:
     rows += [
         one("judgegraph evidence, store on", stored_cpu, stored),
         one("judgegraph evidence, no store", bare_cpu, bare),
+        *group_rows,
         one("math-verify, default collector", default_mv_cpu, default_mv, default_mv_cpu, default_mv),
         one("judgegraph evidence, no store, default collector", default_cpu, default, default_mv_cpu, default_mv),
     ]
@@ -213,7 +265,9 @@ async def bench(data: Path = DATA) -> str:
     return (
         (
             f"{n} real MATH solutions (Qwen2.5-Math's 100 problems x 8 samples), each scored against its answer; CPU"
-            f" per solution.{about_verl} The first rows run with the garbage collector tuned as judgegraph's CLI,"
+            f" per solution.{about_verl} A group judgment scores a problem's k rollouts in one run (k = 16: its"
+            " 8 samples twice); its CPU per solution is against math-verify's on the same solutions. The first rows"
+            " run with the garbage collector tuned as judgegraph's CLI,"
             " server and workers tune it (`judgegraph.tune_gc()`); the last two with Python's default, each against"
             " math-verify under the same collector.\n\n"
         )

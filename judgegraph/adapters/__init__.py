@@ -1,5 +1,6 @@
 """Adapters for RL trainers: a TRL reward function and verl's `compute_score` (per sample and per batch)."""
 
+from judgegraph.adapters._common import group_request, group_scores
 from judgegraph.adapters.trl import AsyncJudgeReward, JudgeReward
 from judgegraph.adapters.verl import compute_score, compute_score_async, compute_score_batch, compute_score_batch_async
 
@@ -10,4 +11,6 @@ __all__ = (
     "compute_score_async",
     "compute_score_batch",
     "compute_score_batch_async",
+    "group_request",
+    "group_scores",
 )
