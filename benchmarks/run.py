@@ -33,6 +33,7 @@ SECTIONS = {
     "workers": "A batch over worker processes (`judge --workers N`)",
     "made_evidence": "Evidence the judge makes: statement examples and differential testing",
     "mcp": "A tool call through MCP against the same call in-process",
+    "group_server": "A verl-sized batch through the reward server: grouped against per rollout",
 }
 REPORT = Path(__file__).resolve().parent.parent / "BENCHMARKS.md"
 
