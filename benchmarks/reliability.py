@@ -702,6 +702,107 @@ async def load(clients: int = 500, per_client: int = 4) -> Figure:
     return Figure("Load: the reward server under 500 clients", "python -m benchmarks.reliability load", body, facts)
 
 
+async def worker_kill(posts: int = 16, prompts_per_post: int = 64, in_flight: int = 4) -> Figure:
+    """`judgegraph serve --workers 2` under a verl-sized stream of grouped `/reward` posts (real MATH rollouts, 8 a
+    prompt), one worker killed with SIGKILL while posts are in flight: the posts it held fail with an error (never
+    a reward), the supervisor starts a new worker, every reward answered is in the store, later posts are answered."""
+    import httpx
+    import psutil
+
+    from benchmarks import server as bench
+    from benchmarks.group_server import NO_MODEL, _batch
+    from benchmarks.real_data import DATA
+    from judgegraph.store import TrajectoryStore
+
+    rollouts = _batch(DATA)
+    size = prompts_per_post * 8
+    bodies = []
+    for i in range(posts):
+        part = [rollouts[(i * size + j) % len(rollouts)] for j in range(size)]
+        bodies.append(
+            {"query": [p + r for p, r, _ in part], "prompts": [p for p, _, _ in part], "labels": [g for *_, g in part]}
+        )
+    store = Path(tempfile.mkdtemp(prefix="judgegraph-kill-")) / "runs.db"
+    outcomes: list[str] = []  # "200", or the error a post got
+    answered_ids: set[str] = set()
+    started = asyncio.Event()
+    async with (
+        bench.serve_process(NO_MODEL, store, "--workers", "2", "--timeout", "600") as (base, proc),
+        httpx.AsyncClient(base_url=base, timeout=600) as client,
+    ):
+
+        def workers() -> set[int]:
+            children = psutil.Process(proc.pid).children()
+            return {c.pid for c in children if "resource_tracker" not in " ".join(c.cmdline())}
+
+        sem = asyncio.Semaphore(in_flight)
+
+        async def post(body: dict[str, Any]) -> None:
+            async with sem:
+                started.set()
+                try:
+                    reply = await client.post("/reward", json=body)
+                except httpx.HTTPError as e:
+                    outcomes.append(type(e).__name__)
+                    return
+                if reply.status_code != 200:
+                    outcomes.append(f"HTTP {reply.status_code}")
+                    return
+                data = reply.json()
+                assert len(data["rewards"]) == len(body["query"]) and all(data["extra_logs"]["valid"])
+                answered_ids.update(data["extra_logs"]["trajectory_id"])
+                outcomes.append("200")
+
+        async def kill() -> tuple[set[int], int]:
+            await started.wait()
+            await asyncio.sleep(0.3)  # both workers busy with the first posts
+            before = workers()
+            victim = min(before)
+            os.kill(victim, signal.SIGKILL)
+            return before, victim
+
+        killing = asyncio.create_task(kill())
+        await asyncio.gather(*(post(body) for body in bodies))
+        before, victim = await killing
+        deadline = time.monotonic() + 60
+        while len(workers()) < 2 or victim in workers():
+            assert time.monotonic() < deadline, "no worker took the killed one's place"
+            await asyncio.sleep(0.5)
+        after = await client.post("/reward", json=bodies[0])
+        now = workers()
+    runs = TrajectoryStore(store)
+    incomplete = [i for i in answered_ids if runs.get(i).status != "complete"]
+    failed = [o for o in outcomes if o != "200"]
+    rows: list[list[object]] = [
+        ["posts", len(bodies)],
+        ["answered with rewards", len(outcomes) - len(failed)],
+        ["failed with an error (held by the killed worker)", f"{len(failed)} {sorted(set(failed))}"],
+        ["rewards answered whose run is not complete in the store", f"{len(incomplete)} of {len(answered_ids)} runs"],
+        ["workers after the kill", f"{len(now)}: {len(now & before)} kept, {len(now - before)} new"],
+        ["a post after the restart", after.status_code],
+    ]
+    body = (
+        f"`judgegraph serve --workers 2` (rule-decided, one store), {len(bodies)} grouped `/reward` posts of {size}"
+        f" real MATH rollouts ({prompts_per_post} prompts x 8), {in_flight} in flight; one worker killed with"
+        " SIGKILL 0.3 s after the first post, while both workers held posts.\n\n" + table(["what", "observed"], rows)
+    )
+    facts = {
+        "failed": len(failed),
+        "failed_kinds": sorted(set(failed)),
+        "answered": len(outcomes) - len(failed),
+        "incomplete_in_store": len(incomplete),
+        "workers_after": len(now),
+        "after_status": after.status_code,
+        "posts": len(bodies),
+    }
+    return Figure(
+        "A reward server worker killed under a verl-sized load",
+        "python -m benchmarks.reliability worker_kill",
+        body,
+        facts,
+    )
+
+
 ESCAPES = (
     "infinite loop",
     "fork bomb",
@@ -803,6 +904,7 @@ CHECKS: dict[str, Callable[[], Awaitable[Figure] | Figure]] = {
     "bad_input": bad_input,
     "model_faults": model_faults,
     "crash_consistency": crash_consistency,
+    "worker_kill": worker_kill,
 }
 
 

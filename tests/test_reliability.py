@@ -3,6 +3,8 @@ module reports what it observed (`Figure.facts`); these tests hold each observat
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from benchmarks import reliability
@@ -81,6 +83,15 @@ async def test_the_reward_server_under_load_answers_200_or_429_with_bounded_memo
     assert facts["requests"] == 200 + 400 + 400  # 100 clients, then 200, then 200 with no limit
     assert set(facts["statuses"]) <= {200, 429} and facts["statuses"].get(200, 0) > 0
     assert facts["rss_peak_mib"] < 4 * facts["rss_start_mib"] + 200
+
+
+async def test_a_server_worker_killed_under_load_loses_no_answered_reward(shared_data: Path) -> None:
+    """kill -9 of a worker of `serve --workers 2` under grouped /reward posts: the posts it held fail with an error
+    (never a reward), a new worker takes its place, every reward already answered is a complete run in the store."""
+    facts = (await reliability.worker_kill()).facts
+    assert facts["failed"] >= 1 and set(facts["failed_kinds"]) <= {"RemoteProtocolError", "ReadError", "HTTP 500"}
+    assert facts["answered"] + facts["failed"] == facts["posts"] and facts["answered"] >= 1
+    assert facts["incomplete_in_store"] == 0 and facts["workers_after"] == 2 and facts["after_status"] == 200
 
 
 @pytest.mark.parametrize("sandbox", ["process", "docker"])
