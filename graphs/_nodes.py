@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import re
 from statistics import fmean
 from typing import Any
 
@@ -22,6 +23,7 @@ from judgegraph.graphs._state import JudgeState
 from judgegraph.graphs._steps import split_steps, steps_verdict
 from judgegraph.graphs._strategies import CriterionPolicy
 from judgegraph.graphs._verdict_format import (
+    RATIONALE_CHARS,
     ModelRuling,
     parse_verdict,
     verdict_format,
@@ -243,6 +245,69 @@ async def _ask(
     return order, unshuffle(ruling, shown_order(order, len(request.candidates))), None, turn.text
 
 
+_MENTIONS = re.compile(r"\bcandidate (\d+)\b")
+
+
+def _alone(state: JudgeState, i: int) -> JudgeState:
+    """A group's response i as a judgment of its own (a pointwise request of that one response), with the
+    evidence about it alone, named as a request of one names it: what judging that rollout by itself would show."""
+    request = state["request"]
+    one = request.model_copy(update={"candidates": [request.candidates[i]]})
+    evidence = []
+    for result in state.get("evidence", []):
+        named = {int(m) for m in _MENTIONS.findall(result.text)}
+        if named <= {i}:  # about this response, or about none in particular (shared)
+            text = _MENTIONS.sub(lambda m: "candidate 0" if int(m.group(1)) == i else m.group(0), result.text)
+            evidence.append(result.model_copy(update={"text": text}))
+    key = f"#{i}"
+    return {
+        "request": one,
+        "evidence": evidence,
+        "skill": state.get("skill"),
+        "problems": {"AB": p} if (p := state.get("problems", {}).get(key)) else {},
+        "replies": {"AB": r} if (r := state.get("replies", {}).get(key)) is not None else {},
+    }
+
+
+def judged_alone(request: JudgeRequest) -> bool:
+    """Whether the model scores each response of this request in a call of its own: a pointwise request of more
+    than one response is a group (a prompt's rollouts), and each rollout is scored as if it were judged alone,
+    never against its siblings. The calls share everything before the response, so a server's prefix cache serves
+    it once."""
+    return request.mode == "pointwise" and len(request.candidates) > 1
+
+
+async def _deliberate_alone(state: JudgeState, ctx: JudgeContext, attempts: int) -> Command[str]:
+    """`deliberate` for a group: a call per response still missing its score (concurrently; the server gets them
+    together), then one ruling of every response's score."""
+    n = len(state["request"].candidates)
+    keys = [f"#{i}" for i in range(n)]
+    rulings, replies = dict(state.get("rulings", {})), dict(state.get("replies", {}))
+    problems: dict[str, str] = {}
+    todo = [i for i in range(n) if keys[i] not in rulings]
+    answers = await asyncio.gather(*(_ask(_alone(state, i), ctx, "AB") for i in todo))
+    for i, (_, ruling, problem, reply) in zip(todo, answers, strict=True):
+        if ruling is not None:
+            rulings[keys[i]] = ruling
+        if problem is not None:
+            problems[keys[i]] = problem
+        if reply is not None:
+            replies[keys[i]] = reply
+    parts = [rulings.get(k) for k in keys]
+    if all(p is not None and p.scores for p in parts):
+        got = [p for p in parts if p is not None and p.scores]
+        confidences = [p.confidence for p in got if p.confidence is not None]
+        rationale = " | ".join(f"{i}: {p.rationale}" for i, p in enumerate(got))
+        rulings["AB"] = ModelRuling(
+            scores=[p.scores[0] for p in got if p.scores],
+            confidence=fmean(confidences) if len(confidences) == len(got) else None,
+            rationale=rationale[:RATIONALE_CHARS],
+        )
+    again = "AB" not in rulings and attempts < ctx.spec.max_verdict_attempts
+    update = {"attempts": attempts, "rulings": rulings, "problems": problems, "replies": replies}
+    return Command(update=update, goto="deliberate" if again else "finalize")
+
+
 DELIBERATE_NEXT = ("deliberate", "finalize")
 """Where the `deliberate` node may go: again (a retry), or on to the verdict."""
 
@@ -256,6 +321,8 @@ async def deliberate(state: JudgeState, runtime: Ctx) -> Command[str]:
     if ctx.client is None:
         update = {"attempts": ctx.spec.max_verdict_attempts, "problems": {"AB": "no model endpoint is configured"}}
         return Command(update=update, goto="finalize")
+    if judged_alone(state["request"]):
+        return await _deliberate_alone(state, ctx, attempts)
     rulings = dict(state.get("rulings", {}))
     missing = [o for o in state.get("orders", ["AB"]) if o not in rulings]
     answers = await asyncio.gather(*(_ask(state, ctx, order) for order in missing))

@@ -119,13 +119,21 @@ async def test_no_usable_verdict_is_invalid_never_a_default(
 
 
 async def test_pointwise_scores_from_the_model(fake_openai: FakeOpenAI, store_path: Path) -> None:
-    fake_openai.script = [Reply(content='{"scores": {"A": 10, "B": 1, "C": 4}, "confidence": 0.5, "rationale": "r"}')]
+    """Each response of a pointwise request is scored in a call of its own (as if judged alone)."""
+    given = {"Hello!": 10, "...": 1, "yo": 4}
+
+    def score(body: dict[str, Any]) -> Reply:
+        shown = next(c for c in given if f">\n{c}\n</response_A_" in body["messages"][1]["content"])
+        return Reply(content=json.dumps({"scores": {"A": given[shown]}, "confidence": 0.5, "rationale": "r"}))
+
+    fake_openai.responder = score
     request = {"id": "p", "mode": "pointwise", "prompt": "Greet.", "candidates": ["Hello!", "...", "yo"]}
     t = await _run(fake_openai, request, store_path)
     assert t.verdict is not None and t.verdict.scores == [1.0, 0.0, pytest.approx(1 / 3)]
     assert t.verdict.ranking == [0, 2, 1] and t.verdict.winner is None
-    schema = fake_openai.requests[0]["response_format"]["json_schema"]["schema"]
-    assert schema["properties"]["scores"]["required"] == ["A", "B", "C"]
+    assert len(fake_openai.requests) == 3
+    for body in fake_openai.requests:
+        assert body["response_format"]["json_schema"]["schema"]["properties"]["scores"]["required"] == ["A"]
 
 
 async def test_deliberate_always_keeps_evidence_in_charge(fake_openai: FakeOpenAI, store_path: Path) -> None:

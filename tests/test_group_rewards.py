@@ -18,7 +18,6 @@ from judgegraph.adapters import AsyncJudgeReward, compute_score_async, compute_s
 from judgegraph.adapters import verl as verl_adapter
 from judgegraph.adapters._common import group_request, group_scores, pointwise_request
 from judgegraph.output._export import exporters
-from judgegraph.schema import Trajectory
 from judgegraph.serving import ServerConfig, create_app
 from judgegraph.store import TrajectoryStore
 
@@ -159,19 +158,47 @@ def test_openrlhf_reward_groups_a_prompts_samples(fake_openai: FakeOpenAI, tmp_p
     assert TrajectoryStore(store).count() == 2
 
 
-async def test_more_rollouts_than_letters_are_shown_to_the_model(fake_openai: FakeOpenAI) -> None:
-    """A group of 30 with nothing to check: the model scores every one (letters run on past Z: AA, AB, ...)."""
+def _kind_scores(body: dict[str, Any]) -> Reply:
+    """A model that scores each response alone: 9 for a polite one, 2 otherwise (its letters from the schema)."""
+    keys = body["response_format"]["json_schema"]["schema"]["properties"]["scores"]["required"]
+    user = body["messages"][1]["content"]
+    score = 9 if "please" in user.split("<response_A_", 1)[-1] else 2
+    return Reply(content=json.dumps({"scores": dict.fromkeys(keys, score), "confidence": 0.8, "rationale": "tone"}))
 
-    def score_all(body: dict[str, Any]) -> Reply:
-        keys = body["response_format"]["json_schema"]["schema"]["properties"]["scores"]["required"]
-        scores = {key: 10 if i % 2 == 0 else 1 for i, key in enumerate(keys)}
-        return Reply(content=json.dumps({"scores": scores, "confidence": 0.9, "rationale": "scored"}))
 
-    fake_openai.responder = score_all
-    request = group_request("many", "Greet me.", [f"Hello number {i}" for i in range(30)], {})
+async def test_a_model_judged_group_scores_each_rollout_alone(fake_openai: FakeOpenAI) -> None:
+    """Nothing to check: the model scores each of a group's rollouts in a call of its own, never against its
+    siblings, the calls sharing everything before the response (a server's prefix cache serves it once); the
+    scores and per-response rows are those of k judgments of one rollout each."""
+    fake_openai.responder = _kind_scores
+    responses = [f"{'Yes, please' if i % 3 == 0 else 'No'} sit down, guest {i}." for i in range(30)]  # past Z
     async with Judge.load("evidence", store=False, model_url=fake_openai.url) as judge:
-        t: Trajectory = await judge.arun(request)
-    assert t.verdict is not None and t.verdict.valid
-    assert group_scores(t.verdict, 30) == [1.0 if i % 2 == 0 else 0.0 for i in range(30)]
-    opening = t.model_turns()[0].request.messages[1]["content"]
-    assert "<response_AD_" in opening
+        group, singles = await _group_and_singles(judge, "Invite the guest to sit.", responses, {})
+    assert group.verdict is not None and group.verdict.valid and group.verdict.decided_by == "model"
+    expected = [(9 - 1) / 9 if i % 3 == 0 else (2 - 1) / 9 for i in range(30)]
+    assert group_scores(group.verdict, 30) == pytest.approx(expected)
+    turns = group.model_turns()
+    assert len(turns) == 30 and all(t.request.messages[1]["content"].count("<response_A_") == 1 for t in turns)
+    openings = [t.request.messages[1]["content"] for t in turns]
+    shared = openings[0].split("<response_A_")[0]
+    assert all(o.startswith(shared) for o in openings) and "Invite the guest" in shared
+    export = exporters.get("responses")
+    assert [r["score"] for r in export([group])] == [r["score"] for t in singles for r in export([t])]
+
+
+async def test_a_rollout_whose_reply_is_unusable_is_asked_again_alone(fake_openai: FakeOpenAI) -> None:
+    asked: list[str] = []
+
+    def flaky(body: dict[str, Any]) -> Reply:
+        user = body["messages"][1]["content"]
+        asked.append(user)
+        if "second" in user and asked.count(user) == 1:
+            return Reply(content="I think it is fine.")  # not the JSON asked for: retried, this response only
+        return _kind_scores(body)
+
+    fake_openai.responder = flaky
+    request = group_request("g", "Greet.", ["first, please", "second", "third"], {})
+    async with Judge.load("evidence", store=False, model_url=fake_openai.url) as judge:
+        t = await judge.arun(request)
+    assert t.verdict is not None and t.verdict.valid and len(asked) == 4
+    assert group_scores(t.verdict, 3) == pytest.approx([8 / 9, 1 / 9, 1 / 9])
