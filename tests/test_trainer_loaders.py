@@ -4,6 +4,7 @@ MultiTurnSFTDataset, OpenRLHF's PromptDataset, each in the trainers' environment
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import subprocess
@@ -90,3 +91,35 @@ async def test_verl_and_openrlhf_read_the_exports_as_written(
         expected = tokenizer.apply_chat_template(row["prompt"], tokenize=False, add_generation_prompt=True)
         assert got["prompt"] == expected and got["label"] == row["label"]
         assert json.loads(got["label"])["winner"] is not None
+
+
+async def test_verls_own_batch_reward_manager_scores_through_compute_score_batch(
+    trainers_python: Path, fake_openai: FakeOpenAI, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """verl's BatchRewardManager (its own code, its own environment) calls a reward function with the arguments
+    recorded here; judgegraph's `compute_score_batch` answers them (grouping each prompt's rollouts); the manager
+    takes those answers back: the rewards land in its tensor and the extra keys in its extra info."""
+    from judgegraph.adapters import compute_score_batch_async
+    from judgegraph.adapters import verl as verl_adapter
+
+    probe = Path(__file__).with_name("_verl_batch_manager.py")
+    recorded = tmp_path / "kwargs.json"
+    record = [str(trainers_python), str(probe), "record", str(recorded)]
+    await asyncio.to_thread(subprocess.run, record, check=True, timeout=600)
+    kwargs = json.loads(recorded.read_text())
+    assert set(kwargs) == {"data_sources", "solution_strs", "ground_truths", "extra_infos"}
+    monkeypatch.setenv("JUDGEGRAPH_MODEL_URL", fake_openai.url)
+    monkeypatch.setenv("JUDGEGRAPH_STORE", str(tmp_path / "r.db"))
+    monkeypatch.setattr(verl_adapter, "_JUDGES", {})
+    answers = await compute_score_batch_async(**kwargs)
+    for judge in verl_adapter._JUDGES.values():
+        await judge.aclose()
+    assert [a["group_size"] for a in answers] == [3] * 6 and len({a["trajectory_id"] for a in answers}) == 2
+    scores = tmp_path / "scores.json"
+    scores.write_text(json.dumps(answers))
+    replay = [str(trainers_python), str(probe), "replay", str(scores)]
+    done = await asyncio.to_thread(subprocess.run, replay, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    taken = json.loads(done.stdout.strip().splitlines()[-1])
+    assert taken["rewards"] == [1.0, 1.0, 0.0, 0.0, 1.0, 0.0]
+    assert taken["extra"]["valid"] == [True] * 6 and len(set(taken["extra"]["trajectory_id"])) == 2
