@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 from rich.markup import escape
@@ -18,9 +18,6 @@ from judgegraph.cli._common import (
 )
 from judgegraph.errors import JudgegraphError
 from judgegraph.output import DRAW_FORMATS
-
-if TYPE_CHECKING:
-    pass
 
 
 def judges(

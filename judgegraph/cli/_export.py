@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
@@ -19,9 +19,6 @@ from judgegraph.cli._common import (
     out,
 )
 from judgegraph.output import exporters
-
-if TYPE_CHECKING:
-    pass
 
 
 def export(

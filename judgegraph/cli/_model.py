@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
@@ -15,9 +15,6 @@ from judgegraph.cli._common import (
     out,
 )
 from judgegraph.errors import JudgegraphError
-
-if TYPE_CHECKING:
-    pass
 
 
 def model_vllm(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 import typer
 from rich.table import Table
@@ -23,9 +23,6 @@ from judgegraph.cli._common import (
     out,
 )
 from judgegraph.errors import JudgegraphError, RunNotFoundError
-
-if TYPE_CHECKING:
-    pass
 
 
 def runs(

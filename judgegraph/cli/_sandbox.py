@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
@@ -12,9 +12,6 @@ from judgegraph.cli._common import (
     out,
 )
 from judgegraph.errors import JudgegraphError
-
-if TYPE_CHECKING:
-    pass
 
 
 def sandbox_build(

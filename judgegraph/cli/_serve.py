@@ -6,7 +6,7 @@ import json
 import os
 import shutil
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 import typer
 
@@ -19,9 +19,6 @@ from judgegraph.cli._common import (
     StoreOpt,
     err,
 )
-
-if TYPE_CHECKING:
-    pass
 
 
 def serve(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
@@ -13,9 +13,6 @@ from judgegraph.cli._common import (
     out,
 )
 from judgegraph.errors import JudgegraphError
-
-if TYPE_CHECKING:
-    pass
 
 
 def train_run(
