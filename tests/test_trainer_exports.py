@@ -138,3 +138,41 @@ async def test_the_trl_export_trains_with_trls_grpo_trainer_rewarded_by_the_judg
     trainer.train()
     assert trainer.state.global_step == 1
     assert any("reward" in e for e in trainer.state.log_history)
+
+
+def test_trls_grpo_trainer_scores_each_prompts_generations_as_one_group(
+    base: tuple[Any, Any], fake_openai: FakeOpenAI, tmp_path: Path
+) -> None:
+    """TRL's own GRPOTrainer, rewarded by judgegraph's reward function: each prompt's `num_generations` completions
+    are one group judgment (one run a prompt, a score a completion)."""
+    from datasets import Dataset
+    from trl import GRPOConfig, GRPOTrainer
+
+    from judgegraph.adapters import JudgeReward
+    from judgegraph.store import TrajectoryStore
+
+    dataset = Dataset.from_dict(
+        {
+            "prompt": ["What is 2 + 2? Answer with a number.", "What is 3 + 3? Answer with a number."],
+            "reference": ["4", "6"],
+        }
+    )
+    reward = JudgeReward("evidence", store=tmp_path / "r.db", model_url=fake_openai.url)
+    model, tokenizer = base
+    try:
+        trainer = GRPOTrainer(
+            model=copy.deepcopy(model),
+            reward_funcs=[reward],
+            args=_args(
+                tmp_path, GRPOConfig, num_generations=2, max_completion_length=16, per_device_train_batch_size=2
+            ),
+            train_dataset=dataset,
+            processing_class=tokenizer,
+        )
+        trainer.train()
+    finally:
+        reward.close()
+    assert trainer.state.global_step == 1
+    runs = [TrajectoryStore(tmp_path / "r.db").get(r.id) for r in TrajectoryStore(tmp_path / "r.db").list_runs()]
+    assert runs and all(len(t.request.candidates) == 2 and t.request.mode == "pointwise" for t in runs)
+    assert any("reward" in e for e in trainer.state.log_history)
