@@ -5,6 +5,7 @@ can stand in for a file the wheel forgot."""
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -33,10 +34,28 @@ def _run(*args: str | Path, cwd: Path, timeout: float = 300) -> subprocess.Compl
     return done
 
 
+def _source_tree(into: Path) -> Path:
+    """The files git would give a clean clone (tracked, and new ones not ignored), copied: a build here never
+    races another in the checkout's own build/ folder, and sees nothing a clone would not have."""
+    listed = subprocess.run(
+        ["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"],
+        cwd=ROOT,
+        capture_output=True,
+        check=True,
+    ).stdout.decode()
+    for name in filter(None, listed.split("\0")):
+        source = ROOT / name
+        if source.is_file():
+            (into / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, into / name)
+    return into
+
+
 @pytest.fixture(scope="module")
 def dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("dist")
-    _run(sys.executable, "-m", "build", "--wheel", "--sdist", "--outdir", out, ROOT, cwd=out, timeout=600)
+    tree = _source_tree(tmp_path_factory.mktemp("source"))
+    _run(sys.executable, "-m", "build", "--wheel", "--sdist", "--outdir", out, tree, cwd=out, timeout=600)
     return out
 
 
