@@ -202,3 +202,31 @@ async def test_a_rollout_whose_reply_is_unusable_is_asked_again_alone(fake_opena
         t = await judge.arun(request)
     assert t.verdict is not None and t.verdict.valid and len(asked) == 4
     assert group_scores(t.verdict, 3) == pytest.approx([8 / 9, 1 / 9, 1 / 9])
+
+
+def test_the_batch_api_groups_unlabelled_rollouts_of_one_prompt(fake_openai: FakeOpenAI, tmp_path: Path) -> None:
+    store = tmp_path / "r.db"
+    app = create_app(ServerConfig(), model_url=fake_openai.url, store=store)
+
+    def item(i: int, prompt: str, response: str, reference: str, **more: Any) -> dict[str, Any]:
+        base = {"id": f"r{i}", "mode": "pointwise", "prompt": prompt, "candidates": [response], "reference": reference}
+        return base | more
+
+    batch = [
+        item(0, "3*3?", "The answer is 9.", "9"),
+        item(1, "2*5?", "10", "10"),
+        item(2, "3*3?", "6", "9"),
+        item(3, "3*3?", "nine, so 9", "9"),
+        item(4, "2*5?", "It is 11.", "10"),
+        item(5, "3*3?", "9", "9", label={"scores": [1.0]}),  # labelled: judged alone, its correctness its own
+    ]
+    with TestClient(app) as client:
+        grouped = client.post("/v1/judge/batch", json=batch).json()
+        alone = [client.post("/v1/judge", json=b).json() for b in batch]
+    assert [g["verdict"]["scores"] for g in grouped] == [a["verdict"]["scores"] for a in alone]
+    assert [g["verdict"]["scores"] for g in grouped] == [[1.0], [1.0], [0.0], [1.0], [0.0], [1.0]]
+    ids = [g["trajectory_id"] for g in grouped]
+    assert ids[0] == ids[2] == ids[3] and ids[1] == ids[4] and len(set(ids)) == 3
+    for g, a in zip(grouped, alone, strict=True):  # each its own criteria, named as candidate 0
+        assert [c["candidate"] for c in g["verdict"]["criteria"]] == [c["candidate"] for c in a["verdict"]["criteria"]]
+        assert [c["passed"] for c in g["verdict"]["criteria"]] == [c["passed"] for c in a["verdict"]["criteria"]]

@@ -103,6 +103,20 @@ class Verdict(BaseModel):
             decided_by=decided_by,
         )
 
+    def of_response(self, index: int) -> Verdict:
+        """A pointwise group verdict as the verdict of response `index` alone: its score and the criteria about it
+        (as candidate 0), what judging that response by itself rules."""
+        if not self.valid or len(self.scores) <= index:
+            return Verdict.invalid(self.error or f"the group's verdict has no score for response {index}")
+        criteria = [c.model_copy(update={"candidate": 0}) for c in self.criteria if c.candidate == index]
+        return Verdict.scored(
+            [self.scores[index]],
+            decided_by=self.decided_by,
+            criteria=criteria,
+            confidence=self.confidence,
+            rationale=self.rationale,
+        )
+
     @classmethod
     def invalid(cls, reason: str) -> Verdict:
         """A verdict that records why no ruling was made."""

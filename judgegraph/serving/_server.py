@@ -260,9 +260,27 @@ def create_app(config: ServerConfig, *, metrics_dir: Path | None = None, **judge
 
     @app.post("/v1/judge/batch")
     async def judge_batch(requests: list[JudgeRequest]) -> list[JudgeResponse]:
-        """Judge several requests (concurrently)."""
+        """Judge several requests (concurrently). Unlabelled pointwise requests of one response each that share all
+        else (a prompt's rollouts) are judged as one group: each gets its own score, and the group's trajectory."""
         admitted = [_admit(r, ("body", i)) for i, r in enumerate(requests)]
-        return list(await asyncio.gather(*(_run(r) for r in admitted)))
+        members = groups([_group_key(r) or f"alone-{i}" for i, r in enumerate(admitted)])
+
+        async def one(group: list[int]) -> list[JudgeResponse]:
+            if len(group) == 1:
+                return [await _run(admitted[group[0]])]
+            first = admitted[group[0]]
+            together = first.model_copy(update={"candidates": [admitted[i].candidates[0] for i in group]})
+            result = await _run(together)
+            return [
+                JudgeResponse(verdict=result.verdict.of_response(k), trajectory_id=result.trajectory_id)
+                for k in range(len(group))
+            ]
+
+        out: list[JudgeResponse | None] = [None] * len(admitted)
+        for group, answers in zip(members, await asyncio.gather(*(one(g) for g in members)), strict=True):
+            for i, answer in zip(group, answers, strict=True):
+                out[i] = answer
+        return [a for a in out if a is not None]
 
     @app.post("/reward")
     async def reward(body: RewardRequest) -> RewardResponse:
@@ -307,6 +325,14 @@ def create_app(config: ServerConfig, *, metrics_dir: Path | None = None, **judge
         return RewardResponse(rewards=scores, scores=scores, extra_logs=logs)
 
     return app
+
+
+def _group_key(request: JudgeRequest) -> str | None:
+    """What a rollout shares with the others of its group (all but its id and its response), or None for a request
+    that is not a group's member (it has a label, or is not a pointwise judgment of one response)."""
+    if request.mode != "pointwise" or len(request.candidates) != 1 or request.label is not None:
+        return None
+    return request.model_dump_json(exclude={"id", "candidates"})
 
 
 def local_files(request: JudgeRequest) -> list[str]:
