@@ -152,11 +152,12 @@ def _adapt(name: str, found: object) -> JudgeSpec:
     """What a `judgegraph.judges` entry point names: a JudgeSpec, or a judge folder (a path or a package
     resource, e.g. `importlib.resources.files("mypkg") / "myjudge"`)."""
     if isinstance(found, JudgeSpec):
-        return found if found.name == name else found.model_copy(update={"name": name})
-    if isinstance(found, str | Path) or hasattr(found, "joinpath"):
+        spec = found
+    elif isinstance(found, str | Path) or hasattr(found, "joinpath"):
         spec = load_judge_folder(cast("str | Path | Traversable", found))
-        return spec if spec.name == name else spec.model_copy(update={"name": name})
-    raise TypeError(f"a judges entry point names a JudgeSpec or a judge folder, not {type(found).__name__}")
+    else:
+        raise TypeError(f"a judges entry point names a JudgeSpec or a judge folder, not {type(found).__name__}")
+    return spec if spec.name == name else spec.model_copy(update={"name": name})
 
 
 judges: Registry[JudgeSpec] = Registry("judge", plugins="judgegraph.judges", adapt=_adapt)
@@ -172,10 +173,13 @@ def resolve_judge(judge: str | Path) -> JudgeSpec:
     return judges.get(str(judge))  # the error lists the known names
 
 
+def builtin_judge_names() -> list[str]:
+    """The judges judgegraph ships: every `agents/<name>/` holding a judge.toml (not plugins' or tests')."""
+    return sorted(p.name for p in BUILTIN.iterdir() if p.is_dir() and (p / "judge.toml").is_file())
+
+
 def register_builtin_judges() -> None:
     """Register every `agents/<name>/judge.toml` shipped with judgegraph."""
-    root = importlib.resources.files("judgegraph.agents")
-    for entry in sorted(root.iterdir(), key=lambda p: p.name):
-        if entry.is_dir() and (entry / "judge.toml").is_file():
-            # Registered before any plugin loads (a plugin judge of a built-in's name is refused then).
-            judges.register(entry.name, load_spec_dir("judgegraph.agents", entry.name), replace=True)
+    for name in builtin_judge_names():
+        # Registered before any plugin loads (a plugin judge of a built-in's name is refused then).
+        judges.register(name, load_spec_dir("judgegraph.agents", name), replace=True)

@@ -293,14 +293,13 @@ async def _deliberate_alone(state: JudgeState, ctx: JudgeContext, attempts: int)
             problems[keys[i]] = problem
         if reply is not None:
             replies[keys[i]] = reply
-    parts = [rulings.get(k) for k in keys]
-    if all(p is not None and p.scores for p in parts):
-        got = [p for p in parts if p is not None and p.scores]
-        confidences = [p.confidence for p in got if p.confidence is not None]
-        rationale = " | ".join(f"{i}: {p.rationale}" for i, p in enumerate(got))
+    scored = [(p, p.scores[0]) for k in keys if (p := rulings.get(k)) is not None and p.scores]
+    if len(scored) == n:
+        confidences = [p.confidence for p, _ in scored if p.confidence is not None]
+        rationale = " | ".join(f"{i}: {p.rationale}" for i, (p, _) in enumerate(scored))
         rulings["AB"] = ModelRuling(
-            scores=[p.scores[0] for p in got if p.scores],
-            confidence=fmean(confidences) if len(confidences) == len(got) else None,
+            scores=[score for _, score in scored],
+            confidence=fmean(confidences) if len(confidences) == n else None,
             rationale=rationale[:RATIONALE_CHARS],
         )
     again = "AB" not in rulings and attempts < ctx.spec.max_verdict_attempts

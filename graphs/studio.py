@@ -11,17 +11,10 @@ services), which `judgegraph.Judge` supplies: use `Judge.load(name)` to judge.
 from __future__ import annotations
 
 import functools
-import importlib.resources
 from typing import Any
 
 from judgegraph.agents import judges
 from judgegraph.graphs import build_graph
-
-
-def builtin_judges() -> list[str]:
-    """The judges judgegraph ships (a folder with a judge.toml under agents/), not plugins' or tests'."""
-    root = importlib.resources.files("judgegraph.agents")
-    return sorted(p.name for p in root.iterdir() if p.is_dir() and (p / "judge.toml").is_file())
 
 
 @functools.cache

@@ -9,6 +9,7 @@ known so the caller can fix the name.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.metadata
 import logging
 import types
@@ -103,7 +104,7 @@ class Registry(Generic[T]):
                 entry.value,
                 error,
             )
-            return Plugin(**{**found.__dict__, "error": error})
+            return dataclasses.replace(found, error=error)
         return found
 
     def get(self, name: str) -> T:

@@ -7,8 +7,8 @@ import importlib.util
 import json
 from types import ModuleType
 
-from judgegraph.agents import judges
-from judgegraph.graphs.studio import builtin_judges, studio_config
+from judgegraph.agents import builtin_judge_names, judges
+from judgegraph.graphs.studio import studio_config
 from tests.conftest import ROOT
 
 PATH = ROOT / "graphs" / "studio.py"
@@ -25,9 +25,9 @@ def _studio() -> ModuleType:
 
 def test_langgraph_json_is_generated_from_the_judge_registry() -> None:
     config = json.loads((ROOT / "langgraph.json").read_text())
-    assert set(builtin_judges()) <= set(judges.names())
+    assert set(builtin_judge_names()) <= set(judges.names())
     # Regenerate with: judgegraph judges --langgraph langgraph.json --builtin
-    assert config == studio_config(builtin_judges()), "langgraph.json drifted from the judge registry"
+    assert config == studio_config(builtin_judge_names()), "langgraph.json drifted from the judge registry"
     module = _studio()
     for name, target in config["graphs"].items():
         file, attr = target.split(":")

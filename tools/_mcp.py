@@ -98,13 +98,13 @@ class MCPArguments(BaseModel):
 
     model_config = ConfigDict(extra="allow")
     input_schema: ClassVar[dict[str, Any]] = {"type": "object"}
+    validator: ClassVar[Any] = None
+    """The schema's jsonschema validator, made once with the tool (`tool_def`)."""
 
     @model_validator(mode="before")
     @classmethod
     def _valid(cls, data: Any) -> Any:
-        import jsonschema
-
-        errors = sorted(jsonschema.Draft202012Validator(cls.input_schema).iter_errors(data), key=str)
+        errors = sorted(cls.validator.iter_errors(data), key=str)
         if errors:
             raise ValueError("; ".join(f"{'.'.join(map(str, e.path)) or 'arguments'}: {e.message}" for e in errors[:5]))
         return data
@@ -131,8 +131,11 @@ def _text(result: mcp_types.CallToolResult) -> str:
 def tool_def(source: MCPSource, listed: mcp_types.Tool) -> ToolDef:
     """A judgegraph tool that calls `listed` on `source` through the run's services."""
     name = f"{source.name}{SEPARATOR}{listed.name}"
+    import jsonschema
+
     schema = dict(listed.input_schema)
-    args_model = type(f"MCPArguments_{name}", (MCPArguments,), {"input_schema": schema, "__module__": __name__})
+    fields = {"input_schema": schema, "validator": jsonschema.Draft202012Validator(schema), "__module__": __name__}
+    args_model = type(f"MCPArguments_{name}", (MCPArguments,), fields)
 
     async def call(args: BaseModel, ctx: ToolContext) -> ToolOutput:
         if ctx.services is None:

@@ -77,13 +77,17 @@ class ModelEndpoint:
         """`client`: a model to use instead of one the settings name (a teacher, a test double); it is
         connected and closed here like any other."""
         self.settings = settings
-        self.embedded: EmbeddedServer | None = None
-        """The embedded server, while the embedded backend has one running."""
         self._opened: OpenedModel | None = None
         self._given = client
         self._client: ChatModel | None = None
         self.lazy = LazyModel(self)
         """What runs are given: the model, connected when a run first needs it."""
+
+    @property
+    def embedded(self) -> EmbeddedServer | None:
+        """The embedded server, while the embedded backend has one running."""
+        server = self._opened.server if self._opened is not None else None
+        return server if isinstance(server, EmbeddedServer) else None
 
     @property
     def opened(self) -> ChatModel | None:
@@ -107,10 +111,7 @@ class ModelEndpoint:
             return self._given
         s = self.settings
         name = s.backend or ("openai" if s.model_url else "embedded")
-        opened = await model_backend(name)(s)
-        self._opened = opened
-        if isinstance(opened.server, EmbeddedServer):
-            self.embedded = opened.server
+        opened = self._opened = await model_backend(name)(s)
         try:
             await opened.client.connect()
         except BaseException:
@@ -125,6 +126,6 @@ class ModelEndpoint:
         if self._client is not None:
             await self._client.close()
             self._client = None
-        opened, self._opened, self.embedded = self._opened, None, None
+        opened, self._opened = self._opened, None
         if opened is not None and opened.server is not None:
             await opened.server.stop()

@@ -28,10 +28,11 @@ def judges(
     builtin: Annotated[bool, typer.Option("--builtin", help="Only the judges judgegraph ships.")] = False,
 ) -> None:
     """List the registered judges (built-in and plugins')."""
+    from judgegraph.agents import builtin_judge_names
     from judgegraph.agents import judges as registry
-    from judgegraph.graphs.studio import builtin_judges, studio_config
+    from judgegraph.graphs.studio import studio_config
 
-    names = builtin_judges() if builtin else registry.names()
+    names = builtin_judge_names() if builtin else registry.names()
     if langgraph is not None:
         langgraph.write_text(json.dumps(studio_config(names), indent=2) + "\n")
         out.print(f"wrote {langgraph} ({len(names)} judges)")

@@ -122,8 +122,8 @@ def responses(trajectories: list[Trajectory]) -> Iterable[Row]:
         calls = {e.call.id: e.call for e in t.events if isinstance(e, ToolCallEvent)}
         results = t.tool_results()
         k = len(t.request.candidates)
+        valid = bool(v and v.valid and len(v.scores) == k)
         for i, candidate in enumerate(t.request.candidates):
-            valid = bool(v and v.valid and v.scores and len(v.scores) == k)
             criteria = [c for c in (v.criteria if v else []) if c.candidate == i]
             checks = [r for r in results if r.call_id in calls and calls[r.call_id].arguments.get("candidate") == i]
             passed = [c.name for c in criteria if c.passed]
@@ -135,7 +135,7 @@ def responses(trajectories: list[Trajectory]) -> Iterable[Row]:
                 "group_size": k,
                 "prompt": t.request.prompt,
                 "response": candidate.content,
-                "score": v.scores[i] if valid and v and v.scores else None,
+                "score": v.scores[i] if valid and v else None,
                 "valid": valid,
                 "decided_by": v.decided_by if v else None,
                 "rationale": f"passed: {', '.join(passed) or 'none'}; failed: {', '.join(failed) or 'none'}",
