@@ -732,8 +732,21 @@ async def worker_kill(posts: int = 12, prompts_per_post: int = 128, in_flight: i
     ):
 
         def workers() -> set[int]:
-            children = psutil.Process(proc.pid).children()
-            return {c.pid for c in children if "resource_tracker" not in " ".join(c.cmdline())}
+            """The live worker processes (a dead one may linger as a zombie until the supervisor reaps it)."""
+            live = set()
+            for child in psutil.Process(proc.pid).children():
+                try:
+                    if child.status() != psutil.STATUS_ZOMBIE and "resource_tracker" not in " ".join(child.cmdline()):
+                        live.add(child.pid)
+                except psutil.Error:  # ended meanwhile
+                    continue
+            return live
+
+        def cpu(pid: int) -> float:
+            try:
+                return float(sum(psutil.Process(pid).cpu_times()[:2]))
+            except psutil.Error:
+                return 0.0
 
         sem = asyncio.Semaphore(in_flight)
 
@@ -759,9 +772,9 @@ async def worker_kill(posts: int = 12, prompts_per_post: int = 128, in_flight: i
             before = workers()
             deadline = time.monotonic() + 10
             while True:
-                first = {pid: sum(psutil.Process(pid).cpu_times()[:2]) for pid in before}
+                first = {pid: cpu(pid) for pid in before}
                 await asyncio.sleep(0.2)
-                spent = {pid: sum(psutil.Process(pid).cpu_times()[:2]) - t for pid, t in first.items()}
+                spent = {pid: cpu(pid) - t for pid, t in first.items()}
                 victim = max(spent, key=lambda pid: spent[pid])
                 if spent[victim] > 0.1 or time.monotonic() > deadline:
                     break
