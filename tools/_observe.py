@@ -98,13 +98,17 @@ async def _run(pool: SandboxPool, program: Program) -> tuple[list[tuple[str, str
 
 
 async def observe_calls(
-    pool: SandboxPool, code: str, calls: list[Call], case_timeout_s: float = CASE_TIMEOUT_S
+    pool: SandboxPool,
+    code: str,
+    calls: list[Call],
+    case_timeout_s: float = CASE_TIMEOUT_S,
+    prelude: str | None = None,
 ) -> Observations:
-    """Each call's value, from one sandbox run of the candidate's Python code."""
+    """Each call's value, from one sandbox run of the candidate's Python code (after `prelude`, if any)."""
     encoded: list[dict[str, object]] = [
         {"function": c.function, "args": encode(list(c.args)), "kwargs": encode(dict(c.kwargs))} for c in calls
     ]
-    results, load_error, duration = await _run(pool, calls_program(code, encoded, case_timeout_s))
+    results, load_error, duration = await _run(pool, calls_program(code, encoded, case_timeout_s, prelude))
     observed = []
     for status, message in results:
         if status == "passed":

@@ -12,6 +12,7 @@ from pathlib import Path
 from judgegraph.sandboxes import Limits
 from judgegraph.schema import IOTest
 from judgegraph.tools._languages import Program, Step, Test, driver_program, fenced_blocks, languages, new_nonce
+from judgegraph.tools._statement import Statement
 
 _HERE = Path(__file__).parent
 _CODEC = (_HERE / "_python_codec.py").read_text()
@@ -105,16 +106,41 @@ class Python:
         return _harness_program(code, spec, cases, PYTHON_LIMITS)
 
 
-def calls_program(code: str, calls: list[dict[str, object]], case_timeout_s: float) -> Program:
+LEETCODE_PRELUDE = (
+    "from string import *\nfrom re import *\nfrom datetime import *\nfrom collections import *\n"
+    "from heapq import *\nfrom bisect import *\nfrom copy import *\nfrom math import *\nfrom random import *\n"
+    "from statistics import *\nfrom itertools import *\nfrom functools import *\nfrom operator import *\n"
+    "from io import *\nfrom sys import *\nfrom json import *\nfrom builtins import *\nfrom typing import *\n"
+    "import string\nimport re\nimport datetime\nimport collections\nimport heapq\nimport bisect\nimport copy\n"
+    "import math\nimport random\nimport statistics\nimport itertools\nimport functools\nimport operator\n"
+    "import io\nimport sys\nimport json\nsys.setrecursionlimit(50000)\n"
+)
+"""What a LeetCode-style solution finds defined without importing it (`List`, `Counter`, `heapq`, `inf`...):
+the names LiveCodeBench's grader defines before a candidate's code, as LeetCode's own environment does.
+Models write `class Solution` answers that rely on them; without them a right answer fails to load."""
+
+
+def prelude_for(statement: Statement) -> str | None:
+    """What runs before a candidate's code called as the statement's examples are: LeetCode's environment for a
+    LeetCode-style statement, nothing otherwise (a doctest's function gets what a plain module has)."""
+    return LEETCODE_PRELUDE if statement.leetcode else None
+
+
+def calls_program(
+    code: str, calls: list[dict[str, object]], case_timeout_s: float, prelude: str | None = None
+) -> Program:
     """The harness run that observes calls (`{"function", "args", "kwargs"}`, arguments encoded by the codec)
-    instead of running tests: each result's message is the JSON of [value, arguments after the call]."""
+    instead of running tests: each result's message is the JSON of [value, arguments after the call].
+    `prelude` runs before the code, in its namespace (the environment the statement's judge gives)."""
     wall = min(60.0, 5.0 + case_timeout_s * len(calls))
     spec = {"cases": [], "calls": calls, "setup": "", "entry": None, "case_timeout": case_timeout_s}
     limits = PYTHON_LIMITS.model_copy(update={"wall_s": wall, "cpu_s": int(wall) + 1, "output_bytes": 4_000_000})
-    return _harness_program(code, spec, [str(c["function"]) for c in calls], limits)
+    return _harness_program(code, spec, [str(c["function"]) for c in calls], limits, prelude)
 
 
-def _harness_program(code: str, spec: Mapping[str, object], cases: list[str], limits: Limits) -> Program:
+def _harness_program(
+    code: str, spec: Mapping[str, object], cases: list[str], limits: Limits, prelude: str | None = None
+) -> Program:
     """The candidate's code, the harness and its spec (with a fresh report marker), as one sandbox run."""
     nonce = new_nonce()
     return Program(
@@ -123,6 +149,7 @@ def _harness_program(code: str, spec: Mapping[str, object], cases: list[str], li
             "harness.py": _HARNESS,
             "candidate_server.py": _CANDIDATE,
             ".judgegraph-tests.json": json.dumps({"nonce": nonce, **spec}),
+            **({"prelude.py": prelude} if prelude else {}),
         },
         command=["python3", "-I", "harness.py"],
         cases=cases,

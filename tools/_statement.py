@@ -8,7 +8,8 @@ Three shapes, as real statements write them:
   `Example(s)` heading, run on stdin/stdout.
 
 Every case says whether it may decide: a value that cannot be read as data, prose in an expected output, a
-statement that accepts other answers ("in any order", "print any of them") make a case that informs only.
+statement that accepts other answers ("print any of them", "any valid answer") make a case that informs only. A
+returned value that may come "in any order" is compared without order (a different multiset is still wrong).
 Nothing here runs code: parsing is `ast` and `ast.literal_eval` on the statement's text.
 """
 
@@ -51,6 +52,12 @@ class Example:
     decisive: bool = True
     note: str = ""
     """Why the example informs only, when it does."""
+    names: tuple[str, ...] = ()
+    """The arguments' names as a LeetCode example writes them (`nums = [1], k = 2`), passed in that order."""
+    order: Literal["kept", "free", "unstated"] = "kept"
+    """How the order of a returned collection counts: `kept` as the statement shows it; `free`, the statement
+    lets it come in any order (compared as a multiset, at every level); `unstated`, a LeetCode collection whose
+    order the statement does not fix (the site's checker often ignores it): a difference in order alone informs."""
 
 
 @dataclass(frozen=True)
@@ -63,6 +70,12 @@ class Statement:
     """The method a LeetCode-style starter (`class Solution: def name(self, ...)`) names."""
     tolerance: float | None = None
     """The absolute or relative error the statement allows for real-valued outputs."""
+
+    @property
+    def leetcode(self) -> bool:
+        """A LeetCode-style statement (a `class Solution` starter, or examples that name no function): its
+        answers are judged in LeetCode's environment, which defines `List`, `Counter`, `heapq`... for them."""
+        return self.method is not None or (self.style == "call" and any(e.function is None for e in self.examples))
 
 
 # ---------------------------------------------------------------- literals
@@ -135,11 +148,19 @@ def _literal_call(source: str) -> tuple[str, tuple[Any, ...], dict[str, Any]] | 
 # ---------------------------------------------------------------- what the statement allows
 
 _OTHER_ANSWERS = re.compile(
-    r"in any order|any (?:of them|one of them|valid|correct|such)|(?:several|multiple|many) (?:possible |valid |"
-    r"correct )?(?:answers|solutions|outputs)|(?:is|are) also (?:a )?(?:valid|correct|accepted)|any order"
-    r"|print any|output any|return any|special judge|\bchecker\b",
+    r"any (?:of them|one of them|valid|correct|such)|(?:several|multiple|many) (?:possible |valid |"
+    r"correct )?(?:answers|solutions|outputs)(?![^.\n]*\b(?:return|print|output|choose|find)\s+the\b)"
+    r"|(?:is|are) also (?:a )?(?:valid|correct|accepted)|(?:print|output|return) any\b(?! order)|special judge"
+    r"|\bchecker\b",
     re.IGNORECASE,
 )
+_ORDER_KEPT = re.compile(
+    r"relative order|(?:same|original|given) order|(?:return|output)[^.\n]{0,80}(?:\bsorted\b|\bin (?:ascending|"
+    r"descending|increasing|decreasing|non-decreasing|non-increasing|lexicographical|lexicographic) order)",
+    re.IGNORECASE,
+)
+"""A statement that says the returned order counts (keep the relative order, return it sorted)."""
+_ANY_ORDER = re.compile(r"\bany order\b|\border\b[^.\n]{0,80}\b(?:does not|doesn't|do not|don't) matter", re.I)
 _TOLERANCE = re.compile(
     r"(?:absolute|relative)\s+(?:or\s+(?:absolute|relative)\s+)?error[^.]{0,120}?"
     r"(?:10\s*\^\s*\{?\s*[-−–]\s*(\d+)\s*\}?|1e[-−](\d+)|10\s*\*\*\s*[-−](\d+))",
@@ -157,6 +178,26 @@ def statement_tolerance(statement: str) -> float | None:
 
 def accepts_other_answers(text: str) -> bool:
     return _OTHER_ANSWERS.search(text) is not None
+
+
+def _in_any_order(e: Example) -> Example:
+    """`e` under a statement that lets answers come in any order: a returned collection (or string) is compared
+    without order; a printed output may be laid out in ways a token comparison cannot follow, so it informs."""
+    if e.stdin is not None:
+        return informing(e, "the statement accepts the output in any order")
+    if isinstance(e.expected, list | tuple | str):
+        return Example(**{**e.__dict__, "order": "free"})
+    return e  # a number or a truth value has no order
+
+
+def without_order(value: Any, top: bool = True) -> Any:
+    """`value` with the order taken out at every level (lists sorted by their items' text); a top-level string
+    as its sorted characters. Equal for any reordering; two values that differ here differ in every order."""
+    if isinstance(value, list | tuple):
+        return sorted((without_order(v, top=False) for v in value), key=repr)
+    if isinstance(value, str) and top:
+        return "".join(sorted(value))
+    return value
 
 
 # ---------------------------------------------------------------- call examples
@@ -240,6 +281,10 @@ def _arrow_examples(prompt: str) -> list[Example]:
 _MARK = r"(?:\*\*|__|\*|_)?"
 _INPUT_LINE = re.compile(rf"^[-*>\s]*{_MARK}\s*input\s*{_MARK}\s*:\s*{_MARK}\s*(?P<input>\S.*)$", re.IGNORECASE)
 _OUTPUT_LINE = re.compile(rf"^[-*>\s]*{_MARK}\s*output\s*{_MARK}\s*:\s*{_MARK}\s*(?P<output>\S.*)$", re.IGNORECASE)
+_MAX_VALUE_LINES = 40
+"""The most lines one example's input or output value is read over."""
+_AND = re.compile(r"\s*,?\s+and\s+(?=[A-Za-z_]\w*\s*=)")
+"""The most lines one example's input or output value is read over."""
 
 
 def _leetcode_examples(prompt: str) -> list[Example]:
@@ -251,19 +296,32 @@ def _leetcode_examples(prompt: str) -> list[Example]:
         m = _INPUT_LINE.match(line.strip())
         if not m:
             continue
-        j = i + 1
-        while j < len(lines) and not lines[j].strip():
+        j = i + 1  # the input may go on over lines (a grid written a row a line) up to the Output line
+        while j < len(lines) and j - i <= _MAX_VALUE_LINES and not _OUTPUT_LINE.match(lines[j].strip()):
+            if _INPUT_LINE.match(lines[j].strip()) or lines[j].strip().startswith("```"):
+                break
             j += 1
         o = _OUTPUT_LINE.match(lines[j].strip()) if j < len(lines) else None
         if o is None:
             continue
-        raw_in = m.group("input").strip().strip("`").strip()
-        call = _literal_call(f"f({raw_in})")
+        joined = " ".join([m.group("input"), *(x.strip() for x in lines[i + 1 : j])])
+        tried = [text.strip().strip("`").strip() for text in (joined, m.group("input"))]  # a drawing may follow
+        for raw_in in dict.fromkeys(t for text in tried for t in (text, _AND.sub(", ", text))):  # `n = 5 and k = 2`
+            call = _literal_call(f"f({raw_in})")
+            if call is not None:
+                break
         if call is None:
             continue
         _, args, kwargs = call
         expected_text = o.group("output").strip().strip("`").strip()
         k = j + 1
+        while literal(expected_text) is UNREADABLE and k < len(lines) and k - j <= _MAX_VALUE_LINES:
+            more = lines[k].strip()  # an output value written over lines
+            if not more or more.startswith("```") or re.match(r"\W*(?:explanation|example|input)\b", more, re.I):
+                break
+            expected_text, k = f"{expected_text} {more}", k + 1
+        if literal(expected_text) is UNREADABLE:
+            expected_text, k = o.group("output").strip().strip("`").strip(), j + 1
         while (
             k < len(lines) and not _INPUT_LINE.match(lines[k].strip()) and not re.match(r"\W*example", lines[k], re.I)
         ):
@@ -281,6 +339,7 @@ def _leetcode_examples(prompt: str) -> list[Example]:
                 expected_text=expected_text,
                 args=tuple(kwargs.values()) if kwargs and not args else args,
                 kwargs={} if kwargs and not args else kwargs,
+                names=tuple(kwargs) if kwargs and not args else (),
                 expected=value,
                 decisive=not note,
                 note=note,
@@ -289,7 +348,32 @@ def _leetcode_examples(prompt: str) -> list[Example]:
     return out
 
 
-_STARTER_METHOD = re.compile(r"class\s+Solution\b[^\n]*:\s*\n(?:[^\n]*\n)*?\s+def\s+(?!__)(\w+)\s*\(\s*self\b")
+_STARTER_METHOD = re.compile(
+    r"class\s+Solution\b[^\n]*:\s*\n(?:[^\n]*\n)*?\s+def\s+(?!__)(\w+)\s*\(\s*self\b(?P<params>[^)]*)\)"
+)
+
+
+def _param_names(params: str) -> list[str]:
+    """`, nums: List[int], k: int = 0` -> ['nums', 'k'] (top-level commas only: `Dict[str, int]` is one)."""
+    names, depth, part = [], 0, ""
+    for ch in params + ",":
+        depth += (ch in "[(") - (ch in "])")
+        if ch == "," and depth == 0:
+            name = re.match(r"\s*\*{0,2}([A-Za-z_]\w*)", part)
+            if name:
+                names.append(name.group(1))
+            part = ""
+        else:
+            part += ch
+    return names
+
+
+def _named_otherwise(e: Example, params: list[str]) -> Example:
+    """`e`, informing only where it names arguments the starter's method does not take (a design problem's
+    round trip, or an example about another call)."""
+    if e.names and params and list(e.names) != params[: len(e.names)]:
+        return informing(e, f"the example names {', '.join(e.names)}; the starter's method takes {', '.join(params)}")
+    return e
 
 
 # ---------------------------------------------------------------- contest samples
@@ -375,6 +459,7 @@ def read_statement(prompt: str) -> Statement:
     plan, the tools and their follow-ups each read the same statement (treat the result as read-only)."""
     method_match = _STARTER_METHOD.search(prompt)
     method = method_match.group(1) if method_match else None
+    params = _param_names(method_match.group("params")) if method_match else []
     tolerance = statement_tolerance(prompt)
     others = accepts_other_answers(prompt)
     calls = _doctests(prompt) + _arrow_examples(prompt) + _leetcode_examples(prompt)
@@ -395,9 +480,19 @@ def read_statement(prompt: str) -> Statement:
         style = "stdin" if examples else None
     if others:
         examples = [
-            e if not e.decisive else informing(e, "the statement accepts other answers (any order, any of them)")
+            e if not e.decisive else informing(e, "the statement accepts other answers (any of them, any valid one)")
             for e in examples
         ]
+    elif _ANY_ORDER.search(prompt):
+        examples = [_in_any_order(e) if e.decisive else e for e in examples]
+    elif style == "call" and method is not None and not _ORDER_KEPT.search(prompt):
+        # LeetCode checks many "return all ..." answers in any order without saying so
+        examples = [
+            Example(**{**e.__dict__, "order": "unstated"}) if isinstance(e.expected, list | tuple) else e
+            for e in examples
+        ]
+    if params:
+        examples = [_named_otherwise(e, params) for e in examples]
     return Statement(style=style, examples=examples, method=method, tolerance=tolerance)
 
 

@@ -19,6 +19,7 @@ from judgegraph.schema import JudgeRequest, ToolCall, ToolResult
 from judgegraph.tools._base import ToolContext, ToolOutput, tool
 from judgegraph.tools._inputs import call_inputs, from_signature, stdin_inputs
 from judgegraph.tools._observe import Call, Observations, Observed, observe_calls, observe_stdin, shown_args
+from judgegraph.tools._python_language import prelude_for
 from judgegraph.tools._statement import Statement, read_statement
 from judgegraph.tools.run_code import CandidateCode, candidate_code, contains_code
 from judgegraph.tools.run_examples import call_target, example_outcome, resolve
@@ -160,7 +161,8 @@ async def differential_test(args: DifferentialArgs, ctx: ToolContext) -> ToolOut
             )
             if target is None:
                 return Observations([Observed("error", message="no function to call")] * len(all_args), None, 0.0)
-            return await observe_calls(pool, c.code, [Call(target, a, {}) for a in all_args], CASE_TIMEOUT_S)
+            calls = [Call(target, a, {}) for a in all_args]
+            return await observe_calls(pool, c.code, calls, CASE_TIMEOUT_S, prelude_for(statement))
 
         shown_inputs = [shown_args(a) for a in all_args]
     if not generated:

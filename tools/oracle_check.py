@@ -22,6 +22,7 @@ from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResul
 from judgegraph.tools._base import ToolContext, ToolOutput, candidate_criterion, result_data, tool
 from judgegraph.tools._languages import languages
 from judgegraph.tools._observe import Call, Observations, Observed, observe_calls, observe_stdin
+from judgegraph.tools._python_language import prelude_for
 from judgegraph.tools._statement import _literal_call, read_statement
 from judgegraph.tools.differential_test import (
     CASE_TIMEOUT_S,
@@ -135,7 +136,9 @@ async def _run_on(
         if target is None:
             return [Observed("error", message="no function to call")] * len(inputs)
         calls = [Call(target, args or (), {}) for args in parsed]
-        seen = await observe_calls(pool, code, calls, CASE_TIMEOUT_S * 3)
+        seen = await observe_calls(
+            pool, code, calls, CASE_TIMEOUT_S * 3, prelude_for(read_statement(ctx.request.prompt))
+        )
         seen = Observations(
             [
                 o if args is not None else Observed("error", message="unreadable input")

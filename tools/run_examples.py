@@ -17,6 +17,7 @@ from judgegraph.errors import ToolFailure
 from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult
 from judgegraph.tools._base import ToolContext, ToolOutput, candidate_criterion, each_candidate, result_data, tool
 from judgegraph.tools._observe import Call, Observations, Observed, observe_calls, observe_stdin
+from judgegraph.tools._python_language import prelude_for
 from judgegraph.tools._statement import (
     Example,
     Statement,
@@ -24,6 +25,7 @@ from judgegraph.tools._statement import (
     compare_values,
     informing,
     read_statement,
+    without_order,
 )
 from judgegraph.tools.run_code import candidate_code, contains_code
 
@@ -148,7 +150,19 @@ def example_outcome(example: Example, observed: Observed, tolerance: float | Non
     if observed.printed:
         return compare_outputs(example.expected_text, observed.output, tolerance), _cut(observed.output)
     value = observed.value if example.expected is None else observed.answer  # an expected None is returned
-    return compare_values(example.expected, value, tolerance), _cut(repr(value))
+    if example.order == "free":
+        return compare_values(without_order(example.expected), without_order(value), tolerance), _cut(repr(value))
+    outcome = compare_values(example.expected, value, tolerance)
+    reordered = example.order == "unstated" and outcome == "failed"  # the same items in another order?
+    if reordered and compare_values(without_order(example.expected), without_order(value), tolerance) == "passed":
+        outcome = "unsure"
+    return outcome, _cut(repr(value))
+
+
+_UNSURE = (
+    "compared without certainty (reals, no tolerance given)",
+    "the same items in another order, and the statement does not say whether the order counts",
+)
 
 
 def _case(index: int, example: Example, outcome: Outcome, got: str) -> ExampleCase:
@@ -160,7 +174,7 @@ def _case(index: int, example: Example, outcome: Outcome, got: str) -> ExampleCa
         got=got,
         outcome=outcome,
         decisive=decisive,
-        note=example.note or ("compared without certainty (reals, no tolerance given)" if outcome == "unsure" else ""),
+        note=example.note or (_UNSURE[example.order == "unstated"] if outcome == "unsure" else ""),
     )
 
 
@@ -211,7 +225,8 @@ async def run_examples(args: RunExamplesArgs, ctx: ToolContext) -> ToolOutput:
         targets = [call_target(statement, e, found.code, found.entry) for e in statement.examples]
         runnable = [(e, t) for e, t in zip(statement.examples, targets, strict=True) if t is not None]
         target = next((t for t in targets if t is not None), None)
-        seen: Observations = await observe_calls(pool, found.code, [Call(t, e.args, e.kwargs) for e, t in runnable])
+        calls = [Call(t, e.args, e.kwargs) for e, t in runnable]
+        seen: Observations = await observe_calls(pool, found.code, calls, prelude=prelude_for(statement))
         cases = []
         for i, ((example, _), observed) in enumerate(zip(runnable, seen.observed, strict=True)):
             outcome, got = example_outcome(example, observed, statement.tolerance)
