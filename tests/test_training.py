@@ -395,3 +395,49 @@ async def test_exploring_a_page_teaches_which_document_to_read(tmp_path: Path) -
     fact = runs[1]
     assert fact.verdict is not None and fact.verdict.decided_by == "evidence" and fact.correct
     assert best_runs(runs) == [fact]
+
+
+async def test_the_teacher_makes_the_checks_the_evidence_judge_made_where_no_test_was_given(
+    fake_openai: FakeOpenAI, tmp_path: Path
+) -> None:
+    """A code pair that carries only its statement, whose examples both candidates pass: the evidence judge tests
+    them differentially and asks an oracle (reference programs by the model). The teacher plays those same calls,
+    follow-ups included, in the agent's format; the oracle's programs come from the model the evidence judge
+    asked (the teacher's fallback), and the agent's own checks decide the pair."""
+    import itertools
+
+    from benchmarks.fake_openai import Reply
+    from judgegraph import Judge
+    from judgegraph.agents import judges
+    from judgegraph.training._teacher import Lesson, TeacherModel
+    from tests.test_made_evidence import HUMANEVAL, _fenced
+
+    prompt = HUMANEVAL["HumanEval/3"]["prompt"]
+    right = prompt + HUMANEVAL["HumanEval/3"]["canonical_solution"]
+    wrong = right.replace("for op in operations:", "for op in operations[1:]:")
+    brute = "def below_zero(operations):\n    return any(sum(operations[: i + 1]) < 0 for i in range(len(operations)))"
+    programs = itertools.cycle([brute, brute, "def below_zero(operations):\n    return False"])
+
+    def respond(body: dict[str, Any]) -> Any:
+        if "reference solutions that a judge trusts" in body["messages"][0]["content"]:
+            return Reply(content=f"```python\n{next(programs)}\n```")
+        return Reply(content='{"winner": "tie", "confidence": 0.1, "rationale": "unsure"}')
+
+    fake_openai.responder = respond
+    pair = JudgeRequest.model_validate(
+        {"id": "he3", "prompt": prompt, "candidates": [_fenced(wrong), _fenced(right)], "label": 1}
+    )
+    store = tmp_path / "runs.db"
+    settings = Settings(model_url=fake_openai.url, store_path=store, sandbox="process")
+    async with Judge.load("evidence", settings=settings, store=store) as evidence:
+        lesson = Lesson.of(await evidence.arun(pair))
+        made = ["run_examples", "run_examples", "differential_test", "oracle_check", "oracle_check"]
+        assert lesson.calls is not None and [c.name for c in lesson.calls] == made
+        teacher = TeacherModel([lesson], list(judges.get("agentic").tools), fallback=evidence.model)
+        async with Judge.load("agentic", settings=settings, store=store, client=teacher) as agentic:
+            t = await agentic.arun(pair)
+    played = [json.loads(m.text or "") for m in t.model_turns() if m.model == TEACHER_MODEL]
+    assert [a.get("tool", a["action"]) for a in played] == [*made, "verdict"] * 2
+    oracle = [r for r in t.tool_results() if r.name == "oracle_check"]
+    assert oracle and all(r.ok and r.data and r.data["decisive"] for r in oracle)
+    assert t.correct and t.verdict is not None and t.verdict.decided_by == "evidence"

@@ -158,6 +158,11 @@ class Judge:
         """The compiled LangGraph graph."""
         return self._graph.compiled
 
+    @property
+    def model(self) -> ChatModel:
+        """The model this judge's runs are given (connected, the embedded server started, on first use)."""
+        return self._endpoint.lazy
+
     # ------------------------------------------------------------ lifecycle
 
     async def open(self) -> None:

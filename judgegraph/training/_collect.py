@@ -22,8 +22,20 @@ from judgegraph.settings import Settings
 from judgegraph.store import TrajectoryStore
 from judgegraph.training._teacher import Lesson, TeacherModel
 
-VERIFIABLE = ["code", "math", "instructions", "documents", "library", "injection", "images"]
-"""The bundled sets whose requests carry evidence a tool can check (the teacher has a plan for them)."""
+VERIFIABLE = [
+    "code",
+    "math",
+    "instructions",
+    "documents",
+    "library",
+    "injection",
+    "images",
+    "code-noref",
+    "leetcode-noref",
+]
+"""The bundled sets whose requests carry evidence a tool can check or the judge can make (the teacher plays the
+evidence judge's calls): code with tests, and LeetCode problems that carry only their statement (`code-noref`,
+the same checks on docstrings, is left out to keep the recipe within its hour on 2 cores)."""
 
 
 class Collected(BaseModel):
@@ -57,17 +69,19 @@ async def collect_teacher_runs(
 
         async def lesson(request: JudgeRequest) -> Lesson:
             async with limit:
-                return Lesson(request, (await evidence.arun(request)).verdict)
+                return Lesson.of(await evidence.arun(request))
 
         lessons = await asyncio.gather(*(lesson(r) for r in requests))
-    teacher = TeacherModel(lessons, list(judges.get("agentic").tools))
-    async with Judge.load("agentic", settings=settings, store=store, client=teacher) as agentic:
+        # The teacher makes the evidence judge's calls; a tool among them that asks the model (an oracle's
+        # reference programs) asks the model the evidence judge asked.
+        teacher = TeacherModel(lessons, list(judges.get("agentic").tools), fallback=evidence.model)
+        async with Judge.load("agentic", settings=settings, store=store, client=teacher) as agentic:
 
-        async def play(request: JudgeRequest) -> bool:
-            async with limit:
-                return bool((await agentic.arun(request)).correct)
+            async def play(request: JudgeRequest) -> bool:
+                async with limit:
+                    return bool((await agentic.arun(request)).correct)
 
-        correct = await asyncio.gather(*(play(r) for r in requests))
+            correct = await asyncio.gather(*(play(r) for r in requests))
     return Collected(requests=len(requests), teacher_runs=len(requests), correct=sum(correct), store=store)
 
 

@@ -3,22 +3,25 @@ own action format, so its runs are agentic-judge trajectories (the same messages
 and verdicts the graph produces for any model) and its SFT export is in the student's format.
 
 The teacher is a `ChatModel`: the agentic graph runs unchanged with it in place of the model. Each turn it
-reads which request and candidate order the conversation is about, then answers with the next call the
-request's evidence plans (tools in the judge's order, candidates A, B, ...), or, when none is left, the verdict
-the evidence judge reached on the same request. Its runs carry the model name `teacher:evidence`."""
+reads which request and candidate order the conversation is about, then answers with the next call the evidence
+judge made on the same request (its plans, then the follow-ups it ran while undecided: differential testing,
+an oracle), or, for a lesson without its calls, the next one the request's evidence plans (tools in the
+judge's order, candidates A, B, ...); when none is left, the verdict the evidence judge reached. A conversation
+that is no lesson's (a tool asking the model: an oracle's reference programs) goes to the `fallback` model,
+the one the evidence judge asked. Its runs carry the model name `teacher:evidence`."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from typing_extensions import Unpack
 
-from judgegraph.backends import BackendProfile, ChatOptions, backend_profiles
+from judgegraph.backends import BackendProfile, ChatModel, ChatOptions, backend_profiles
 from judgegraph.graphs import LETTERS, RATIONALE_CHARS, as_shown, shown_in
-from judgegraph.schema import JudgeRequest, ModelRequest, ModelTurn, Verdict
+from judgegraph.schema import JudgeRequest, ModelRequest, ModelTurn, ToolCall, ToolCallEvent, Trajectory, Verdict
 from judgegraph.tools import tools
 
 TEACHER_MODEL = "teacher:evidence"
@@ -30,15 +33,24 @@ class Lesson:
 
     request: JudgeRequest
     verdict: Verdict | None
+    calls: tuple[ToolCall, ...] | None = None
+    """The evidence judge's tool calls on the request, in order (None: play the request's plans)."""
+
+    @classmethod
+    def of(cls, run: Trajectory) -> Lesson:
+        """The lesson an evidence judge's run teaches: its request, its calls and its verdict."""
+        return cls(run.request, run.verdict, tuple(e.call for e in run.events if isinstance(e, ToolCallEvent)))
 
 
 class TeacherModel:
     """Plays each lesson's tool plan and verdict as JSON actions (the embedded model's format)."""
 
-    def __init__(self, lessons: Iterable[Lesson], tool_names: list[str]) -> None:
-        """`tool_names`: the agentic judge's tools, in its order (the order the teacher calls them in)."""
+    def __init__(self, lessons: Iterable[Lesson], tool_names: list[str], fallback: ChatModel | None = None) -> None:
+        """`tool_names`: the agentic judge's tools, in its order (the order the teacher calls them in).
+        `fallback`: the model for conversations that are no lesson's (None: they get an error turn)."""
         self._lessons = list(lessons)
         self._tool_names = tool_names
+        self._fallback = fallback
 
     @property
     def profile(self) -> BackendProfile:
@@ -63,11 +75,14 @@ class TeacherModel:
         )
         found = self._lesson(messages)
         if found is None:
+            if self._fallback is not None:
+                return await self._fallback.chat(messages, **options)
             return ModelTurn(
                 request=request, error="the teacher has no lesson for this conversation", model=TEACHER_MODEL
             )
         lesson, shown = found
-        action = planned_call(lesson.request, shown, messages, offered_calls(schema), self._tool_names)
+        offered = offered_calls(schema)
+        action = planned_call(lesson.request, shown, messages, offered, self._tool_names, calls=lesson.calls)
         if action is None:
             action = self._verdict(
                 lesson, shown, with_action="anyOf" in schema or "action" in schema.get("properties", {})
@@ -106,27 +121,34 @@ def planned_call(
     offered: dict[str, dict[str, Any]],
     tool_names: list[str],
     instead: str | None = None,
+    calls: Sequence[ToolCall] | None = None,
 ) -> dict[str, Any] | None:
     """The first call the request's evidence plans (tools in `tool_names`' order, candidates A, B, ...) that this
     conversation has not made, as an action the schema offers; None when every planned call is made. `instead`:
     a tool the conversation already called in place of its planned reading (an exploring opening: a page or a
     region rather than the task's retrieval or the whole image), so its planned calls that name no candidate
-    count as made."""
+    count as made. `calls`: the calls to make, in order (an evidence judge's, follow-ups included), instead of
+    the plans."""
     said = "\n".join(str(m.get("content")) for m in messages if m.get("role") == "user")
-    for name in tool_names:
-        plan = tools.get(name).plan if name in offered and name in tools else None
-        if plan is None:
+    if calls is None:
+        calls = [c for name in tool_names if (plan := _plan(name, offered)) is not None for c in plan(request)]
+    for call in calls:
+        name = call.name
+        if name not in offered:
             continue
-        for call in plan(request):
-            arguments = fitted(dict(call.arguments), offered[name])
-            if "candidate" in arguments:
-                arguments["candidate"] = shown.index(int(arguments["candidate"]))
-                if arguments["candidate"] not in offered[name]["properties"]["candidate"]["enum"]:
-                    continue  # checked already in this conversation
-            elif name == instead or f"Result of {name}({json.dumps(arguments)})" in said:
-                continue
-            return {"action": "call", "tool": name, "arguments": arguments}
+        arguments = fitted(dict(call.arguments), offered[name])
+        if "candidate" in arguments:
+            arguments["candidate"] = shown.index(int(arguments["candidate"]))
+            if arguments["candidate"] not in offered[name]["properties"]["candidate"]["enum"]:
+                continue  # checked already in this conversation
+        elif name == instead or f"Result of {name}({json.dumps(arguments)})" in said:
+            continue
+        return {"action": "call", "tool": name, "arguments": arguments}
     return None
+
+
+def _plan(name: str, offered: dict[str, dict[str, Any]]) -> Callable[[JudgeRequest], list[ToolCall]] | None:
+    return tools.get(name).plan if name in offered and name in tools else None
 
 
 def offered_calls(schema: dict[str, Any]) -> dict[str, dict[str, Any]]:
