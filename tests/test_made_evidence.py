@@ -4,6 +4,7 @@ write them (HumanEval docstrings, LeetCode examples, contest samples); sandboxes
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -565,3 +566,56 @@ async def test_the_evidence_cache_computes_once_and_keeps_no_failure() -> None:
             await services.once("bad", broken)
     assert calls["n"] == 3
     await services.aclose()
+
+
+def test_a_generators_output_is_read_as_bounded_data() -> None:
+    from judgegraph.tools._model_inputs import MAX_INPUTS, read_inputs
+
+    assert read_inputs("[[1, [2, 3]], [4, []]]\n", "call", 2) == [(1, [2, 3]), (4, [])]
+    assert read_inputs("building...\n[(1, 'a'), (1, 'a'), (2,)]\n", "call", 2) == [(1, "a")]  # arity, repeats
+    assert read_inputs("[[1], [{'k': object}]]", "call", 1) == []  # not data: nothing (the whole list unread)
+    assert len(read_inputs(json.dumps([[i] for i in range(50)]), "call", 1)) == MAX_INPUTS
+    assert read_inputs(json.dumps([["x" * 5000], ["y"]]), "call", None) == [("y",)]  # too big to read back
+    assert read_inputs(json.dumps(["3\n1 2 3", "", 5]), "stdin", None) == ["3\n1 2 3\n"]
+    assert read_inputs("no list here", "call", 1) == []
+
+
+async def test_differential_testing_runs_the_inputs_a_generator_the_model_wrote(
+    fake_openai: FakeOpenAI, tmp_path: Path
+) -> None:
+    """Varied examples never reach the one input where the wrong candidate breaks; the model's generator (run in
+    the sandbox) does, and the disagreement says where the input came from. A generator that never ends or
+    floods its output gives nothing, and differential testing runs on without it."""
+    from benchmarks.fake_openai import Reply
+
+    prompt = 'def double(n: int) -> int:\n    """Twice n.\n    >>> double(3)\n    6\n    """\n'
+    right = "def double(n: int) -> int:\n    return 2 * n"
+    wrong = "def double(n: int) -> int:\n    return 0 if n == 12345 else 2 * n"
+    generators = iter(
+        [
+            "import json\nprint(json.dumps([[0], [12345], [7]]))",
+            "while True:\n    pass",
+            "print('[' + '[1],' * 10_000_000 + '[1]]')",
+        ]
+    )
+
+    def respond(body: dict[str, Any]) -> Any:
+        if "test-input generators" in body["messages"][0]["content"]:
+            return Reply(content=f"```python\n{next(generators)}\n```")
+        return Reply(content='{"winner": "tie", "confidence": 0.1, "rationale": "unsure"}')
+
+    fake_openai.responder = respond
+    pair = {"id": "dbl", "prompt": prompt, "candidates": [_fenced(right), _fenced(wrong)], "label": 0}
+    found = []
+    for _ in range(3):  # a new judge each time: the generator is written once per statement and judge
+        async with Judge.load("evidence", store=tmp_path / "r.db", model_url=fake_openai.url, sandbox="process") as j:
+            t = await j.arun(pair)
+        diff = next(r for r in t.tool_results() if r.name == "differential_test")
+        assert diff.ok and diff.data is not None
+        found.append(diff.data)
+    written = [d for d in found[0]["disagreements"] if d["origin"] == "model"]
+    assert found[0]["model_inputs"] == 3 and [d["input"] for d in written] == ["12345"]
+    assert all(d["origin"] == "varied" for d in found[0]["disagreements"] if d["input"] != "12345")
+    for data in found[1:]:  # the looping and the flooding generator: no inputs from them, the rest still ran
+        assert data["model_inputs"] == 0 and data["inputs_tried"] > 0
+        assert all(d["input"] != "12345" for d in data["disagreements"])

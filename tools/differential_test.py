@@ -18,12 +18,15 @@ from judgegraph.errors import ToolFailure
 from judgegraph.schema import JudgeRequest, ToolCall, ToolResult
 from judgegraph.tools._base import ToolContext, ToolOutput, tool
 from judgegraph.tools._inputs import call_inputs, from_signature, stdin_inputs
+from judgegraph.tools._model_inputs import model_inputs
 from judgegraph.tools._observe import Call, Observations, Observed, observe_calls, observe_stdin, shown_args
 from judgegraph.tools._python_language import prelude_for
 from judgegraph.tools._statement import Statement, read_statement
 from judgegraph.tools.run_code import CandidateCode, candidate_code, contains_code
 from judgegraph.tools.run_examples import call_target, example_outcome, resolve
 
+VARIED = 30
+"""Inputs varied from the examples or typed from the signature, at most; a model's generator adds up to 10."""
 CASE_TIMEOUT_S = 1.0
 """Generated inputs are small: a candidate that takes a second on one is stopped there."""
 SHOWN_DISAGREEMENTS = 5
@@ -41,6 +44,9 @@ class Disagreement(BaseModel):
     input: str
     outputs: list[str]
     """Each candidate's output (or its error), in candidate order."""
+    origin: Literal["varied", "model"] = "varied"
+    """Where the input came from: the statement's examples varied or values typed from the signature, or a
+    generator the judge's model wrote."""
 
 
 class DifferentialResult(BaseModel):
@@ -49,6 +55,8 @@ class DifferentialResult(BaseModel):
     style: Literal["call", "stdin"]
     inputs_tried: int
     """Generated inputs run on every candidate (the examples' own inputs not counted)."""
+    model_inputs: int = 0
+    """How many of them a generator the judge's model wrote gave."""
     disagreements: list[Disagreement]
     disagreement_count: int
     groups: list[list[int]]
@@ -111,8 +119,8 @@ def _example_passes(statement: Statement, observed: list[Observed]) -> bool | No
 @tool("differential_test", timeout_s=150.0, follow_up=follow_differential, applies=differential_applies)
 async def differential_test(args: DifferentialArgs, ctx: ToolContext) -> ToolOutput:
     """Run every candidate's code on generated inputs (variations of the statement's examples, small and edge
-    values) and report the inputs on which their outputs differ. A difference shows that at most one is right
-    there, not which."""
+    values, and inputs from a generator the judge's model writes) and report the inputs on which their outputs
+    differ. A difference shows that at most one is right there, not which."""
     request = ctx.request
     if ctx.services is None:
         raise ToolFailure("no sandbox is available to this judge")
@@ -130,7 +138,9 @@ async def differential_test(args: DifferentialArgs, ctx: ToolContext) -> ToolOut
         if not examples:
             raise ToolFailure("no examples and no function to call: nothing to vary")
         style = "stdin"
-        generated = stdin_inputs([e.stdin or "" for e in examples], request.prompt)
+        generated = stdin_inputs([e.stdin or "" for e in examples], request.prompt)[:VARIED]
+        written = await model_inputs(ctx, "stdin", None, None)
+        generated += written
         inputs = [e.stdin or "" for e in examples] + generated
 
         async def observe(c: CandidateCode) -> Observations:
@@ -150,7 +160,9 @@ async def differential_test(args: DifferentialArgs, ctx: ToolContext) -> ToolOut
                 generated_args += from_signature(source, function)
                 if generated_args:
                     break
-        all_args: list[tuple[Any, ...]] = example_args + generated_args[:40]
+        arities = {len(a) for a in example_args}
+        written = await model_inputs(ctx, "call", function, arities.pop() if len(arities) == 1 else None)
+        all_args: list[tuple[Any, ...]] = example_args + generated_args[:VARIED] + written
         generated = all_args[len(example_args) :]
 
         async def observe(c: CandidateCode) -> Observations:
@@ -166,7 +178,8 @@ async def differential_test(args: DifferentialArgs, ctx: ToolContext) -> ToolOut
 
         shown_inputs = [shown_args(a) for a in all_args]
     if not generated:
-        raise ToolFailure("no inputs could be generated from the statement or the signature")
+        raise ToolFailure("no inputs could be generated from the statement, the signature or a generator")
+    first_written = len(shown_inputs) - len(written)
     runs = await asyncio.gather(*(observe(codes[i]) for i in present))
     observed: dict[int, list[Observed]] = {}
     for i, run in zip(present, runs, strict=True):
@@ -182,7 +195,8 @@ async def differential_test(args: DifferentialArgs, ctx: ToolContext) -> ToolOut
             continue  # an input no candidate accepts is most likely not a valid input
         if len({o.key() for o in row}) > 1:
             outputs = [shown_output(observed[i][k]) if i in observed else "<no code>" for i in range(len(codes))]
-            disagreements.append(Disagreement(input=_cut(shown_inputs[k]), outputs=outputs))
+            origin: Literal["varied", "model"] = "model" if k >= first_written else "varied"
+            disagreements.append(Disagreement(input=_cut(shown_inputs[k]), outputs=outputs, origin=origin))
     signature: dict[int, tuple[str, ...]] = {
         i: tuple(observed[i][k].key() for k in range(len(shown_inputs))) for i in present
     }
@@ -195,6 +209,7 @@ async def differential_test(args: DifferentialArgs, ctx: ToolContext) -> ToolOut
     result = DifferentialResult(
         style=style,
         inputs_tried=len(generated),
+        model_inputs=len(written),
         disagreements=disagreements[: SHOWN_DISAGREEMENTS * 4],
         disagreement_count=len(disagreements),
         groups=sorted(groups.values(), key=lambda g: (-len(g), g)),
@@ -214,6 +229,8 @@ def _summary(r: DifferentialResult) -> str:
         head = f"the candidates agree on all {r.inputs_tried} generated inputs"
     else:
         head = f"the candidates' outputs differ on {r.disagreement_count} of {r.inputs_tried} generated inputs"
+    if r.model_inputs:
+        head += f" ({r.model_inputs} of them from a generator the judge's model wrote)"
     lines = [head]
     for d in r.disagreements[:SHOWN_DISAGREEMENTS]:
         outputs = "; ".join(f"candidate {i}: {o!r}" for i, o in enumerate(d.outputs))

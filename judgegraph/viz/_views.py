@@ -210,7 +210,7 @@ class MadeCheck:
     """One check the judge made itself: a statement example run, a disagreement input, a program it ran."""
 
     kind: str
-    """`statement`, `disagreement` or `python`."""
+    """`statement`, `disagreement`, `derived` (an oracle's output) or `python`."""
     candidate: str
     input: str
     expected: str
@@ -219,9 +219,10 @@ class MadeCheck:
 
 
 def made_evidence(results: Iterable[ToolResult]) -> list[MadeCheck]:
-    """The statement's examples as each candidate ran them, the inputs on which candidates disagreed, and the
-    programs the model wrote with what they printed (issue #21's evidence, shown apart from the timeline)."""
-    from judgegraph.tools import DifferentialResult, PythonResult, RunExamplesResult
+    """The statement's examples as each candidate ran them, the inputs on which candidates disagreed, the outputs
+    the model's reference programs derived there, and the programs the model wrote with what they printed (issue
+    #21's evidence, shown apart from the timeline)."""
+    from judgegraph.tools import DifferentialResult, OracleCheckResult, PythonResult, RunExamplesResult
 
     out = []
     for result in results:
@@ -236,7 +237,14 @@ def made_evidence(results: Iterable[ToolResult]) -> list[MadeCheck]:
             diff = DifferentialResult.model_validate(result.data)
             for d in diff.disagreements:
                 got = "\n".join(f"{i}: {o}" for i, o in enumerate(d.outputs))
-                out.append(MadeCheck("disagreement", "all", d.input, "", got, "outputs differ"))
+                said = "outputs differ" + (" (an input the model's generator wrote)" if d.origin == "model" else "")
+                out.append(MadeCheck("disagreement", "all", d.input, "", got, said))
+        elif result.name == "oracle_check":
+            oracle = OracleCheckResult.model_validate(result.data)
+            for o in oracle.cases:
+                expected = f"{o.expected} ({o.votes}/{oracle.samples} programs)" if o.expected is not None else ""
+                outcome = "no majority" if o.agrees is None else "agrees" if o.agrees else "differs"
+                out.append(MadeCheck("derived", str(oracle.candidate), o.input, expected, o.got, outcome))
         elif result.name == "python":
             ran_py = PythonResult.model_validate(result.data)
             outcome = "timed out" if ran_py.timed_out else f"exit {ran_py.exit_code}"
