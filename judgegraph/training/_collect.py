@@ -34,8 +34,8 @@ VERIFIABLE = [
     "leetcode-noref",
 ]
 """The bundled sets whose requests carry evidence a tool can check or the judge can make (the teacher plays the
-evidence judge's calls): code with tests, and LeetCode problems that carry only their statement (`code-noref`,
-the same checks on docstrings, is left out to keep the recipe within its hour on 2 cores)."""
+evidence judge's calls): code with tests, and code that carries only its statement (HumanEval docstrings,
+LeetCode problems)."""
 
 
 class Collected(BaseModel):
