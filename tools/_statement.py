@@ -160,7 +160,7 @@ _ORDER_KEPT = re.compile(
     re.IGNORECASE,
 )
 """A statement that says the returned order counts (keep the relative order, return it sorted)."""
-_ANY_ORDER = re.compile(r"\bany order\b|\border\b[^.\n]{0,80}\b(?:does not|doesn't|do not|don't) matter", re.I)
+_ANY_ORDER = re.compile(r"\bany order\b|\border\b[^.\n]{0,80}\b(?:does not|doesn't|do not|don't) matter", re.IGNORECASE)
 _TOLERANCE = re.compile(
     r"(?:absolute|relative)\s+(?:or\s+(?:absolute|relative)\s+)?error[^.]{0,120}?"
     r"(?:10\s*\^\s*\{?\s*[-−–]\s*(\d+)\s*\}?|1e[-−](\d+)|10\s*\*\*\s*[-−](\d+))",
@@ -284,7 +284,7 @@ _OUTPUT_LINE = re.compile(rf"^[-*>\s]*{_MARK}\s*output\s*{_MARK}\s*:\s*{_MARK}\s
 _MAX_VALUE_LINES = 40
 """The most lines one example's input or output value is read over."""
 _AND = re.compile(r"\s*,?\s+and\s+(?=[A-Za-z_]\w*\s*=)")
-"""The most lines one example's input or output value is read over."""
+"""`n = 5 and edges = [...]`: an `and` between two of an example's arguments."""
 
 
 def _leetcode_examples(prompt: str) -> list[Example]:
