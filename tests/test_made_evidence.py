@@ -643,3 +643,13 @@ def test_an_unnamed_example_calls_the_method_that_takes_its_arguments() -> None:
     assert call_target(statement, example, functions, "helper") == "count_pairs"
     two = "class Solution:\n    def a(self, nums, k):\n        return 1\n    def b(self, nums, k):\n        return 2\n"
     assert call_target(statement, example, two, None) is None
+
+
+def test_leetcode_nodes_written_as_lists_inform_only() -> None:
+    """`root = [4,2,7]` is LeetCode's serialization of a tree, built by its harness; called with the list, a right
+    answer fails, so such examples never decide."""
+    tree = read_statement(
+        "Invert the tree.\n\nExample 1:\n\nInput: root = [4,2,7]\nOutput: [4,7,2]\n\n```python\nclass Solution:\n"
+        "    def invertTree(self, root: Optional[TreeNode]) -> Optional[TreeNode]:\n```"
+    )
+    assert tree.examples and not any(e.decisive for e in tree.examples) and "tree" in tree.examples[0].note

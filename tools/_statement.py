@@ -353,6 +353,10 @@ _STARTER_METHOD = re.compile(
 )
 
 
+_LINKED = re.compile(r"\b(?:TreeNode|ListNode|Node)\b")
+"""A starter whose method takes or returns LeetCode's nodes (their examples serialize them as lists)."""
+
+
 def _param_names(params: str) -> list[str]:
     """`, nums: List[int], k: int = 0` -> ['nums', 'k'] (top-level commas only: `Dict[str, int]` is one)."""
     names, depth, part = [], 0, ""
@@ -493,6 +497,10 @@ def read_statement(prompt: str) -> Statement:
         ]
     if params:
         examples = [_named_otherwise(e, params) for e in examples]
+    signature = method_match.group(0) + prompt[method_match.end() :].partition("\n")[0] if method_match else ""
+    if _LINKED.search(signature):  # `def f(self, head: Optional[ListNode]) -> Optional[TreeNode]:`
+        note = "the example writes a tree or a linked list as a list; the judge does not build LeetCode's nodes"
+        examples = [informing(e, note) if e.decisive else e for e in examples]
     return Statement(style=style, examples=examples, method=method, tolerance=tolerance)
 
 
