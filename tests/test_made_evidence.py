@@ -484,6 +484,14 @@ async def test_a_leetcode_answer_runs_in_leetcodes_environment(services: ToolSer
     one = {"mode": "pointwise"}
     r = await _call(services, {**one, "prompt": LEETCODE, "candidates": [_fenced(code)]}, "run_examples", candidate=0)
     assert r.data and r.data["load_error"] is None and r.data["failed"] == 0 and r.data["decisive"] == 2
+    # Loaded as a module, as graders import an answer: its `__main__` demo (here reading stdin) does not run, and
+    # a dataclass under postponed annotations finds its module.
+    demo = (
+        "from __future__ import annotations\nfrom dataclasses import dataclass\n\n@dataclass\nclass Count:\n"
+        "    zeros: int\n\n" + code + "\n\nif __name__ == '__main__':\n    print(Solution().moveZeroes(input()))\n"
+    )
+    r = await _call(services, {**one, "prompt": LEETCODE, "candidates": [_fenced(demo)]}, "run_examples", candidate=0)
+    assert r.data and r.data["load_error"] is None and r.data["failed"] == 0 and r.data["decisive"] == 2
     plain = HE0_GOOD.replace("from typing import List\n", "")
     request = {**one, "prompt": HE0["prompt"], "candidates": [_fenced(plain)]}
     r = await _call(services, request, "run_examples", candidate=0)

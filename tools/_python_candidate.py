@@ -9,6 +9,7 @@ candidate's code does here, it can only answer calls: the assertions run in the 
 import contextlib
 import os
 import sys
+import types
 
 
 def describe(error):
@@ -19,7 +20,13 @@ def describe(error):
 
 
 calls_in, replies_out = int(sys.argv[1]), int(sys.argv[2])
-namespace = {"__name__": "__main__"}
+# The code loads as a module named `solution`, as graders import an answer (LeetCode's, LiveCodeBench's; HumanEval
+# execs it in a namespace that is not `__main__` either): its `if __name__ == "__main__":` demo, which may read
+# stdin or loop, does not run. Registered, so a dataclass or a pickle finds its module.
+module = types.ModuleType("solution")
+module.__file__ = "solution.py"
+sys.modules["solution"] = module
+namespace = module.__dict__
 preset = {}
 try:
     if os.path.exists("prelude.py"):  # what the statement's judge defines before the code (LeetCode's imports)
