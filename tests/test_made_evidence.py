@@ -661,3 +661,32 @@ def test_leetcode_nodes_written_as_lists_inform_only() -> None:
         "    def invertTree(self, root: Optional[TreeNode]) -> Optional[TreeNode]:\n```"
     )
     assert tree.examples and not any(e.decisive for e in tree.examples) and "tree" in tree.examples[0].note
+
+
+def test_any_letter_case_where_the_statement_accepts_it() -> None:
+    """Codeforces: "You can output the answer in any case": `Yes` for a sample's `YES` is right there, and wrong
+    where the statement says nothing (AtCoder's checkers compare exactly)."""
+    problem = "Print YES if n is even, else NO.\n\nSample Input 1\n\n4\n\nSample Output 1\n\nYES\n"
+    said = read_statement(problem + "\nYou can output the answer in any case (upper or lower).\n")
+    silent = read_statement(problem)
+    assert said.any_case and not silent.any_case
+    yes = Observed("ok", output="Yes\n", printed=True)
+    assert example_outcome(said.examples[0], yes, None, said.any_case)[0] == "passed"
+    assert example_outcome(silent.examples[0], yes, None, silent.any_case)[0] == "failed"
+    assert compare_outputs("YES", "yes", any_case=True) == "passed" and compare_outputs("YES", "yes") == "failed"
+    assert yes.key(any_case=True) == Observed("ok", output="YES", printed=True).key(any_case=True)
+
+
+def test_a_derived_output_is_compared_as_the_statement_compares() -> None:
+    """The oracle's output against a candidate's: reals within the stated tolerance, no certainty without one,
+    and a candidate that fails to run on a generated input is not ruled by it (the input may be invalid)."""
+    from judgegraph.tools.oracle_check import agrees_with
+
+    tolerant = read_statement("Print the mean. Answers within an absolute or relative error of 10^-6 are accepted.")
+    plain = read_statement("Print the mean.")
+    third = Observed("ok", output="0.3333333333\n", printed=True)
+    assert agrees_with(third, Observed("ok", output="0.333333\n", printed=True), tolerant) is True
+    assert agrees_with(third, Observed("ok", output="0.34\n", printed=True), tolerant) is False
+    assert agrees_with(third, Observed("ok", output="0.333333\n", printed=True), plain) is None
+    assert agrees_with(third, Observed("error", message="IndexError"), tolerant) is None
+    assert agrees_with(Observed("ok", value=[1, 2]), Observed("ok", value=(1, 2)), plain) is True

@@ -58,13 +58,15 @@ class Observed:
             return self.after[0]
         return self.value
 
-    def key(self) -> str:
-        """A canonical form for grouping equal behaviour: output by its tokens; a value by its encoding (the
-        arguments as the call left them where it returned nothing)."""
+    def key(self, any_case: bool = False) -> str:
+        """A canonical form for grouping equal behaviour: output by its tokens (lower-cased where the statement
+        accepts any letter case); a value by its encoding (the arguments as the call left them where it returned
+        nothing)."""
         if self.status != "ok":
             return f"<{self.status}>"
         if self.printed:
-            return " ".join(self.output.split())
+            tokens = " ".join(self.output.split())
+            return tokens.lower() if any_case else tokens
         return json.dumps(_canonical(self.value if self.value is not None else self.after), sort_keys=True)
 
 

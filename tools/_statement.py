@@ -70,6 +70,8 @@ class Statement:
     """The method a LeetCode-style starter (`class Solution: def name(self, ...)`) names."""
     tolerance: float | None = None
     """The absolute or relative error the statement allows for real-valued outputs."""
+    any_case: bool = False
+    """The statement accepts printed words in any letter case (`YES`, `yes`, `Yes`)."""
 
     @property
     def leetcode(self) -> bool:
@@ -174,6 +176,14 @@ def statement_tolerance(statement: str) -> float | None:
         return None
     digits = next(g for g in m.groups() if g)
     return 10.0 ** -int(digits)
+
+
+_ANY_CASE = re.compile(
+    r"\bin any (?:letter )?case\b|case[- ]insensitive|\bany (?:combination of )?(?:upper|lower)[- ]?case"
+    r"|(?:upper|lower)[- ]?case[^.\n]{0,60}\b(?:accepted|recognized|allowed)",
+    re.IGNORECASE,
+)
+"""Codeforces' "You can output the answer in any case (upper or lower)", and the ways others say it."""
 
 
 def accepts_other_answers(text: str) -> bool:
@@ -501,7 +511,8 @@ def read_statement(prompt: str) -> Statement:
     if _LINKED.search(signature):  # `def f(self, head: Optional[ListNode]) -> Optional[TreeNode]:`
         note = "the example writes a tree or a linked list as a list; the judge does not build LeetCode's nodes"
         examples = [informing(e, note) if e.decisive else e for e in examples]
-    return Statement(style=style, examples=examples, method=method, tolerance=tolerance)
+    any_case = _ANY_CASE.search(prompt) is not None
+    return Statement(style=style, examples=examples, method=method, tolerance=tolerance, any_case=any_case)
 
 
 def informing(e: Example, note: str) -> Example:
@@ -567,10 +578,12 @@ def _lines(text: str) -> list[str]:
     return out
 
 
-def compare_outputs(expected: str, got: str, tolerance: float | None = None) -> Outcome:
+def compare_outputs(expected: str, got: str, tolerance: float | None = None, any_case: bool = False) -> Outcome:
     """Printed output against the statement's, as contest judges compare: line by line, trailing spaces and
-    blank lines ignored; reals token by token within the statement's tolerance. A difference in reals only,
-    with no tolerance given, is `unsure`."""
+    blank lines ignored; reals token by token within the statement's tolerance; letters in any case where the
+    statement accepts that. A difference in reals only, with no tolerance given, is `unsure`."""
+    if any_case:
+        expected, got = expected.lower(), got.lower()
     if _lines(expected) == _lines(got):
         return "passed"
     want, have = expected.split(), got.split()

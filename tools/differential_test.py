@@ -109,7 +109,7 @@ def shown_output(o: Observed) -> str:
 
 def _example_passes(statement: Statement, observed: list[Observed]) -> bool | None:
     decided = [
-        example_outcome(example, o, statement.tolerance)[0] in ("passed", "unsure")
+        example_outcome(example, o, statement.tolerance, statement.any_case)[0] in ("passed", "unsure")
         for example, o in zip(statement.examples, observed, strict=False)
         if example.decisive
     ]
@@ -193,12 +193,12 @@ async def differential_test(args: DifferentialArgs, ctx: ToolContext) -> ToolOut
         row = [observed[i][k] for i in present]
         if all(o.status != "ok" for o in row):
             continue  # an input no candidate accepts is most likely not a valid input
-        if len({o.key() for o in row}) > 1:
+        if len({o.key(statement.any_case) for o in row}) > 1:
             outputs = [shown_output(observed[i][k]) if i in observed else "<no code>" for i in range(len(codes))]
             origin: Literal["varied", "model"] = "model" if k >= first_written else "varied"
             disagreements.append(Disagreement(input=_cut(shown_inputs[k]), outputs=outputs, origin=origin))
     signature: dict[int, tuple[str, ...]] = {
-        i: tuple(observed[i][k].key() for k in range(len(shown_inputs))) for i in present
+        i: tuple(observed[i][k].key(statement.any_case) for k in range(len(shown_inputs))) for i in present
     }
     groups: dict[tuple[str, ...], list[int]] = {}
     for i in present:

@@ -23,7 +23,7 @@ from judgegraph.tools._base import ToolContext, ToolOutput, candidate_criterion,
 from judgegraph.tools._languages import languages
 from judgegraph.tools._observe import Call, Observations, Observed, observe_calls, observe_stdin
 from judgegraph.tools._python_language import prelude_for
-from judgegraph.tools._statement import _literal_call, read_statement
+from judgegraph.tools._statement import Statement, _literal_call, compare_outputs, compare_values, read_statement
 from judgegraph.tools.differential_test import (
     CASE_TIMEOUT_S,
     DifferentialResult,
@@ -154,8 +154,8 @@ async def _run_on(
 
 async def _oracle(
     ctx: ToolContext, style: str, name: str | None, inputs: list[str]
-) -> list[tuple[str | None, int, str]]:
-    """Per input: the oracle output key most programs agree on (None: no majority), its votes, and its text."""
+) -> list[tuple[Observed | None, int, str]]:
+    """Per input: the oracle output most programs agree on (None: no majority), its votes, and its text."""
     assert ctx.model is not None
     from judgegraph.backends import Sampling
 
@@ -177,17 +177,50 @@ async def _oracle(
         return await _run_on(ctx, style, code, languages.get("python"), target, inputs)
 
     runs = await asyncio.gather(*(one(i) for i in range(SAMPLES)))
-    out: list[tuple[str | None, int, str]] = []
+    any_case = read_statement(ctx.request.prompt).any_case
+    out: list[tuple[Observed | None, int, str]] = []
     for k in range(len(inputs)):
         row = [run[k] for run in runs if run[k].status == "ok"]
-        counts = Counter(o.key() for o in row)
+        counts = Counter(o.key(any_case) for o in row)
         if not counts:
             out.append((None, 0, "<no oracle program ran>"))
             continue
         key, votes = counts.most_common(1)[0]
-        text = shown_output(next(o for o in row if o.key() == key))
-        out.append((key if votes * 2 > SAMPLES else None, votes, text))
+        majority = next(o for o in row if o.key(any_case) == key)
+        out.append((majority if votes * 2 > SAMPLES else None, votes, shown_output(majority)))
     return out
+
+
+def _reals_apart(a: str, b: str) -> bool:
+    """Whether two outputs differ only in tokens that are both reals (at least one of a pair not an integer)."""
+    x, y = a.split(), b.split()
+    if len(x) != len(y):
+        return False
+    for p, q in zip(x, y, strict=True):
+        if p == q:
+            continue
+        try:
+            float(p), float(q)
+        except ValueError:
+            return False
+        if p.lstrip("+-").isdigit() and q.lstrip("+-").isdigit():
+            return False
+    return True
+
+
+def agrees_with(expected: Observed, got: Observed, statement: Statement) -> bool | None:
+    """Whether a candidate's output matches the derived one, compared as the statement's examples are (reals
+    within its tolerance, letters in any case where it says so); None where that cannot be told with certainty,
+    or the candidate failed to run on the input (a generated input may break a constraint the oracle ignored)."""
+    if got.status != "ok":
+        return None
+    if expected.printed:
+        outcome = compare_outputs(expected.output, got.output, statement.tolerance, statement.any_case)
+        if outcome == "failed" and statement.tolerance is None and _reals_apart(expected.output, got.output):
+            return None  # the programs' printed precision is their own, not the statement's
+    else:
+        outcome = compare_values(expected.answer, got.answer, statement.tolerance)
+    return {"passed": True, "failed": False}.get(outcome)
 
 
 @tool(
@@ -223,7 +256,7 @@ async def oracle_check(args: OracleCheckArgs, ctx: ToolContext) -> ToolOutput:
     mine = await _run_on(ctx, style, found.code, found.language, target, args.inputs)
     cases = []
     for text, (expected, votes, shown), got in zip(args.inputs, oracle, mine, strict=True):
-        agrees = None if expected is None else got.key() == expected
+        agrees = None if expected is None else agrees_with(expected, got, statement)
         cases.append(
             OracleCase(
                 input=text,

@@ -185,12 +185,14 @@ def _cut(text: str) -> str:
     return text if len(text) <= SHOWN else text[:SHOWN] + "..."
 
 
-def example_outcome(example: Example, observed: Observed, tolerance: float | None) -> tuple[Outcome, str]:
+def example_outcome(
+    example: Example, observed: Observed, tolerance: float | None, any_case: bool = False
+) -> tuple[Outcome, str]:
     """How a candidate did on one example (as the statement's judge compares), and what it gave."""
     if observed.status != "ok":
         return observed.status, _cut(observed.message)
     if observed.printed:
-        return compare_outputs(example.expected_text, observed.output, tolerance), _cut(observed.output)
+        return compare_outputs(example.expected_text, observed.output, tolerance, any_case), _cut(observed.output)
     value = observed.value if example.expected is None else observed.answer  # an expected None is returned
     if example.order == "free":
         return compare_values(without_order(example.expected), without_order(value), tolerance), _cut(repr(value))
@@ -271,7 +273,7 @@ async def run_examples(args: RunExamplesArgs, ctx: ToolContext) -> ToolOutput:
         seen: Observations = await observe_calls(pool, found.code, calls, prelude=prelude_for(statement))
         cases = []
         for i, ((example, _), observed) in enumerate(zip(runnable, seen.observed, strict=True)):
-            outcome, got = example_outcome(example, observed, statement.tolerance)
+            outcome, got = example_outcome(example, observed, statement.tolerance, statement.any_case)
             if observed.status == "error" and observed.message.startswith("the code defines no"):
                 cases.append(_case(i, informing(example, observed.message), "error", _cut(observed.message)))
             else:
@@ -280,7 +282,9 @@ async def run_examples(args: RunExamplesArgs, ctx: ToolContext) -> ToolOutput:
         seen = await observe_stdin(pool, found.language, found.code, [e.stdin or "" for e in statement.examples])
         cases = []
         for i, (example, observed) in enumerate(zip(statement.examples, seen.observed, strict=True)):
-            cases.append(_case(i, example, *example_outcome(example, observed, statement.tolerance)))
+            cases.append(
+                _case(i, example, *example_outcome(example, observed, statement.tolerance, statement.any_case))
+            )
     if seen.load_error is not None:  # nothing ran: every example failed as the program did
         cases = [c.model_copy(update={"outcome": "error", "got": _cut(seen.load_error)}) for c in cases]
     decisive = [c for c in cases if c.decisive]
