@@ -690,3 +690,12 @@ def test_a_derived_output_is_compared_as_the_statement_compares() -> None:
     assert agrees_with(third, Observed("ok", output="0.333333\n", printed=True), plain) is None
     assert agrees_with(third, Observed("error", message="IndexError"), tolerant) is None
     assert agrees_with(Observed("ok", value=[1, 2]), Observed("ok", value=(1, 2)), plain) is True
+
+
+def test_a_design_problems_call_sequence_is_no_example_of_one_call() -> None:
+    design = read_statement(
+        'Design a stack.\n\nExample 1:\n\nInput: ["MinStack","push","getMin"]\n[[],[1],[]]\nOutput: [null,null,1]\n'
+    )
+    assert design.examples == []  # the calls run on one object in turn, which one call cannot show
+    words = read_statement('Input: ["Hello","Alaska"]\nOutput: ["Alaska"]\n')
+    assert words.examples[0].args == (["Hello", "Alaska"],)  # a list of words is still a value

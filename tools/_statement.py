@@ -293,6 +293,8 @@ _INPUT_LINE = re.compile(rf"^[-*>\s]*{_MARK}\s*input\s*{_MARK}\s*:\s*{_MARK}\s*(
 _OUTPUT_LINE = re.compile(rf"^[-*>\s]*{_MARK}\s*output\s*{_MARK}\s*:\s*{_MARK}\s*(?P<output>\S.*)$", re.IGNORECASE)
 _MAX_VALUE_LINES = 40
 """The most lines one example's input or output value is read over."""
+_DESIGN_CALLS = re.compile(r'\[\s*"[A-Z]\w*"\s*(?:,\s*"\w+"\s*)*\]\s*,?\s*\[\s*\[')
+"""LeetCode's design problems write their examples as the constructor and method names, then their arguments."""
 _AND = re.compile(r"\s*,?\s+and\s+(?=[A-Za-z_]\w*\s*=)")
 """`n = 5 and edges = [...]`: an `and` between two of an example's arguments."""
 
@@ -315,6 +317,8 @@ def _leetcode_examples(prompt: str) -> list[Example]:
         if o is None:
             continue
         joined = " ".join([m.group("input"), *(x.strip() for x in lines[i + 1 : j])])
+        if _DESIGN_CALLS.match(joined.strip().strip("`")):
+            continue  # a design problem's calls on one object (`["MinStack","push"]`, `[[],[1]]`): not one call
         tried = [text.strip().strip("`").strip() for text in (joined, m.group("input"))]  # a drawing may follow
         for raw_in in dict.fromkeys(t for text in tried for t in (text, _AND.sub(", ", text))):  # `n = 5 and k = 2`
             call = _literal_call(f"f({raw_in})")
