@@ -1,8 +1,10 @@
 """Evidence the judge makes (issue #21): what the statement's examples and differential testing cost a pair.
 
-On the `code-noref` set (HumanEval prompts without their tests), on a warm sandbox pool of each backend: the wall
-time of running both candidates on the statement's examples (in parallel, as the evidence node runs them), and of
-differential testing, with the CPU the machine spent during it (all processes, containers included: /proc/stat).
+On the `code-noref` set (HumanEval prompts without their tests) and the `leetcode-noref` set (LeetCode statements,
+answers run in LeetCode's environment), on a warm sandbox pool of each backend: the wall time of running both
+candidates on the statement's examples (in parallel, as the evidence node runs them), and of differential testing
+(no model: the generated inputs alone), with the CPU the machine spent during it (all processes, containers
+included: /proc/stat).
 """
 
 from __future__ import annotations
@@ -44,35 +46,46 @@ async def _pair(services: ToolServices, request: JudgeRequest) -> tuple[float, f
 
 
 async def bench() -> str:
-    requests = await build_set("code-noref", PAIRS)
     rows = []
-    for backend in ("docker", "process"):
-        services = ToolServices(sandbox=backend, sandbox_pool_size=2)
-        try:
-            await _pair(services, requests[0])  # warm the pool
-            results = [await _pair(services, r) for r in requests]
-        finally:
-            await services.aclose()
-        ex = [r[0] for r in results]
-        diff = [r[1] for r in results]
-        cpu = [r[2] for r in results]
-        tried = [r[3] for r in results]
-        rows.append(
-            [
-                backend,
-                str(len(results)),
-                f"{statistics.median(ex):.2f} / {max(ex):.2f}",
-                f"{statistics.median(diff):.2f} / {max(diff):.2f}",
-                f"{statistics.median(cpu):.2f} / {max(cpu):.2f}",
-                f"{statistics.mean(tried):.0f}",
-            ]
-        )
-    head = ["sandbox", "pairs", "examples s a pair (median / max)", "differential s", "differential CPU s", "inputs"]
+    for name in ("code-noref", "leetcode-noref"):
+        requests = await build_set(name, PAIRS)
+        for backend in ("docker", "process"):
+            rows.append([name, *await _measured(backend, requests)])
+    head = [
+        "set",
+        "sandbox",
+        "pairs",
+        "examples s a pair (median / max)",
+        "differential s",
+        "differential CPU s",
+        "inputs",
+    ]
     return (
-        f"{PAIRS} pairs of the `code-noref` set (HumanEval prompts without their tests: the docstring's examples "
-        "and generated inputs are all there is), each candidate run in its own sandbox run, on a warm pool of 2.\n\n"
+        f"{PAIRS} pairs of each reference-free code set (the statement's examples and generated inputs are all "
+        "there is), each candidate run in its own sandbox run, on a warm pool of 2.\n\n"
         + table(head, rows)
         + "\n\nTargets (issue #21): the statement's examples add at most 1 s a pair on the warm Docker pool; "
         "differential testing stays within 5 s of CPU a pair. The CPU column is the whole machine's during the "
         "call (both candidates' sandbox runs, the containers' processes included)."
     )
+
+
+async def _measured(backend: str, requests: list[JudgeRequest]) -> list[str]:
+    services = ToolServices(sandbox=backend, sandbox_pool_size=2)
+    try:
+        await _pair(services, requests[0])  # warm the pool
+        results = [await _pair(services, r) for r in requests]
+    finally:
+        await services.aclose()
+    ex = [r[0] for r in results]
+    diff = [r[1] for r in results]
+    cpu = [r[2] for r in results]
+    tried = [r[3] for r in results]
+    return [
+        backend,
+        str(len(results)),
+        f"{statistics.median(ex):.2f} / {max(ex):.2f}",
+        f"{statistics.median(diff):.2f} / {max(diff):.2f}",
+        f"{statistics.median(cpu):.2f} / {max(cpu):.2f}",
+        f"{statistics.mean(tried):.0f}",
+    ]
