@@ -699,3 +699,15 @@ def test_a_design_problems_call_sequence_is_no_example_of_one_call() -> None:
     assert design.examples == []  # the calls run on one object in turn, which one call cannot show
     words = read_statement('Input: ["Hello","Alaska"]\nOutput: ["Alaska"]\n')
     assert words.examples[0].args == (["Hello", "Alaska"],)  # a list of words is still a value
+
+
+def test_a_statement_without_its_starter_is_still_read_as_leetcode_reads_it() -> None:
+    """The bare question (no `class Solution` starter): a list answer whose order the statement leaves unsaid
+    still informs on an order-only difference, and a design problem's example (which method?) informs."""
+    bare = read_statement("Return all triplets that sum to zero.\n\nInput: nums = [-1,0,1]\nOutput: [[-1,0,1]]\n")
+    assert [e.order for e in bare.examples] == ["unstated"]
+    design = read_statement(
+        'Design an algorithm to encode a list of strings to a string.\n\nInput: dummy_input = ["Hello","World"]\n'
+        'Output: "Hello,World"\n'
+    )
+    assert design.examples and not design.examples[0].decisive and "design" in design.examples[0].note

@@ -77,7 +77,11 @@ class Statement:
     def leetcode(self) -> bool:
         """A LeetCode-style statement (a `class Solution` starter, or examples that name no function): its
         answers are judged in LeetCode's environment, which defines `List`, `Counter`, `heapq`... for them."""
-        return self.method is not None or (self.style == "call" and any(e.function is None for e in self.examples))
+        return _leetcode_style(self.style, self.examples, self.method)
+
+
+def _leetcode_style(style: Style | None, examples: list[Example], method: str | None) -> bool:
+    return method is not None or (style == "call" and any(e.function is None for e in examples))
 
 
 # ---------------------------------------------------------------- literals
@@ -293,6 +297,8 @@ _INPUT_LINE = re.compile(rf"^[-*>\s]*{_MARK}\s*input\s*{_MARK}\s*:\s*{_MARK}\s*(
 _OUTPUT_LINE = re.compile(rf"^[-*>\s]*{_MARK}\s*output\s*{_MARK}\s*:\s*{_MARK}\s*(?P<output>\S.*)$", re.IGNORECASE)
 _MAX_VALUE_LINES = 40
 """The most lines one example's input or output value is read over."""
+_DESIGN = re.compile(r"^\W*(?:question:\s*)?design\b|\bimplement the `?\w+`? class\b", re.IGNORECASE | re.MULTILINE)
+"""LeetCode's design problems: "Design an algorithm to ...", "Implement the `MinStack` class"."""
 _DESIGN_CALLS = re.compile(r'\[\s*"[A-Z]\w*"\s*(?:,\s*"\w+"\s*)*\]\s*,?\s*\[\s*\[')
 """LeetCode's design problems write their examples as the constructor and method names, then their arguments."""
 _AND = re.compile(r"\s*,?\s+and\s+(?=[A-Za-z_]\w*\s*=)")
@@ -496,6 +502,7 @@ def read_statement(prompt: str) -> Statement:
     else:
         examples = _samples(prompt)
         style = "stdin" if examples else None
+    leetcode = _leetcode_style(style, examples, method)
     if others:
         examples = [
             e if not e.decisive else informing(e, "the statement accepts other answers (any of them, any valid one)")
@@ -503,7 +510,7 @@ def read_statement(prompt: str) -> Statement:
         ]
     elif _ANY_ORDER.search(prompt):
         examples = [_in_any_order(e) if e.decisive else e for e in examples]
-    elif style == "call" and method is not None and not _ORDER_KEPT.search(prompt):
+    elif style == "call" and leetcode and not _ORDER_KEPT.search(prompt):
         # LeetCode checks many "return all ..." answers in any order without saying so
         examples = [
             Example(**{**e.__dict__, "order": "unstated"}) if isinstance(e.expected, list | tuple) else e
@@ -511,6 +518,9 @@ def read_statement(prompt: str) -> Statement:
         ]
     if params:
         examples = [_named_otherwise(e, params) for e in examples]
+    elif leetcode and _DESIGN.search(prompt):  # no starter names the method a design problem's example is about
+        note = "a design problem: which of the class's methods the example calls is not said"
+        examples = [informing(e, note) if e.decisive and e.function is None else e for e in examples]
     signature = method_match.group(0) + prompt[method_match.end() :].partition("\n")[0] if method_match else ""
     if _LINKED.search(signature):  # `def f(self, head: Optional[ListNode]) -> Optional[TreeNode]:`
         note = "the example writes a tree or a linked list as a list; the judge does not build LeetCode's nodes"
