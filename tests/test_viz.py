@@ -165,3 +165,40 @@ def test_viz_command_errors_are_clear(tmp_path: Path, demo: tuple[Path, dict[str
         port = taken.getsockname()[1]
         busy = CliRunner().invoke(app, ["viz", "--store", str(demo[0]), "--port", str(port)])
     assert busy.exit_code == 2 and f"port {port}" in busy.output and "--port" in busy.output
+
+
+def test_checks_the_judge_made_show_where_inputs_came_from_and_the_derived_outputs() -> None:
+    from judgegraph.schema import ToolResult
+    from judgegraph.tools import DifferentialResult, Disagreement, OracleCase, OracleCheckResult
+
+    diff = DifferentialResult(
+        style="call",
+        inputs_tried=3,
+        model_inputs=1,
+        disagreements=[
+            Disagreement(input="3", outputs=["6", "7"]),
+            Disagreement(input="12345", outputs=["24690", "0"], origin="model"),
+        ],
+        disagreement_count=2,
+        groups=[[0], [1]],
+        passes_examples=[True, True],
+    )
+    oracle = OracleCheckResult(
+        candidate=1,
+        cases=[OracleCase(input="12345", expected="24690", votes=3, got="0", agrees=False)],
+        samples=3,
+        working=3,
+        disagrees=1,
+        decisive=1,
+    )
+    results = [
+        ToolResult(call_id="c1", name="differential_test", ok=True, text="", data=diff.model_dump()),
+        ToolResult(call_id="c2", name="oracle_check", ok=True, text="", data=oracle.model_dump()),
+    ]
+    made = views.made_evidence(results)
+    assert [(m.kind, m.outcome) for m in made] == [
+        ("disagreement", "outputs differ"),
+        ("disagreement", "outputs differ (an input the model's generator wrote)"),
+        ("derived", "differs"),
+    ]
+    assert made[2].expected == "24690 (3/3 programs)" and made[2].candidate == "1"
