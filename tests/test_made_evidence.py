@@ -5,7 +5,7 @@ write them (HumanEval docstrings, LeetCode examples, contest samples); sandboxes
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -260,6 +260,19 @@ def _fenced(code: str, lang: str = "python") -> str:
     return f"```{lang}\n{code}\n```"
 
 
+def scripted(marker: str, programs: Iterator[str]) -> Callable[[dict[str, Any]], Any]:
+    """A fake model for a tool that asks the model for programs: a conversation whose system message holds
+    `marker` gets the next program, fenced; any other (a ruling) a tie."""
+    from benchmarks.fake_openai import Reply
+
+    def respond(body: dict[str, Any]) -> Any:
+        if marker in body["messages"][0]["content"]:
+            return Reply(content=_fenced(next(programs)))
+        return Reply(content='{"winner": "tie", "confidence": 0.1, "rationale": "unsure"}')
+
+    return respond
+
+
 HE0 = HUMANEVAL["HumanEval/0"]
 HE0_GOOD = HE0["prompt"] + HE0["canonical_solution"]
 HE0_BAD = HE0_GOOD.replace("if distance < threshold:", "if distance <= threshold * 0:")
@@ -449,15 +462,7 @@ async def test_a_derived_oracle_settles_a_disagreement(fake_openai: FakeOpenAI, 
     wrong = right.replace("for op in operations:", "for op in operations[1:]:")
     brute = "def below_zero(operations):\n    return any(sum(operations[: i + 1]) < 0 for i in range(len(operations)))"
     programs = iter([brute, brute, "def below_zero(operations):\n    return False"])
-
-    def respond(body: dict[str, Any]) -> Any:
-        from benchmarks.fake_openai import Reply
-
-        if "reference solutions that a judge trusts" in body["messages"][0]["content"]:
-            return Reply(content=f"```python\n{next(programs)}\n```")
-        return Reply(content='{"winner": "tie", "confidence": 0.1, "rationale": "unsure"}')
-
-    fake_openai.responder = respond
+    fake_openai.responder = scripted("reference solutions that a judge trusts", programs)
     pair = {"id": "he3", "prompt": prompt, "candidates": [_fenced(wrong), _fenced(right)], "label": 1}
     async with Judge.load("skill", store=tmp_path / "r.db", model_url=fake_openai.url, sandbox="process") as judge:
         t = await judge.arun(pair)
@@ -594,8 +599,6 @@ async def test_differential_testing_runs_the_inputs_a_generator_the_model_wrote(
     """Varied examples never reach the one input where the wrong candidate breaks; the model's generator (run in
     the sandbox) does, and the disagreement says where the input came from. A generator that never ends or
     floods its output gives nothing, and differential testing runs on without it."""
-    from benchmarks.fake_openai import Reply
-
     prompt = 'def double(n: int) -> int:\n    """Twice n.\n    >>> double(3)\n    6\n    """\n'
     right = "def double(n: int) -> int:\n    return 2 * n"
     wrong = "def double(n: int) -> int:\n    return 0 if n == 12345 else 2 * n"
@@ -606,13 +609,7 @@ async def test_differential_testing_runs_the_inputs_a_generator_the_model_wrote(
             "print('[' + '[1],' * 10_000_000 + '[1]]')",
         ]
     )
-
-    def respond(body: dict[str, Any]) -> Any:
-        if "test-input generators" in body["messages"][0]["content"]:
-            return Reply(content=f"```python\n{next(generators)}\n```")
-        return Reply(content='{"winner": "tie", "confidence": 0.1, "rationale": "unsure"}')
-
-    fake_openai.responder = respond
+    fake_openai.responder = scripted("test-input generators", generators)
     pair = {"id": "dbl", "prompt": prompt, "candidates": [_fenced(right), _fenced(wrong)], "label": 0}
     found = []
     for _ in range(3):  # a new judge each time: the generator is written once per statement and judge

@@ -406,24 +406,17 @@ async def test_the_teacher_makes_the_checks_the_evidence_judge_made_where_no_tes
     asked (the teacher's fallback), and the agent's own checks decide the pair."""
     import itertools
 
-    from benchmarks.fake_openai import Reply
     from judgegraph import Judge
     from judgegraph.agents import judges
     from judgegraph.training._teacher import Lesson, TeacherModel
-    from tests.test_made_evidence import HUMANEVAL, _fenced
+    from tests.test_made_evidence import HUMANEVAL, _fenced, scripted
 
     prompt = HUMANEVAL["HumanEval/3"]["prompt"]
     right = prompt + HUMANEVAL["HumanEval/3"]["canonical_solution"]
     wrong = right.replace("for op in operations:", "for op in operations[1:]:")
     brute = "def below_zero(operations):\n    return any(sum(operations[: i + 1]) < 0 for i in range(len(operations)))"
     programs = itertools.cycle([brute, brute, "def below_zero(operations):\n    return False"])
-
-    def respond(body: dict[str, Any]) -> Any:
-        if "reference solutions that a judge trusts" in body["messages"][0]["content"]:
-            return Reply(content=f"```python\n{next(programs)}\n```")
-        return Reply(content='{"winner": "tie", "confidence": 0.1, "rationale": "unsure"}')
-
-    fake_openai.responder = respond
+    fake_openai.responder = scripted("reference solutions that a judge trusts", programs)
     pair = JudgeRequest.model_validate(
         {"id": "he3", "prompt": prompt, "candidates": [_fenced(wrong), _fenced(right)], "label": 1}
     )
