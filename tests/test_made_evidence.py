@@ -708,3 +708,31 @@ def test_a_statement_without_its_starter_is_still_read_as_leetcode_reads_it() ->
         'Output: "Hello,World"\n'
     )
     assert design.examples and not design.examples[0].decisive and "design" in design.examples[0].note
+
+
+async def test_a_generator_the_model_could_not_write_is_asked_for_again(
+    fake_openai: FakeOpenAI, tmp_path: Path
+) -> None:
+    """The model failed (an HTTP error): that judgment runs without the model's inputs, and nothing is cached in
+    their place: the next judgment of the statement asks again."""
+    from benchmarks.fake_openai import Reply
+
+    prompt = 'def double(n: int) -> int:\n    """Twice n.\n    >>> double(3)\n    6\n    """\n'
+    right = "def double(n: int) -> int:\n    return 2 * n"
+    wrong = "def double(n: int) -> int:\n    return 0 if n == 12345 else 2 * n"
+    replies = iter([Reply(status=400, content="no"), Reply(content=_fenced("print([[12345]])"))])
+
+    def respond(body: dict[str, Any]) -> Any:
+        if "test-input generators" in body["messages"][0]["content"]:
+            return next(replies)
+        return Reply(content='{"winner": "tie", "confidence": 0.1, "rationale": "unsure"}')
+
+    fake_openai.responder = respond
+    pair = {"id": "dbl", "prompt": prompt, "candidates": [_fenced(right), _fenced(wrong)], "label": 0}
+    async with Judge.load("evidence", store=tmp_path / "r.db", model_url=fake_openai.url, sandbox="process") as j:
+        first, second = [await j.arun({**pair, "id": f"dbl{i}"}) for i in range(2)]
+    written = [
+        next(r for r in t.tool_results() if r.name == "differential_test").data["model_inputs"]  # type: ignore[index]
+        for t in (first, second)
+    ]
+    assert written == [0, 1]

@@ -115,11 +115,20 @@ async def model_inputs(
         turn = await ctx.model.chat(messages, sampling=Sampling(temperature=0.0, max_tokens=700))
         if ctx.on_model_turn is not None:
             ctx.on_model_turn(turn)
-        if turn.error is not None or not turn.text:
+        if turn.error is not None:  # not kept: a later judgment of the statement asks again
+            raise _NoGenerator(turn.error)
+        if not turn.text:
             return []
         code = languages.get("python").extract(turn.text, None) or turn.text
         pool = await services.sandbox()
         run = await pool.run(["python3", "-I", "main.py"], files={"main.py": code}, limits=LIMITS)
         return read_inputs(run.stdout, style, arity) if not run.stdout_truncated else []
 
-    return list(await services.once(key, generate))
+    try:
+        return list(await services.once(key, generate))
+    except _NoGenerator:
+        return []
+
+
+class _NoGenerator(Exception):
+    """The model could not be asked (unreachable, failed): nothing to run, and nothing cached."""
