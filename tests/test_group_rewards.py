@@ -5,7 +5,9 @@ with a reason for every rollout, never a score."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -14,8 +16,9 @@ from fastapi.testclient import TestClient
 
 from benchmarks.fake_openai import FakeOpenAI, Reply
 from judgegraph import Judge
-from judgegraph.adapters import AsyncJudgeReward, compute_score_async, compute_score_batch_async
+from judgegraph.adapters import AsyncJudgeReward, compute_score, compute_score_async, compute_score_batch_async
 from judgegraph.adapters import verl as verl_adapter
+from judgegraph.adapters._coalesce import Coalescer
 from judgegraph.adapters._common import group_request, group_scores, pointwise_request
 from judgegraph.output._export import exporters
 from judgegraph.serving import ServerConfig, create_app
@@ -108,6 +111,87 @@ async def test_verl_batch_reward_groups_rollouts_by_prompt(
         await compute_score_batch_async(sources, solutions[:2], truths, infos)
     for judge in verl_adapter._JUDGES.values():
         await judge.aclose()
+
+
+async def test_verls_per_rollout_calls_are_coalesced_into_groups(
+    fake_openai: FakeOpenAI, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """As verl's reward loop calls it: one call per rollout, all at once. Each prompt's calls are judged as one
+    group (by the window, or as soon as `group_size` arrived), each its own reward; window 0 judges each alone."""
+    monkeypatch.setenv("JUDGEGRAPH_MODEL_URL", fake_openai.url)
+    monkeypatch.setenv("JUDGEGRAPH_STORE", str(tmp_path / "r.db"))
+    monkeypatch.setattr(verl_adapter, "_JUDGES", {})
+    solutions = ["The answer is 72.", "#### 5", "So 70.", "the answer is 5", "72", "Answer: 4"]
+    truths = ["72", "5"] * 3
+    infos = [{"index": 10 + i % 2} for i in range(6)]
+
+    async def all_at_once(**kwargs: Any) -> list[dict[str, Any]]:
+        calls = zip(solutions, truths, infos, strict=True)
+        return list(await asyncio.gather(*(compute_score_async("gsm8k", x, t, i, **kwargs) for x, t, i in calls)))
+
+    try:
+        windowed = await all_at_once()
+        # complete groups close at once: a window far longer than the test's timeout is never waited out
+        complete = await asyncio.wait_for(all_at_once(group_window_s=3600, group_size=3), timeout=60)
+        alone = await all_at_once(group_window_s=0)
+    finally:
+        for judge in verl_adapter._JUDGES.values():
+            await judge.aclose()
+    for grouped in (windowed, complete):
+        assert [r["score"] for r in grouped] == [1.0, 1.0, 0.0, 1.0, 1.0, 0.0]
+        assert [r["group_size"] for r in grouped] == [3] * 6
+        assert len({r["trajectory_id"] for r in grouped[0::2]}) == len({r["trajectory_id"] for r in grouped[1::2]}) == 1
+    assert [r["score"] for r in alone] == [r["score"] for r in windowed]
+    assert [r["group_size"] for r in alone] == [1] * 6 and len({r["trajectory_id"] for r in alone}) == 6
+
+
+def test_verls_sync_calls_from_many_threads_share_one_judge_and_group(
+    fake_openai: FakeOpenAI, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """verl runs a sync reward function in executor threads, all at once: one judge is loaded (not one a thread),
+    and the calls meet on its loop, so a prompt's rollouts are still one group (complete at 4: calls that met on
+    different loops would wait out the window and come back as smaller groups)."""
+    monkeypatch.setenv("JUDGEGRAPH_MODEL_URL", fake_openai.url)
+    monkeypatch.setenv("JUDGEGRAPH_STORE", str(tmp_path / "r.db"))
+    monkeypatch.setattr(verl_adapter, "_JUDGES", {})
+    solutions = ["9", "The answer is 8.", "\\boxed{9}", "nine? no: 10"]
+    try:
+        with ThreadPoolExecutor(len(solutions)) as pool:
+            results = list(
+                pool.map(
+                    lambda s: compute_score("math", s, "9", {"index": 1}, group_window_s=60, group_size=4), solutions
+                )
+            )
+    finally:
+        for judge in verl_adapter._JUDGES.values():
+            judge.close()
+    assert len(verl_adapter._JUDGES) == 1
+    assert [r["score"] for r in results] == [1.0, 0.0, 1.0, 0.0]
+    assert [r["group_size"] for r in results] == [4] * 4 and len({r["trajectory_id"] for r in results}) == 1
+
+
+async def test_a_coalescer_tells_every_member_why_its_group_failed() -> None:
+    """A group whose judging raises reaches every caller with the error (never a result); a caller cancelled
+    while waiting does not cancel its siblings' results; the next group of the same key starts afresh."""
+    calls: list[list[str]] = []
+
+    async def judge(members: list[str]) -> list[str]:
+        calls.append(members)
+        await asyncio.sleep(0.01)
+        if "bad" in members:
+            raise RuntimeError("the judge broke")
+        return [m.upper() for m in members]
+
+    coalescer: Coalescer[str, str] = Coalescer(judge)
+    failed = await asyncio.gather(
+        *(coalescer.submit("k", m, window_s=0.05) for m in ("a", "bad")), return_exceptions=True
+    )
+    assert [str(e) for e in failed] == ["the judge broke"] * 2
+    waiting = [asyncio.create_task(coalescer.submit("k", m, window_s=0.05)) for m in ("x", "y", "z")]
+    await asyncio.sleep(0)
+    waiting[0].cancel()
+    assert await asyncio.gather(*waiting[1:]) == ["Y", "Z"]
+    assert calls == [["a", "bad"], ["x", "y", "z"]] and coalescer.pending() == 0
 
 
 async def test_a_failed_group_answers_every_rollout_with_its_reason(

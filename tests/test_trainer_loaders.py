@@ -123,3 +123,40 @@ async def test_verls_own_batch_reward_manager_scores_through_compute_score_batch
     taken = json.loads(done.stdout.strip().splitlines()[-1])
     assert taken["rewards"] == [1.0, 1.0, 0.0, 0.0, 1.0, 0.0]
     assert taken["extra"]["valid"] == [True] * 6 and len(set(taken["extra"]["trajectory_id"])) == 2
+
+
+@pytest.mark.parametrize(
+    ("name", "reward_kwargs"),
+    [("compute_score_async", {}), ("compute_score", {"group_size": 3, "group_window_s": 600})],
+    ids=["async-default-window", "sync-complete-groups"],
+)
+async def test_verls_own_reward_loop_groups_each_prompts_rollouts(
+    trainers_python: Path, fake_openai: FakeOpenAI, tmp_path: Path, name: str, reward_kwargs: dict[str, Any]
+) -> None:
+    """verl's reward loop (its loader, worker and per-rollout manager, in verl's environment with judgegraph
+    installed) calls judgegraph's reward function once per rollout, all at once; the calls of each prompt's
+    rollouts are judged as one group (by the default window; the sync form's calls, from verl's executor threads,
+    by the group's size, with a window the test would time out on), each
+    rollout gets its own reward in verl's tensor, and the store holds one run per prompt."""
+    from judgegraph.store import TrajectoryStore
+
+    store = tmp_path / "r.db"
+    env = {**os.environ, "PYTHONPATH": "", "JUDGEGRAPH_MODEL_URL": fake_openai.url, "JUDGEGRAPH_STORE": str(store)}
+    probe = [str(trainers_python), str(Path(__file__).with_name("_verl_reward_loop.py")), name]
+    done = await asyncio.to_thread(
+        subprocess.run, [*probe, json.dumps(reward_kwargs)], capture_output=True, text=True, timeout=600, env=env
+    )
+    assert done.returncode == 0, done.stderr[-4000:]
+    (line,) = [x for x in done.stdout.splitlines() if x.startswith("RESULT ")]
+    result = json.loads(line.removeprefix("RESULT "))
+    assert result["scores"] == [1.0, 1.0, 0.0, 0.0, 1.0, 0.0] == result["tensor_rows"]
+    assert [e["group_size"] for e in result["extra"]] == [3] * 6
+    assert all(e["valid"] for e in result["extra"])
+    by_prompt = {e["trajectory_id"] for e in result["extra"][0::2]}, {e["trajectory_id"] for e in result["extra"][1::2]}
+    assert [len(ids) for ids in by_prompt] == [1, 1] and by_prompt[0] != by_prompt[1]
+    runs = TrajectoryStore(store)
+    try:
+        stored = [runs.get(t) for ids in by_prompt for t in ids]
+    finally:
+        runs.close()
+    assert [len(t.request.candidates) for t in stored] == [3, 3]

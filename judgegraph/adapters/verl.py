@@ -1,11 +1,19 @@
 """A verl reward function backed by a judgegraph judge.
 
-In verl's config: `reward.custom_reward_function.path=<this file>` and `.name=compute_score` (or
-`compute_score_async`); with verl's batch reward manager (`reward_model.reward_manager=batch`),
-`.name=compute_score_batch`: the rollouts of one prompt are judged together, as one group. `ground_truth` is a
-reference answer or a JSON object of JudgeRequest evidence fields; `extra_info` may carry `prompt` (the task) and
-`judge` (the judge's name). Settings come from `JUDGEGRAPH_*` environment variables (e.g. `JUDGEGRAPH_MODEL_URL`
-pointing at a vLLM server).
+verl's reward loop (the trainer's reward path in verl 0.9, the version `make trainers` installs) calls a custom
+reward function once per rollout, the rollouts of a batch concurrently: in verl's config,
+`reward.custom_reward_function.path=pkg://judgegraph.adapters.verl` and `.name=compute_score_async` (or
+`compute_score`). The calls of one prompt's rollouts that arrive close together are judged as one group (one run,
+one trajectory, each rollout its own score and checks); `.reward_kwargs` set the window (`group_window_s`, default
+0.05 s: the reward loop's concurrent calls of a batch) and the group's size (`group_size`: verl's `rollout.n`, so a
+complete group is judged without waiting). Where rewards stream as each rollout finishes (verl's agent reward
+loop), a prompt's rollouts arrive seconds apart and over several reward workers: a longer window groups more of
+them. With verl's legacy batch reward manager (`reward_model.reward_manager=batch`), `.name=compute_score_batch`:
+lists in, grouped by prompt.
+
+`ground_truth` is a reference answer or a JSON object of JudgeRequest evidence fields; `extra_info` may carry
+`prompt` (the task) and `judge` (the judge's name). Settings come from `JUDGEGRAPH_*` environment variables (e.g.
+`JUDGEGRAPH_MODEL_URL` pointing at a vLLM server).
 
 verl gives a reward function no context object, so each worker process keeps one judge per name, created on first
 use: the only place judgegraph holds one outside a caller's `with` block.
@@ -14,50 +22,114 @@ use: the only place judgegraph holds one outside a caller's `with` block.
 from __future__ import annotations
 
 import asyncio
+import threading
+import weakref
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
+from judgegraph.adapters._coalesce import Coalescer
 from judgegraph.adapters._common import (
     evidence_from,
     evidence_key,
     group_request,
     group_scores,
     groups,
-    numeric_score,
-    pointwise_request,
 )
 from judgegraph.errors import UsageError
 from judgegraph.runtime._judge import Judge
 
 _JUDGES: dict[str, Judge] = {}
+_JUDGES_LOCK = threading.Lock()  # verl calls the sync form from several executor threads at once
+
+GROUP_WINDOW_S = 0.05
+"""How long a rollout's call waits for its siblings by default: verl's reward loop starts a batch's calls
+together, and they reach the reward function within milliseconds of each other (each first decodes its tokens)."""
 
 
 def _judge(name: str) -> Judge:
-    if name not in _JUDGES:
-        _JUDGES[name] = Judge.load(name)
-    return _JUDGES[name]
+    with _JUDGES_LOCK:
+        if name not in _JUDGES:
+            _JUDGES[name] = Judge.load(name)
+        return _JUDGES[name]
+
+
+@dataclass(frozen=True)
+class _Rollout:
+    """One rollout as verl passes it to a reward function."""
+
+    data_source: str
+    solution: str
+    ground_truth: Any
+    info: dict[str, Any]
+
+
+async def _judge_group(rollouts: list[_Rollout]) -> list[dict[str, Any]]:
+    """One prompt's rollouts as one group judgment: one dict each, in order. A group whose judgment fails gives
+    each of its rollouts score 0.0 with `valid` false and the reason (verl needs a number; `valid` says it is
+    none)."""
+    first = rollouts[0]
+    request = group_request(
+        f"verl-{first.data_source}-{first.info.get('index', 0)}",
+        first.info.get("prompt", ""),
+        [r.solution for r in rollouts],
+        evidence_from(first.ground_truth),
+    )
+    try:
+        trajectory = await _judge(str(first.info.get("judge", "evidence"))).arun(request)
+        verdict, trajectory_id = trajectory.verdict, trajectory.id
+        assert verdict is not None
+        scores, valid, error = group_scores(verdict, len(rollouts)), verdict.valid, verdict.error or ""
+        decided_by = verdict.decided_by or ""
+    except Exception as e:  # the group's rollouts are answered, each saying why it has no ruling
+        scores, valid, error, decided_by, trajectory_id = [None] * len(rollouts), False, str(e), "", ""
+    return [
+        {
+            "score": 0.0 if score is None else score,
+            "valid": valid and score is not None,
+            "decided_by": decided_by,
+            "trajectory_id": trajectory_id,
+            "group_size": len(rollouts),
+            "error": error,
+        }
+        for score in scores
+    ]
+
+
+_COALESCERS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Coalescer[_Rollout, dict[str, Any]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _coalescer() -> Coalescer[_Rollout, dict[str, Any]]:
+    """The running event loop's coalescer (verl runs its reward loop's calls on one loop per worker)."""
+    loop = asyncio.get_running_loop()
+    if loop not in _COALESCERS:
+        _COALESCERS[loop] = Coalescer(_judge_group)
+    return _COALESCERS[loop]
 
 
 async def compute_score_async(
-    data_source: str, solution_str: str, ground_truth: Any, extra_info: dict[str, Any] | None = None, **kwargs: Any
+    data_source: str,
+    solution_str: str,
+    ground_truth: Any,
+    extra_info: dict[str, Any] | None = None,
+    *,
+    group_window_s: float = GROUP_WINDOW_S,
+    group_size: int | None = None,
+    **kwargs: Any,
 ) -> dict[str, Any]:
-    """verl's `compute_score`, async: `{"score": float, "valid": bool, "decided_by": str, ...}`.
+    """verl's `compute_score`, async: `{"score": float, "valid": bool, "decided_by": str, "trajectory_id": str,
+    "group_size": int, "error": str}`.
 
-    An invalid verdict scores 0.0 and says so in `valid` (verl needs a number; the reason is logged)."""
-    info = extra_info or {}
-    request = pointwise_request(
-        f"verl-{data_source}-{info.get('index', 0)}", info.get("prompt", ""), solution_str, evidence_from(ground_truth)
-    )
-    trajectory = await _judge(str(info.get("judge", "evidence"))).arun(request)
-    verdict = trajectory.verdict
-    assert verdict is not None
-    return {
-        "score": numeric_score(verdict),
-        "valid": verdict.valid,
-        "decided_by": verdict.decided_by,
-        "trajectory_id": trajectory.id,
-        "error": verdict.error or "",
-    }
+    Calls for the rollouts of one prompt (same data source, ground truth, prompt or dataset index, and judge) that
+    arrive within `group_window_s` of the first are judged together as one group, sooner once `group_size` have
+    arrived; each call gets its own rollout's reward (the one judging it alone gives). `group_window_s=0` judges
+    each call alone. An invalid verdict scores 0.0 and says so in `valid`."""
+    info = dict(extra_info or {})
+    key = _group_key(str(data_source), ground_truth, info)  # bad evidence fails this call, before it waits
+    rollout = _Rollout(str(data_source), solution_str, ground_truth, info)
+    return await _coalescer().submit(key, rollout, window_s=group_window_s, size=group_size)
 
 
 def compute_score(
@@ -95,38 +167,17 @@ async def compute_score_batch_async(
     infos = [dict(x or {}) for x in (extra_infos if extra_infos is not None else [None] * n)]
     if not len(data_sources) == len(ground_truths) == len(infos) == n:
         raise UsageError("data_sources, solution_strs, ground_truths and extra_infos must have the same length")
+    rollouts = [_Rollout(str(data_sources[i]), solution_strs[i], ground_truths[i], infos[i]) for i in range(n)]
     out: list[dict[str, Any]] = [{} for _ in range(n)]
     sem = asyncio.Semaphore(concurrency)
 
     async def one(members: list[int]) -> None:
-        first = members[0]
-        info = infos[first]
-        request = group_request(
-            f"verl-{data_sources[first]}-{info.get('index', first)}",
-            info.get("prompt", ""),
-            [solution_strs[i] for i in members],
-            evidence_from(ground_truths[first]),
-        )
         async with sem:
-            try:
-                trajectory = await _judge(str(info.get("judge", "evidence"))).arun(request)
-                verdict, trajectory_id = trajectory.verdict, trajectory.id
-                assert verdict is not None
-                scores, valid, error = group_scores(verdict, len(members)), verdict.valid, verdict.error or ""
-                decided_by = verdict.decided_by or ""
-            except Exception as e:  # the group's rollouts are answered, each saying why it has no ruling
-                scores, valid, error, decided_by, trajectory_id = [None] * len(members), False, str(e), "", ""
-        for i, score in zip(members, scores, strict=True):
-            out[i] = {
-                "score": 0.0 if score is None else score,
-                "valid": valid and score is not None,
-                "decided_by": decided_by,
-                "trajectory_id": trajectory_id,
-                "group_size": len(members),
-                "error": error,
-            }
+            results = await _judge_group([rollouts[i] for i in members])
+        for i, result in zip(members, results, strict=True):
+            out[i] = result
 
-    keys = [_group_key(str(data_sources[i]), ground_truths[i], infos[i]) for i in range(n)]
+    keys = [_group_key(r.data_source, r.ground_truth, r.info) for r in rollouts]
     await asyncio.gather(*(one(members) for members in groups(keys)))
     return out
 

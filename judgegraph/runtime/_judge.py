@@ -100,6 +100,7 @@ class Judge:
         self._open_lock = asyncio.Lock()
         self._opened = False
         self._loop_thread: _LoopThread | None = None
+        self._loop_lock = threading.Lock()  # the sync façade may be called from several threads at once
         self._checkpoints: Any = None
         # The spec's hashes, once: every run records them, and hashing the spec costs as much as a rule check.
         self._judge_version: str = spec.version
@@ -320,9 +321,11 @@ class Judge:
     # ------------------------------------------------------------ sync façade
 
     def _sync(self, coro: Coroutine[Any, Any, T]) -> T:
-        if self._loop_thread is None:
-            self._loop_thread = _LoopThread()
-        return self._loop_thread.run(coro)
+        with self._loop_lock:
+            if self._loop_thread is None:
+                self._loop_thread = _LoopThread()
+            loop_thread = self._loop_thread
+        return loop_thread.run(coro)
 
     def run(self, request: JudgeRequest | Mapping[str, Any]) -> Trajectory:
         """Synchronous `arun`."""
