@@ -140,6 +140,40 @@ async def _judgegraph(
     return statistics.median(cpu), [out[k] for k in range(len(requests))]
 
 
+async def _verl_per_rollout(solutions: list[Solution], store: Path) -> tuple[float, list[bool]]:
+    """judgegraph's verl reward function called as verl's reward loop calls it: once per rollout, the whole batch
+    at once (its calls for one problem's rollouts coalesced into a group by the default window); CPU as above."""
+    from judgegraph.adapters import verl as verl_adapter
+    from judgegraph.tools._answers import forget_comparisons
+
+    problem: dict[str, int] = {}
+    calls = [(text, gold, {"index": problem.setdefault(q, len(problem))}) for q, gold, text, _ in solutions]
+    saved = {k: os.environ.get(k) for k in ("JUDGEGRAPH_MODEL_URL", "JUDGEGRAPH_STORE")}
+    os.environ.update({"JUDGEGRAPH_MODEL_URL": NO_MODEL, "JUDGEGRAPH_STORE": str(store)})
+    verl_adapter._JUDGES.clear()
+    cpu: list[float] = []
+    try:
+        await verl_adapter.compute_score_async("lighteval/MATH", "1", "1", {"index": -1})  # warm
+        for _ in range(PASSES):
+            forget_comparisons()
+            start = time.process_time()
+            got = await asyncio.gather(
+                *(verl_adapter.compute_score_async("lighteval/MATH", text, gold, info) for text, gold, info in calls)
+            )
+            cpu.append(time.process_time() - start)
+    finally:
+        for judge in verl_adapter._JUDGES.values():
+            await judge.aclose()
+        verl_adapter._JUDGES.clear()
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+    assert all(r["group_size"] == 8 for r in got), "a problem's 8 calls were not one group"
+    return statistics.median(cpu), [r["valid"] and r["score"] == 1.0 for r in got]
+
+
 GROUP_SIZES = (1, 4, 8, 16)
 
 
@@ -242,6 +276,15 @@ async def bench(data: Path = DATA) -> str:
             flat = [x for g, size in zip(got, sizes, strict=True) for x in (g or [None] * size)]
             name = f"judgegraph evidence, groups of {k}, store {store}"
             group_rows.append(row(name, cpu, flat, mv_cpu * len(truth) / n, truth, ref, len(truth)))
+    with tempfile.TemporaryDirectory() as tmp:
+        per_rollout_cpu, per_rollout = await _verl_per_rollout(solutions, Path(tmp) / "runs.db")
+    group_rows.append(
+        one(
+            "judgegraph verl reward, called per rollout, coalesced (groups of 8), store on",
+            per_rollout_cpu,
+            per_rollout,
+        )
+    )
 
     verl = _verl(solutions)
     rows = [one("math-verify", mv_cpu, mv)]
@@ -266,7 +309,10 @@ async def bench(data: Path = DATA) -> str:
         (
             f"{n} real MATH solutions (Qwen2.5-Math's 100 problems x 8 samples), each scored against its answer; CPU"
             f" per solution.{about_verl} A group judgment scores a problem's k rollouts in one run (k = 16: its"
-            " 8 samples twice); its CPU per solution is against math-verify's on the same solutions. The first rows"
+            " 8 samples twice); its CPU per solution is against math-verify's on the same solutions. verl's reward"
+            " loop calls a reward function once per rollout, a batch's calls at once: the row 'called per rollout'"
+            " is judgegraph's verl reward function called so (800 calls at once), each problem's 8 calls judged as"
+            " one group (the default window). The first rows"
             " run with the garbage collector tuned as judgegraph's CLI,"
             " server and workers tune it (`judgegraph.tune_gc()`); the last two with Python's default, each against"
             " math-verify under the same collector.\n\n"
