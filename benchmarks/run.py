@@ -34,7 +34,7 @@ SECTIONS = {
     "made_evidence": "Evidence the judge makes: statement examples and differential testing",
     "mcp": "A tool call through MCP against the same call in-process",
     "group_server": "A verl-sized batch through the reward server: grouped against per rollout",
-    "prefix_cache": "Model-judged groups and vLLM's prefix cache",
+    "prefix_cache": "Model-judged groups and the servers' prefix caches",
 }
 REPORT = Path(__file__).resolve().parent.parent / "BENCHMARKS.md"
 

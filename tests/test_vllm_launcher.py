@@ -32,6 +32,15 @@ def test_command_has_tool_calling_flags_and_only_the_options_given() -> None:
     assert "--max-model-len 8192" in joined and "--tensor-parallel-size 2" in joined
     assert "--generation-config vllm" in joined
     assert "--chat-template" not in joined and "--gpu-memory-utilization" not in joined
+    assert "--block-size" not in joined  # vLLM's own on GPU
+
+
+def test_the_cpu_build_caches_prompts_in_small_blocks() -> None:
+    """vLLM's CPU default (128-token blocks) shares nothing of a shorter common prefix; judgegraph asks for 32."""
+    cpu = vllm_command(VllmLaunch(model="x", cpu=True))
+    assert cpu[cpu.index("--block-size") + 1] == "32"
+    chosen = vllm_command(VllmLaunch(model="x", cpu=True, block_size=128))
+    assert chosen[chosen.index("--block-size") + 1] == "128"
 
 
 def test_explicit_parser_and_images_limit() -> None:

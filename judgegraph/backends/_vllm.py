@@ -62,6 +62,10 @@ def chat_template_for(model: str) -> str | None:
     return str(importlib.resources.files("judgegraph.backends") / "templates" / name)
 
 
+CPU_BLOCK_SIZE = 32
+"""The smallest KV-cache block vLLM's CPU kernels prefer (multiples of 32)."""
+
+
 class VllmLaunch(BaseModel):
     """How to serve a model with vLLM for judgegraph."""
 
@@ -87,6 +91,10 @@ class VllmLaunch(BaseModel):
     """vLLM's CPU build: eager mode (30 s to start instead of two minutes of torch.compile), bfloat16, the KV
     cache in `cpu_kv_cache_gib` of RAM, threads bound to every core."""
     cpu_kv_cache_gib: int = Field(default=1, ge=1)
+    block_size: int | None = Field(default=None, ge=1)
+    """Tokens per KV-cache block, the prefix cache's unit: a prompt shares only whole blocks with an earlier one.
+    None: 32 on the CPU build (its own default, 128, is longer than the system prompt and question that a prompt's
+    judgments share, and lost most of their sharing: `python -m benchmarks.run prefix_cache`), vLLM's on GPU."""
     python: str | None = None
     """The interpreter of the environment vLLM is installed in (run as a module); None: the `vllm` command."""
     extra_args: list[str] = Field(default_factory=list)
@@ -111,6 +119,7 @@ def vllm_args(launch: VllmLaunch) -> list[str]:
         ("--gpu-memory-utilization", launch.gpu_memory_utilization),
         ("--dtype", launch.dtype or ("bfloat16" if launch.cpu else None)),
         ("--reasoning-parser", launch.reasoning_parser),
+        ("--block-size", launch.block_size or (CPU_BLOCK_SIZE if launch.cpu else None)),
     ]
     for flag, value in optional:
         if value is not None:
