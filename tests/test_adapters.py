@@ -73,7 +73,7 @@ def test_verl_sync_form(fake_openai: FakeOpenAI, monkeypatch: pytest.MonkeyPatch
 async def test_trl_and_verl_style_calls_score_a_batch_on_the_embedded_model(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    async with EmbeddedServer(n_threads=2) as server:
+    async with EmbeddedServer() as server:
         reward = AsyncJudgeReward("evidence", store=tmp_path / "r.db", model_url=server.base_url)
         try:
             scores = await reward(

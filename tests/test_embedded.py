@@ -30,7 +30,7 @@ pytestmark = pytest.mark.llm
 
 @pytest_asyncio.fixture(scope="module")
 async def embedded() -> AsyncIterator[EmbeddedServer]:
-    async with EmbeddedServer(n_threads=2) as server:
+    async with EmbeddedServer() as server:
         yield server
 
 

@@ -83,8 +83,13 @@ async def test_verl_masks_line_up_with_backend_token_ids(tmp_path: Path) -> None
 
 @pytest.mark.llm
 async def test_verl_retokenizes_with_the_embedded_models_own_tokenizer(tmp_path: Path) -> None:
-    async with EmbeddedServer(n_threads=2) as server:
-        await _record(server.base_url, tmp_path / "s.db", judge="agentic")
+    # one agentic run (both candidate orders, each several turns) is what retokenizing needs; the server's
+    # default threads (1 on 2 cores: llama.cpp's spin-waiting threads collapse beside other work)
+    async with (
+        EmbeddedServer() as server,
+        Judge.load("agentic", store=tmp_path / "s.db", model_url=server.base_url) as j,
+    ):
+        await j.arun(OPEN)
     from judgegraph.store import TrajectoryStore
 
     st = TrajectoryStore(tmp_path / "s.db")

@@ -219,7 +219,7 @@ async def test_a_batch_on_the_embedded_model_exports_replays_and_answers_counter
     from judgegraph.store import TrajectoryStore
 
     async with (
-        EmbeddedServer(n_threads=2) as server,
+        EmbeddedServer() as server,
         Judge.load("evidence", store=tmp_path / "r.db", model_url=server.base_url) as judge,
     ):
         runs = [
