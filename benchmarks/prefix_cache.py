@@ -60,12 +60,11 @@ def vllm_counters(metrics: str) -> tuple[float, float]:
 
 
 _PREFIX_HIT = re.compile(r"^Llama\.generate: (\d+) prefix-match hit", re.MULTILINE)
-_COMPLETION_END = re.compile(r"^llama_perf_context_print: +prompt eval time", re.MULTILINE)
 
 
-def llama_cpp_hits(log: str) -> tuple[int, int]:
-    """(completions, prompt tokens not evaluated again) in a stretch of the llama.cpp server's log."""
-    return len(_COMPLETION_END.findall(log)), sum(int(n) for n in _PREFIX_HIT.findall(log))
+def llama_cpp_hits(log: str) -> int:
+    """Prompt tokens the llama.cpp server's log says it did not evaluate again (prefix-match hits)."""
+    return sum(int(n) for n in _PREFIX_HIT.findall(log))
 
 
 def shareable(prompts: Sequence[Sequence[int]]) -> int:
@@ -160,7 +159,7 @@ async def _on_llama_cpp(rows: list[dict[str, Any]], tokenize: Any) -> list[list[
         log = server.log_path
 
         async def count() -> tuple[float | None, float]:
-            return None, float(llama_cpp_hits(log.read_text(errors="replace"))[1])
+            return None, float(llama_cpp_hits(log.read_text(errors="replace")))
 
         async with Judge.load("llm", store=False, model_url=server.base_url, backend=EmbeddedServer.profile) as judge:
             return await _batches(judge, rows, count, tokenize)

@@ -143,33 +143,27 @@ async def _judgegraph(
 async def _verl_per_rollout(solutions: list[Solution], store: Path) -> tuple[float, list[bool]]:
     """judgegraph's verl reward function called as verl's reward loop calls it: once per rollout, the whole batch
     at once (its calls for one problem's rollouts coalesced into a group by the default window); CPU as above."""
+    from judgegraph import Judge
     from judgegraph.adapters import verl as verl_adapter
     from judgegraph.tools._answers import forget_comparisons
 
     problem: dict[str, int] = {}
     calls = [(text, gold, {"index": problem.setdefault(q, len(problem))}) for q, gold, text, _ in solutions]
-    saved = {k: os.environ.get(k) for k in ("JUDGEGRAPH_MODEL_URL", "JUDGEGRAPH_STORE")}
-    os.environ.update({"JUDGEGRAPH_MODEL_URL": NO_MODEL, "JUDGEGRAPH_STORE": str(store)})
-    verl_adapter._JUDGES.clear()
     cpu: list[float] = []
-    try:
-        await verl_adapter.compute_score_async("lighteval/MATH", "1", "1", {"index": -1})  # warm
-        for _ in range(PASSES):
-            forget_comparisons()
-            start = time.process_time()
-            got = await asyncio.gather(
-                *(verl_adapter.compute_score_async("lighteval/MATH", text, gold, info) for text, gold, info in calls)
-            )
-            cpu.append(time.process_time() - start)
-    finally:
-        for judge in verl_adapter._JUDGES.values():
-            await judge.aclose()
-        verl_adapter._JUDGES.clear()
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
+    # the judge the adapter would load on first use, with this benchmark's store and no model
+    async with Judge.load("evidence", store=store, model_url=NO_MODEL) as judge:
+        verl_adapter._JUDGES["evidence"] = judge
+        try:
+            await verl_adapter.compute_score_async("lighteval/MATH", "1", "1", {"index": -1})  # warm
+            for _ in range(PASSES):
+                forget_comparisons()
+                start = time.process_time()
+                got = await asyncio.gather(
+                    *(verl_adapter.compute_score_async("lighteval/MATH", x, gold, info) for x, gold, info in calls)
+                )
+                cpu.append(time.process_time() - start)
+        finally:
+            del verl_adapter._JUDGES["evidence"]
     assert all(r["group_size"] == 8 for r in got), "a problem's 8 calls were not one group"
     return statistics.median(cpu), [r["valid"] and r["score"] == 1.0 for r in got]
 
