@@ -402,13 +402,16 @@ def _named_otherwise(e: Example, params: list[str]) -> Example:
 
 # ---------------------------------------------------------------- contest samples
 
+# Headings as statements write them: markdown (`### Sample Input 1`, `**Input:**`), APPS and TACO's rules
+# (`-----Examples-----`), Codeforces pasted from its site (`inputCopy`).
+_RULE = r"(?:-{3,}\s*)?"
 _HEADING = re.compile(
-    r"^\s*(?:#{1,6}\s*)?(?:\*\*|__)?\s*(?P<kind>sample|example)?s?\s*(?P<io>input|output)s?\s*(?P<k>\d*)\s*"
-    r"(?:\*\*|__)?\s*:?\s*(?:\*\*|__)?\s*$",
+    rf"^\s*{_RULE}(?:#{{1,6}}\s*)?(?:\*\*|__)?\s*(?P<kind>sample|example)?s?\s*(?P<io>input|output)s?(?:copy)?\s*"
+    rf"(?P<k>\d*)\s*(?:\*\*|__)?\s*:?\s*(?:\*\*|__)?\s*{_RULE}$",
     re.IGNORECASE,
 )
 _EXAMPLES_HEADING = re.compile(
-    r"^\s*(?:#{1,6}\s*)?(?:\*\*)?\s*(?:examples?|samples?)\s*(?:\d+)?\s*(?:\*\*)?:?\s*$", re.I
+    rf"^\s*{_RULE}(?:#{{1,6}}\s*)?(?:\*\*)?\s*(?:examples?|samples?)\s*(?:\d+)?\s*(?:\*\*)?:?\s*{_RULE}$", re.I
 )
 _SENTENCE = re.compile(r"^[A-Z][a-z]+(?: [\w,'()-]+){3,}[.:]$")
 
@@ -427,7 +430,7 @@ def _block(lines: list[str], start: int, stop_at_blank: bool) -> tuple[str, int]
     while j < len(lines) and not _HEADING.match(lines[j]) and not _EXAMPLES_HEADING.match(lines[j]):
         if stop_at_blank and not lines[j].strip():
             break
-        if re.match(r"^\s*(?:#{1,6}\s*)?(?:\*\*)?\s*(?:notes?|explanation|constraints)\b", lines[j], re.I):
+        if re.match(rf"^\s*{_RULE}(?:#{{1,6}}\s*)?(?:\*\*)?\s*(?:notes?|explanation|constraints)\b", lines[j], re.I):
             break
         j += 1
     body = lines[i:j]
@@ -592,6 +595,13 @@ def _lines(text: str) -> list[str]:
     return out
 
 
+def _real_for_integer(integer: str, printed: str) -> bool:
+    """Whether `printed` is a real (a point or an exponent) equal to `integer`."""
+    if not re.fullmatch(r"[-+]?(?:\d+\.\d*|\.\d+|\d+(?:\.\d*)?[eE][-+]?\d+)", printed):
+        return False
+    return float(printed) == int(integer)
+
+
 def compare_outputs(expected: str, got: str, tolerance: float | None = None, any_case: bool = False) -> Outcome:
     """Printed output against the statement's, as contest judges compare: line by line, trailing spaces and
     blank lines ignored; reals token by token within the statement's tolerance; letters in any case where the
@@ -610,6 +620,9 @@ def compare_outputs(expected: str, got: str, tolerance: float | None = None, any
         if a == b:
             continue
         if tolerance is None and re.fullmatch(r"[-+]?\d+", a):
+            if _real_for_integer(a, b):
+                outcomes.append("unsure")  # `0.0000000` for `0`: judges comparing reals accept it, exact ones not
+                continue
             return "failed"  # an integer is compared exactly
         try:
             x, y = float(a), float(b)
