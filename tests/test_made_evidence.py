@@ -135,6 +135,22 @@ def test_contest_samples_in_both_layouts() -> None:
     assert [(e.stdin, e.expected_text) for e in atcoder.examples] == [("3\n1 2 3\n", "6"), ("2\n10 -4\n", "6")]
 
 
+def test_contest_samples_as_datasets_and_sites_write_them() -> None:
+    """APPS and TACO rule their headings (`-----Examples-----`, the format's `-----Input-----` before it);
+    Codeforces pasted from its site labels each box `inputCopy` / `outputCopy`."""
+    apps = (
+        "Print the sum.\n\n-----Input-----\n\nThe first line contains n.\n\n-----Output-----\n\nPrint one integer.\n\n"
+        "-----Examples-----\nInput\n3\n1 2 3\n\nOutput\n6\n\nInput\n1\n-5\n\nOutput\n-5\n-----Note-----\n\nEasy."
+    )
+    pasted = (
+        "Print the sum.\n\nExamples\ninputCopy\n3\n1 2 3\noutputCopy\n6\ninputCopy\n1\n-5\noutputCopy\n-5\nNote\nEasy."
+    )
+    for prompt in (apps, pasted):
+        statement = read_statement(prompt)
+        assert statement.style == "stdin"
+        assert [(e.stdin, e.expected_text) for e in statement.examples] == [("3\n1 2 3\n", "6"), ("1\n-5\n", "-5")]
+
+
 def test_what_informs_and_never_decides() -> None:
     any_of_them = read_statement(LEETCODE + "\nIf there are several answers, return any of them.")
     assert any_of_them.examples and not any(e.decisive for e in any_of_them.examples)
@@ -206,6 +222,10 @@ def test_comparing_as_judges_do() -> None:
     assert compare_outputs("6", "7") == "failed"
     assert compare_outputs("0.5", "0.50000") == "passed"  # within the precision the statement prints
     assert compare_outputs("YES", "NO") == "failed"
+    # A real printed where the sample shows an integer (DOMjudge's fltcmp sample: `0` for 1/inf): right where
+    # the judge compares reals, wrong where it compares tokens; the statement does not say which
+    assert compare_outputs("inf\n0\nNaN", "inf\n0.0000000\nnan") == "unsure"
+    assert compare_outputs("2", "2.5") == "failed" and compare_outputs("5 6", "5.0 7") == "failed"
 
 
 def test_generated_inputs_are_bounded_and_keep_the_samples_shape() -> None:
@@ -320,6 +340,33 @@ async def test_differential_testing_finds_where_candidates_disagree(services: To
     first = found.data["disagreements"][0]
     assert first["provenance"] == "disagreement" and first["outputs"][0] != first["outputs"][1]
     assert found.data["passes_examples"] == [True, True, True]
+
+
+async def test_an_observed_run_stops_after_its_second_timeout(services: ToolServices) -> None:
+    """A program too slow for generated inputs would cost a full time limit on every one of them (a time-limit
+    submission on 14 inputs: 14 s); after two timeouts the rest are not run, and not compared."""
+    from judgegraph.tools._observe import Call, observe_calls, observe_stdin
+
+    pool = await services.sandbox()
+    slow = "import time\nn = int(input())\ntime.sleep(30 if n > 1 else 0)\nprint(n)\n"
+    inputs = ["1\n", "2\n", "3\n", "1\n", "4\n"]
+    seen = await observe_stdin(pool, languages.get("python"), slow, inputs, 0.5)
+    assert [o.status for o in seen.observed] == ["ok", "timeout", "timeout", "not_run", "not_run"]
+    assert seen.duration_s < 10
+    calls = [Call("f", (n,), {}) for n in (1, 2, 3, 1, 4)]
+    slow_f = "import time\ndef f(n):\n    time.sleep(30 if n > 1 else 0)\n    return n\n"
+    seen = await observe_calls(pool, slow_f, calls, 0.5)
+    assert [o.status for o in seen.observed] == ["ok", "timeout", "timeout", "not_run", "not_run"]
+    # differential testing compares the inputs a stopped candidate did not run among the others only
+    right = "n = int(input())\nprint(n)\n"
+    request = {
+        "prompt": "Print n.\n\nSample Input 1\n\n1\n\nSample Output 1\n\n1\n",
+        "candidates": [_fenced(right), _fenced(slow)],
+    }
+    found = await _call(services, request, "differential_test")
+    assert found.ok and found.data is not None
+    assert all("not_run" not in d["outputs"][1] for d in found.data["disagreements"])
+    assert any("timeout" in d["outputs"][1] for d in found.data["disagreements"])
 
 
 async def test_differential_testing_of_stdin_programs_varies_the_samples(services: ToolServices) -> None:

@@ -164,16 +164,18 @@ _TOKEN = re.compile(r"-?\d+|[A-Za-z]+")
 
 
 def stdin_inputs(samples: list[str], seed_text: str) -> list[str]:
-    """Mutations of contest samples that keep their shape: a line holding one number (a count, most often) is
-    kept; on other lines one value changes at a time (a number by a little, a word by a letter), or the line's
-    values are reordered; a count and the list it counts change size together."""
+    """Mutations of contest samples that keep their shape: the first line and a line holding one number (sizes
+    and counts, most often) are kept, unless the sample is that one line (`n`, `a b`: the values themselves);
+    on other lines one value changes at a time (a number by a little, a word by a letter), or the line's values
+    are reordered; a count and the list it counts change size together."""
     rng = _rng(seed_text)
     out: list[str] = []
     for sample in samples:
         lines = sample.rstrip("\n").split("\n")
         for k, line in enumerate(lines):
             tokens = line.split()
-            if k == 0 or (len(tokens) < 2 and not re.search(r"[A-Za-z]", line)):
+            alone = len(lines) == 1
+            if not alone and (k == 0 or (len(tokens) < 2 and not re.search(r"[A-Za-z]", line))):
                 continue  # the first line and lone numbers are sizes and counts, most often
             for j, token in enumerate(tokens):
                 for changed in _token_mutations(token, rng):

@@ -204,11 +204,13 @@ def driver_program(
     )
 
 
-def capturing(program: Program) -> Program:
+def capturing(program: Program, stop_after_timeouts: int | None = None) -> Program:
     """A driver program whose stdin cases report what the program printed instead of comparing it (the judge
     compares outside the sandbox: statement examples, differential testing). Each case's message is then its
-    output; a case that exits non-zero is an `error`."""
+    output; a case that exits non-zero is an `error`. After `stop_after_timeouts` timeouts the other cases
+    are `not_run`."""
     spec = json.loads(program.files[".judgegraph-run.json"])
+    spec["stop_after_timeouts"] = stop_after_timeouts
     for case in spec["cases"]:
         if "input" in case:
             case["capture"] = True

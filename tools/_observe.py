@@ -16,6 +16,9 @@ from judgegraph.tools._python_language import calls_program
 
 Status = Literal["ok", "error", "timeout", "not_run"]
 CASE_TIMEOUT_S = 3.0
+STOP_AFTER_TIMEOUTS = 2
+"""An observed run stops after this many timeouts: a program too slow for one input is mostly too slow for the
+next, and each further timeout costs a full time limit to say nothing new."""
 
 
 @dataclass(frozen=True)
@@ -106,11 +109,13 @@ async def observe_calls(
     case_timeout_s: float = CASE_TIMEOUT_S,
     prelude: str | None = None,
 ) -> Observations:
-    """Each call's value, from one sandbox run of the candidate's Python code (after `prelude`, if any)."""
+    """Each call's value, from one sandbox run of the candidate's Python code (after `prelude`, if any); the
+    calls after `STOP_AFTER_TIMEOUTS` timeouts are `not_run`."""
     encoded: list[dict[str, object]] = [
         {"function": c.function, "args": encode(list(c.args)), "kwargs": encode(dict(c.kwargs))} for c in calls
     ]
-    results, load_error, duration = await _run(pool, calls_program(code, encoded, case_timeout_s, prelude))
+    program = calls_program(code, encoded, case_timeout_s, prelude, STOP_AFTER_TIMEOUTS)
+    results, load_error, duration = await _run(pool, program)
     observed = []
     for status, message in results:
         if status == "passed":
@@ -128,9 +133,10 @@ async def observe_calls(
 async def observe_stdin(
     pool: SandboxPool, language: Language, code: str, inputs: list[str], case_timeout_s: float = CASE_TIMEOUT_S
 ) -> Observations:
-    """Each input's printed output, from one sandbox run (built once) of the candidate's program."""
+    """Each input's printed output, from one sandbox run (built once) of the candidate's program; the inputs
+    after `STOP_AFTER_TIMEOUTS` timeouts are `not_run`."""
     tests: list[str | IOTest] = [IOTest(input=i, output="") for i in inputs]
-    program = capturing(language.program(code, tests, None, case_timeout_s))
+    program = capturing(language.program(code, tests, None, case_timeout_s), STOP_AFTER_TIMEOUTS)
     results, load_error, duration = await _run(pool, program)
     observed = [
         Observed("ok", output=message, printed=True)

@@ -172,7 +172,11 @@ def observe(candidate, spec):
     compare outside the sandbox (statement examples, differential testing)."""
     results = []
     signal.signal(signal.SIGALRM, alarm)
+    stop_after, timeouts = spec.get("stop_after_timeouts"), 0  # as the stdin driver's
     for call in spec["calls"]:
+        if stop_after is not None and timeouts >= stop_after:
+            results.append(["not_run", f"not run: {timeouts} calls before it took longer than the time limit"])
+            continue
         if not candidate.alive():
             candidate.stop()
             candidate.start()
@@ -194,6 +198,7 @@ def observe(candidate, spec):
         except CaseTimeout:
             candidate.stop()
             results.append(["timeout", f"took longer than {spec['case_timeout']:g}s"])
+            timeouts += 1
         except BaseException as e:
             results.append(["error", type(e).__name__ + ": " + str(e)[:500]])
         finally:

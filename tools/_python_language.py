@@ -127,13 +127,19 @@ def prelude_for(statement: Statement) -> str | None:
 
 
 def calls_program(
-    code: str, calls: list[dict[str, object]], case_timeout_s: float, prelude: str | None = None
+    code: str,
+    calls: list[dict[str, object]],
+    case_timeout_s: float,
+    prelude: str | None = None,
+    stop_after_timeouts: int | None = None,
 ) -> Program:
     """The harness run that observes calls (`{"function", "args", "kwargs"}`, arguments encoded by the codec)
     instead of running tests: each result's message is the JSON of [value, arguments after the call].
-    `prelude` runs before the code, in its namespace (the environment the statement's judge gives)."""
+    `prelude` runs before the code, in its namespace (the environment the statement's judge gives). After
+    `stop_after_timeouts` timeouts the other calls are `not_run`."""
     wall = min(60.0, 5.0 + case_timeout_s * len(calls))
     spec = {"cases": [], "calls": calls, "setup": "", "entry": None, "case_timeout": case_timeout_s}
+    spec["stop_after_timeouts"] = stop_after_timeouts
     limits = PYTHON_LIMITS.model_copy(update={"wall_s": wall, "cpu_s": int(wall) + 1, "output_bytes": 4_000_000})
     return _harness_program(code, spec, [str(c["function"]) for c in calls], limits, prelude)
 

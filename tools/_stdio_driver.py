@@ -192,6 +192,9 @@ def main():
     top = os.getcwd()
     results, load_error, errors = [], None, {}
     built = None  # the step last built (all stdin/stdout cases share one)
+    # Observed runs (generated inputs) stop after `stop_after_timeouts` timeouts: a program too slow for one input
+    # is mostly too slow for the next, and each further timeout costs a full time limit to say nothing new
+    stop_after, timeouts = spec.get("stop_after_timeouts"), 0
     for case in spec["cases"]:
         k = case["step"]
         step = spec["steps"][k]
@@ -212,7 +215,11 @@ def main():
         if errors[k] is not None:
             results.append(["error" if "output" in case else "failed", errors[k][-600:]])
             continue
+        if stop_after is not None and timeouts >= stop_after:
+            results.append(["not_run", f"not run: {timeouts} cases before it took longer than the time limit"])
+            continue
         results.append(run_case(case, step, env, spec))
+        timeouts += results[-1][0] == "timeout"
         kill_descendants()
     report = "\n" + spec["nonce"] + json.dumps({"load_error": load_error, "results": results}) + "\n"
     os.write(1, report.encode())

@@ -190,8 +190,8 @@ async def differential_test(args: DifferentialArgs, ctx: ToolContext) -> ToolOut
     n_examples = len(examples)
     disagreements = []
     for k in range(n_examples, len(shown_inputs)):
-        row = [observed[i][k] for i in present]
-        if all(o.status != "ok" for o in row):
+        row = [o for i in present if (o := observed[i][k]).status != "not_run"]  # stopped after its timeouts
+        if len(row) < 2 or all(o.status != "ok" for o in row):
             continue  # an input no candidate accepts is most likely not a valid input
         if len({o.key(statement.any_case) for o in row}) > 1:
             outputs = [shown_output(observed[i][k]) if i in observed else "<no code>" for i in range(len(codes))]
