@@ -1,10 +1,11 @@
 """Evidence the judge makes (issue #21): what the statement's examples and differential testing cost a pair.
 
-On the `code-noref` set (HumanEval prompts without their tests) and the `leetcode-noref` set (LeetCode statements,
-answers run in LeetCode's environment), on a warm sandbox pool of each backend: the wall time of running both
-candidates on the statement's examples (in parallel, as the evidence node runs them), and of differential testing
-(no model: the generated inputs alone), with the CPU the machine spent during it (all processes, containers
-included: /proc/stat).
+On the `code-noref` set (HumanEval prompts without their tests), the `leetcode-noref` set (LeetCode statements,
+answers run in LeetCode's environment) and the `contest-noref` set (ICPC problems read from stdin; C, C++, Java,
+Python...: the compiled languages built on each run), on a warm sandbox pool of each backend: the wall time of
+running both candidates on the statement's examples (in parallel, as the evidence node runs them), and of
+differential testing (no model: the generated inputs alone), with the CPU the machine spent during it (all
+processes, containers included: /proc/stat).
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ async def _pair(services: ToolServices, request: JudgeRequest) -> tuple[float, f
 
 async def bench() -> str:
     rows = []
-    for name in ("code-noref", "leetcode-noref"):
+    for name in ("code-noref", "leetcode-noref", "contest-noref"):
         requests = await build_set(name, PAIRS)
         for backend in ("docker", "process"):
             rows.append([name, *await _measured(backend, requests)])
@@ -66,7 +67,10 @@ async def bench() -> str:
         + table(head, rows)
         + "\n\nTargets (issue #21): the statement's examples add at most 1 s a pair on the warm Docker pool; "
         "differential testing stays within 5 s of CPU a pair. The CPU column is the whole machine's during the "
-        "call (both candidates' sandbox runs, the containers' processes included)."
+        "call (both candidates' sandbox runs, the containers' processes included). The contest maxima are "
+        "submissions the jury filed as too slow: an observed run stops after two timeouts (3 s each on the "
+        "examples, 1 s on generated inputs); before it stopped, one took 18 s on its six samples and another 14 s "
+        "(16 s of CPU) of differential testing."
     )
 
 

@@ -2,7 +2,7 @@
 for standard reward benchmarks, and the harness behind `judgegraph eval` (reports with plots).
 """
 
-from judgegraph.evals import _leetcode, _noref  # noqa: F401 - register the reference-free sets
+from judgegraph.evals import _contest, _leetcode, _noref  # noqa: F401 - register the reference-free sets
 from judgegraph.evals._benchmarks import Benchmark, benchmarks
 from judgegraph.evals._harness import EvalReport, run_eval, suites
 from judgegraph.evals._metrics import Metrics, Outcome, metrics
