@@ -29,6 +29,9 @@ RECIPE_REVISION = 2
 
 LANGUAGE_PACKAGES = ("python3", "gcc", "g++", "libc6-dev", "default-jdk-headless", "nodejs", "golang-go", "rustc")
 """Every language `run_code` runs (tools/_languages.py), from Debian's own packages."""
+LIBRARY_PACKAGES = ("python3-numpy", "python3-sortedcontainers")
+"""Libraries the judges answers are written for give Python code (AtCoder numpy, LeetCode sortedcontainers): a
+right answer that imports one must run (scripts/test-services.sh installs them for the process sandbox)."""
 
 # PID 1 of every sandbox container: reaps orphans (so they do not eat the pids limit) and, being PID 1,
 # survives the `kill -9 -1` with which each run removes what it left running.
@@ -81,7 +84,7 @@ class ImageRecipe(BaseModel):
 
     suite: str = ""
     variant: str = "minbase"
-    packages: tuple[str, ...] = LANGUAGE_PACKAGES
+    packages: tuple[str, ...] = LANGUAGE_PACKAGES + LIBRARY_PACKAGES
     revision: int = RECIPE_REVISION
 
     def resolved(self) -> ImageRecipe:

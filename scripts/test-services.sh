@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # What the judges and tests need on the machine besides Python: bubblewrap (process sandbox), debootstrap
 # (sandbox image build), the toolchains run_code builds with in the process sandbox (which runs the host's /usr:
-# gcc, g++, a JDK, Node, Go, Rust; the Docker image has its own), Tesseract (OCR), Chromium (the viewer's
-# browser tests) and a running Docker engine (Docker sandbox). Installs Debian's packages when missing and starts dockerd
+# gcc, g++, a JDK, Node, Go, Rust, Python's numpy and sortedcontainers; the Docker image has its own), Tesseract
+# (OCR), Chromium (the viewer's browser tests) and a running Docker engine (Docker sandbox). Installs Debian's packages when missing and starts dockerd
 # when it is not running (these machines have no systemd). Used by `make test`; needs root where it must act.
 set -euo pipefail
 
@@ -15,6 +15,10 @@ command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 # The process sandbox sees /usr only: a toolchain elsewhere (~/.cargo, /opt) does not count.
 for tool in gcc:gcc g++:g++ javac:default-jdk-headless node:nodejs go:golang-go rustc:rustc; do
   [ -x "/usr/bin/${tool%%:*}" ] || missing+=("${tool#*:}")
+done
+# The Python libraries answers are written for (the image's LIBRARY_PACKAGES, sandboxes/_image.py).
+for module in numpy:python3-numpy sortedcontainers:python3-sortedcontainers; do
+  /usr/bin/python3 -c "import ${module%%:*}" 2>/dev/null || missing+=("${module#*:}")
 done
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" != 0 ]; then

@@ -5,6 +5,7 @@ runs). The statement's examples and differential testing both read candidates th
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -19,6 +20,16 @@ CASE_TIMEOUT_S = 3.0
 STOP_AFTER_TIMEOUTS = 2
 """An observed run stops after this many timeouts: a program too slow for one input is mostly too slow for the
 next, and each further timeout costs a full time limit to say nothing new."""
+
+
+_MISSING_MODULE = re.compile(r"ModuleNotFoundError: No module named '([\w.]+)'")
+
+
+def missing_module(message: str) -> str | None:
+    """The module a Python run failed to import, if that is how it failed: a library the judge's sandbox lacks
+    (contest and LeetCode judges install some: numpy, sortedcontainers...) says nothing about the answer."""
+    m = _MISSING_MODULE.search(message)
+    return m.group(1) if m else None
 
 
 @dataclass(frozen=True)

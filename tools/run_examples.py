@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field
 from judgegraph.errors import ToolFailure
 from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult
 from judgegraph.tools._base import ToolContext, ToolOutput, candidate_criterion, each_candidate, result_data, tool
-from judgegraph.tools._observe import Call, Observations, Observed, observe_calls, observe_stdin
+from judgegraph.tools._observe import Call, Observations, Observed, missing_module, observe_calls, observe_stdin
 from judgegraph.tools._python_language import prelude_for
 from judgegraph.tools._statement import (
     Example,
@@ -189,6 +189,8 @@ def example_outcome(
     example: Example, observed: Observed, tolerance: float | None, any_case: bool = False
 ) -> tuple[Outcome, str]:
     """How a candidate did on one example (as the statement's judge compares), and what it gave."""
+    if observed.status == "error" and missing_module(observed.message):
+        return "unsure", _cut(observed.message)
     if observed.status != "ok":
         return observed.status, _cut(observed.message)
     if observed.printed:
@@ -203,10 +205,15 @@ def example_outcome(
     return outcome, _cut(repr(value))
 
 
-_UNSURE = (
-    "compared without certainty (reals, no tolerance given)",
-    "the same items in another order, and the statement does not say whether the order counts",
-)
+_MISSING = "the code imports {module}, which this sandbox does not have (a judge's environment may)"
+
+
+def _unsure_note(example: Example, got: str) -> str:
+    if module := missing_module(got):
+        return _MISSING.format(module=module)
+    if example.order == "unstated":
+        return "the same items in another order, and the statement does not say whether the order counts"
+    return "compared without certainty (reals, no tolerance given)"
 
 
 def _case(index: int, example: Example, outcome: Outcome, got: str) -> ExampleCase:
@@ -218,7 +225,7 @@ def _case(index: int, example: Example, outcome: Outcome, got: str) -> ExampleCa
         got=got,
         outcome=outcome,
         decisive=decisive,
-        note=example.note or (_UNSURE[example.order == "unstated"] if outcome == "unsure" else ""),
+        note=example.note or (_unsure_note(example, got) if outcome == "unsure" else ""),
     )
 
 
@@ -285,7 +292,11 @@ async def run_examples(args: RunExamplesArgs, ctx: ToolContext) -> ToolOutput:
             cases.append(
                 _case(i, example, *example_outcome(example, observed, statement.tolerance, statement.any_case))
             )
-    if seen.load_error is not None:  # nothing ran: every example failed as the program did
+    if seen.load_error is not None and (module := missing_module(seen.load_error)):  # the sandbox's gap
+        note = _MISSING.format(module=module)
+        update = {"outcome": "unsure", "decisive": False, "note": note, "got": _cut(seen.load_error)}
+        cases = [c.model_copy(update=update) for c in cases]
+    elif seen.load_error is not None:  # nothing ran: every example failed as the program did
         cases = [c.model_copy(update={"outcome": "error", "got": _cut(seen.load_error)}) for c in cases]
     decisive = [c for c in cases if c.decisive]
     result = RunExamplesResult(
