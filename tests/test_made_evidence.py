@@ -20,7 +20,13 @@ from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResul
 from judgegraph.tools import ToolContext, ToolServices, call_tool, extract_final_answer, languages
 from judgegraph.tools._inputs import call_inputs, from_signature, stdin_inputs
 from judgegraph.tools._observe import Observed
-from judgegraph.tools._statement import UNREADABLE, compare_outputs, compare_values, read_statement
+from judgegraph.tools._statement import (
+    UNREADABLE,
+    compare_outputs,
+    compare_values,
+    read_statement,
+    statement_tolerance,
+)
 from judgegraph.tools.run_examples import example_outcome
 
 HUMANEVAL = read_problems()
@@ -168,6 +174,13 @@ def test_what_informs_and_never_decides() -> None:
     assert interactive.examples == []
     tolerance = read_statement("Your answer is accepted if its absolute or relative error is at most 10^{-6}.\n")
     assert tolerance.tolerance == pytest.approx(1e-6)
+    for said, value in [
+        ("Print the answer with an error of at most 10^-6.", 1e-6),
+        ("Absolute error of up to 10⁻⁹ is allowed.", 1e-9),
+        ("Your answer must be accurate to within 1e-4.", 1e-4),
+        ("If there is an error, print -1. Each value is at most 10^{-3} apart.", None),
+    ]:
+        assert statement_tolerance(said) == (pytest.approx(value) if value else None), said
 
 
 def test_order_counts_only_where_the_statement_says_it_does() -> None:

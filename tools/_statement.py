@@ -168,10 +168,13 @@ _ORDER_KEPT = re.compile(
 """A statement that says the returned order counts (keep the relative order, return it sorted)."""
 _ANY_ORDER = re.compile(r"\bany order\b|\border\b[^.\n]{0,80}\b(?:does not|doesn't|do not|don't) matter", re.IGNORECASE)
 _TOLERANCE = re.compile(
-    r"(?:absolute|relative)\s+(?:or\s+(?:absolute|relative)\s+)?error[^.]{0,120}?"
-    r"(?:10\s*\^\s*\{?\s*[-−–]\s*(\d+)\s*\}?|1e[-−](\d+)|10\s*\*\*\s*[-−](\d+))",
+    r"(?:\berror|\baccura(?:te|cy)|\bprecision|\btolerance)[^.]{0,120}?"
+    r"(?:10\s*\^\s*\{?\s*[-−–]\s*(\d+)\s*\}?|1e[-−](\d+)|10\s*\*\*\s*[-−](\d+)|10⁻([⁰¹²³⁴⁵⁶⁷⁸⁹]+))",
     re.IGNORECASE | re.DOTALL,
 )
+""""absolute or relative error does not exceed 10^{-6}", "an error of at most 10^-6", "accurate to 1e-9",
+"10⁻⁶"..."""
+_SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
 
 
 def statement_tolerance(statement: str) -> float | None:
@@ -179,7 +182,7 @@ def statement_tolerance(statement: str) -> float | None:
     if m is None:
         return None
     digits = next(g for g in m.groups() if g)
-    return 10.0 ** -int(digits)
+    return 10.0 ** -int(digits.translate(_SUPERSCRIPTS))
 
 
 _ANY_CASE = re.compile(
