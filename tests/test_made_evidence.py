@@ -339,6 +339,99 @@ async def test_leetcode_method_in_place_and_contest_samples_in_other_languages(s
     assert c1.data and c1.data["failed"] == 1 and c1.data["cases"][0]["got"].strip() == "10"
 
 
+TWO_SUM = """Given an array of integers nums and an integer target, return indices of the two numbers such that they
+add up to target.
+
+Example 1:
+Input: nums = [2,7,11,15], target = 9
+Output: [0,1]
+
+Example 2:
+Input: nums = [3,2,4], target = 6
+Output: [1,2]
+"""
+
+FOREIGN_ANSWERS = {
+    "cpp": (
+        "class Solution {\npublic:\n    vector<int> twoSum(vector<int>& nums, int target) {\n"
+        "        unordered_map<int, int> seen;\n        for (int i = 0; i < (int)nums.size(); i++) {\n"
+        "            if (seen.count(target - nums[i])) return {seen[target - nums[i]], i};\n"
+        "            seen[nums[i]] = i;\n        }\n        return {};\n    }\n};"
+    ),
+    "java": (
+        "public class Solution {\n    public int[] twoSum(int[] nums, int target) {\n"
+        "        Map<Integer, Integer> seen = new HashMap<>();\n        for (int i = 0; i < nums.length; i++) {\n"
+        "            if (seen.containsKey(target - nums[i])) return new int[]{seen.get(target - nums[i]), i};\n"
+        "            seen.put(nums[i], i);\n        }\n        return new int[0];\n    }\n}"
+    ),
+    "javascript": (
+        "var twoSum = function(nums, target) {\n    const seen = new Map();\n"
+        "    for (let i = 0; i < nums.length; i++) {\n"
+        "        if (seen.has(target - nums[i])) return [seen.get(target - nums[i]), i];\n"
+        "        seen.set(nums[i], i);\n    }\n};"
+    ),
+}
+"""Right answers to Two Sum as LeetCode's C++, Java and JavaScript starters shape them."""
+
+
+@pytest.mark.parametrize("language", ["cpp", "java", "javascript"])
+async def test_call_examples_run_on_answers_in_other_languages(services: ToolServices, language: str) -> None:
+    """LeetCode's examples run on a C++, Java or JavaScript answer as the site runs it: its environment's
+    headers and imports, the arguments built as the method's declared types, the value printed back as data."""
+    right = FOREIGN_ANSWERS[language]
+    # the wrong one pairs an element with itself (j from i): [3,2,4], 6 gives [0,0]
+    wrong = right.replace("seen.count(target - nums[i])", "nums[i] * 2 == target || seen.count(target - nums[i])")
+    wrong = wrong.replace(
+        "return {seen[target - nums[i]], i};", "return {nums[i] * 2 == target ? i : seen[target - nums[i]], i};"
+    )
+    wrong = wrong.replace(
+        "seen.containsKey(target - nums[i])", "nums[i] * 2 == target || seen.containsKey(target - nums[i])"
+    )
+    wrong = wrong.replace(
+        "new int[]{seen.get(target - nums[i]), i}",
+        "new int[]{nums[i] * 2 == target ? i : seen.get(target - nums[i]), i}",
+    )
+    wrong = wrong.replace(
+        "if (seen.has(target - nums[i])) return [seen.get(target - nums[i]), i];",
+        "if (nums[i] * 2 == target) return [i, i];\n        if (seen.has(target - nums[i])) return [seen.get(target - nums[i]), i];",
+    )
+    request = {"prompt": TWO_SUM, "candidates": [_fenced(right, language), _fenced(wrong, language)]}
+    r0, r1 = [await _call(services, request, "run_examples", candidate=i) for i in (0, 1)]
+    assert r0.data and r0.data["failed"] == 0 and r0.data["decisive"] == 2, r0.text
+    assert r0.data["target"].endswith("twoSum")
+    assert r1.data and r1.data["failed"] == 1 and r1.data["cases"][1]["got"] == "[0, 0]", r1.text
+
+
+async def test_call_examples_in_other_languages_inform_where_the_judge_cannot_call(services: ToolServices) -> None:
+    """In place (`void`): the first argument as the call left it. A method whose class the runner cannot build
+    as LeetCode does (a constructor with arguments) informs; an answer that does not compile fails."""
+    in_place = (
+        "class Solution {\npublic:\n    void moveZeroes(vector<int>& nums) {\n        int k = 0;\n"
+        "        for (int x : nums) if (x) nums[k++] = x;\n        while (k < (int)nums.size()) nums[k++] = 0;\n    }\n};"
+    )
+    r = await _call(
+        services, {"prompt": LEETCODE, "candidates": [_fenced(in_place, "cpp"), "x"]}, "run_examples", candidate=0
+    )
+    assert r.data and r.data["failed"] == 0 and r.data["decisive"] == 2
+    built = FOREIGN_ANSWERS["cpp"].replace("public:\n", "public:\n    Solution(int n) {}\n", 1)
+    r = await _call(
+        services, {"prompt": TWO_SUM, "candidates": [_fenced(built, "cpp"), "x"]}, "run_examples", candidate=0
+    )
+    assert r.data and r.data["failed"] == 0 and r.data["decisive"] == 0, r.text
+    assert all("did not build" in c["note"] for c in r.data["cases"])
+    broken = FOREIGN_ANSWERS["cpp"].replace("return {};", "return {}")
+    r = await _call(
+        services, {"prompt": TWO_SUM, "candidates": [_fenced(broken, "cpp"), "x"]}, "run_examples", candidate=0
+    )
+    assert r.data and r.data["failed"] == 2 and "error" in (r.data["load_error"] or "")
+    tree = "class Solution {\npublic:\n    int maxDepth(TreeNode* root) {\n        return 0;\n    }\n};"
+    prompt = "Example 1:\nInput: root = [3,9,20]\nOutput: 2\n"
+    r = await _call(
+        services, {"prompt": prompt, "candidates": [_fenced(tree, "cpp"), "x"]}, "run_examples", candidate=0
+    )
+    assert not r.ok and "does not write" in (r.error or "")
+
+
 async def test_differential_testing_finds_where_candidates_disagree(services: ToolServices) -> None:
     prompt = HUMANEVAL["HumanEval/3"]["prompt"]  # below_zero: both pass the docstring's two examples
     right = prompt + HUMANEVAL["HumanEval/3"]["canonical_solution"]

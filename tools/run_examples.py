@@ -14,7 +14,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from judgegraph.errors import ToolFailure
+from judgegraph.sandboxes import SandboxPool
 from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult
+from judgegraph.tools import _foreign_calls as foreign_calls
 from judgegraph.tools._base import ToolContext, ToolOutput, candidate_criterion, each_candidate, result_data, tool
 from judgegraph.tools._observe import Call, Observations, Observed, missing_module, observe_calls, observe_stdin
 from judgegraph.tools._python_language import prelude_for
@@ -27,7 +29,7 @@ from judgegraph.tools._statement import (
     read_statement,
     without_order,
 )
-from judgegraph.tools.run_code import candidate_code, contains_code
+from judgegraph.tools.run_code import CandidateCode, candidate_code, contains_code
 
 Outcome = Literal["passed", "failed", "unsure", "error", "timeout", "not_run"]
 SHOWN = 300
@@ -247,6 +249,54 @@ def _summary(r: RunExamplesResult) -> str:
     return "\n".join(lines[:12])
 
 
+async def _foreign_examples(
+    pool: SandboxPool, statement: Statement, found: CandidateCode, candidate: int
+) -> tuple[list[ExampleCase], Observations, str]:
+    """The call examples run on an answer in C++, Java or JavaScript (`_foreign_calls`): the method each example
+    names (or the starter's; for unnamed examples without one, the answer's only method taking that many
+    arguments), built once, run once per example."""
+    assert found.code is not None
+    language = found.language.name
+    defined = foreign_calls.methods(found.code)
+    runnable: list[tuple[Example, str]] = []
+    for e in statement.examples:
+        named = e.function or statement.method
+        fitting = [m for m, n in defined.items() if n == len(e.args)]
+        name = (named if named in defined else None) if named else (fitting[0] if len(fitting) == 1 else None)
+        if name is not None and not e.kwargs:
+            runnable.append((e, name))
+    names = {name for _, name in runnable}
+    if len(names) != 1:
+        raise ToolFailure(f"candidate {candidate}'s {language} code defines no one method the examples call")
+    name = names.pop()
+    runner = foreign_calls.program(language, found.code, name, [e.args for e, _ in runnable])
+    if runner is None:
+        raise ToolFailure(
+            f"candidate {candidate}'s {name} takes or returns values the judge does not write in {language} (it "
+            "writes numbers, truth values, characters, strings and lists of them)"
+        )
+    seen = await observe_stdin(pool, found.language, runner.source, [f"{k}\n" for k in range(len(runnable))])
+    error = seen.load_error
+    if error is not None and error.startswith("the build failed") and not runner.answers_fault(error):
+        note = f"the judge's call of {name} did not build with this answer's types: {error[-300:]}"
+        cases = [_case(i, informing(e, note), "unsure", "") for i, (e, _) in enumerate(runnable)]
+        return cases, Observations([], None, seen.duration_s), name
+    cases = []
+    for i, ((example, _), observed) in enumerate(zip(runnable, seen.observed, strict=False)):
+        if observed.status == "ok":
+            report = foreign_calls.read_report(observed.output)
+            if report is None:
+                observed = Observed("error", message="the call printed no result: " + observed.output[-200:])
+            elif report[0] is foreign_calls.UNPRINTABLE:
+                note = "the method returned a value that cannot be compared as data (a set, a map, an object)"
+                cases.append(_case(i, informing(example, note), "unsure", _cut(observed.output)))
+                continue
+            else:
+                observed = Observed("ok", value=report[0], after=report[1])
+        cases.append(_case(i, example, *example_outcome(example, observed, statement.tolerance, statement.any_case)))
+    return cases, seen, f"Solution.{name}" if "Solution" in found.code else name
+
+
 @tool("run_examples", timeout_s=120.0, plan=plan_run_examples, criterion=run_examples_criterion)
 async def run_examples(args: RunExamplesArgs, ctx: ToolContext) -> ToolOutput:
     """Run one candidate's code on the examples the task's statement gives (its doctests, Input/Output examples or
@@ -268,16 +318,20 @@ async def run_examples(args: RunExamplesArgs, ctx: ToolContext) -> ToolOutput:
         return ToolOutput(text=_summary(result), data=result)
     pool = await ctx.services.sandbox()
     target = None
-    if style == "call":
+    seen: Observations
+    if style == "call" and found.language.name in foreign_calls.FOREIGN:
+        cases, seen, target = await _foreign_examples(pool, statement, found, args.candidate)
+    elif style == "call":
         if found.language.name != "python":
             raise ToolFailure(
-                f"the statement's examples are Python calls; candidate {args.candidate} is {found.language.name}"
+                f"the statement's examples are calls; candidate {args.candidate} is {found.language.name}, whose "
+                f"calls the judge does not run (it runs Python, {', '.join(foreign_calls.FOREIGN)})"
             )
         targets = [call_target(statement, e, found.code, found.entry) for e in statement.examples]
         runnable = [(e, t) for e, t in zip(statement.examples, targets, strict=True) if t is not None]
         target = next((t for t in targets if t is not None), None)
         calls = [Call(t, e.args, e.kwargs) for e, t in runnable]
-        seen: Observations = await observe_calls(pool, found.code, calls, prelude=prelude_for(statement))
+        seen = await observe_calls(pool, found.code, calls, prelude=prelude_for(statement))
         cases = []
         for i, ((example, _), observed) in enumerate(zip(runnable, seen.observed, strict=True)):
             outcome, got = example_outcome(example, observed, statement.tolerance, statement.any_case)

@@ -1,0 +1,378 @@
+"""A statement's call examples (`Input: nums = [2,7,11,15], target = 9` / `Output: [0,1]`, a doctest) run on an
+answer in C++, Java or JavaScript, as LeetCode runs them: the answer's code in the site's environment (C++'s
+standard headers and `using namespace std`, Java's `java.util`), and a small `main` that builds the example's
+arguments as that language's values (from the types the answer's method declares), calls the method on a fresh
+`Solution` (or the function), and prints what it returned, and its first argument as the call left it, as JSON.
+
+One build, then one run per example: the example's index is the run's stdin, so the stdin driver builds and
+runs it like any program. Where the method cannot be found, or an argument cannot be written for the type it
+declares (a `TreeNode*`, a `pair`), there is no program: the examples inform only.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+FOREIGN = ("cpp", "java", "javascript")
+"""The languages whose answers the statement's call examples run on (besides Python)."""
+
+REPORT = re.compile(r"^\{\"value\":.*\}$", re.MULTILINE)
+"""A run's report line: `{"value": ..., "first": ...}`."""
+
+
+_NOT_METHODS = {"if", "for", "while", "switch", "catch", "return", "sizeof", "function", "main"}
+
+
+def methods(code: str) -> dict[str, int]:
+    """The functions and methods `code` defines (C++, Java, JavaScript), each with its number of parameters."""
+    found: dict[str, int] = {}
+    pattern = r"\b(\w+)\s*(?:=\s*(?:function\s*)?)?\(([^()]*)\)\s*(?:const\s*)?(?:throws[^{]*)?(?:=>\s*)?\{"
+    for m in re.finditer(pattern, code):
+        if m.group(1) not in _NOT_METHODS and m.group(1)[0].islower():
+            found.setdefault(m.group(1), len(_split_params(m.group(2))))
+    return found
+
+
+@dataclass(frozen=True)
+class Runner:
+    source: str
+    answer_lines: range
+    """The source's lines (1-based) that are the answer's code."""
+
+    def answers_fault(self, build_error: str) -> bool:
+        """Whether a failed build failed in the answer's own lines (else it is the runner's doing: a call it
+        wrote that this answer's types do not take)."""
+        lines = [int(n) for n in re.findall(r"^\S*?\.(?:cpp|java):(\d+)(?::\d+)?: error", build_error, re.M)]
+        return bool(lines) and all(n in self.answer_lines for n in lines)
+
+
+def program(language: str, code: str, name: str, calls: Sequence[tuple[Any, ...]]) -> Runner | None:
+    """The program that runs `name` on each argument tuple in `calls` (chosen by the index read from stdin), or
+    None where this code's `name` cannot be called with these arguments."""
+    build = _BUILDERS.get(language)
+    source = build(code, name, calls) if build else None
+    if source is None:
+        return None
+    answer = code if language != "java" else _java_answer(code)
+    start = source[: source.index(answer)].count("\n") + 1
+    return Runner(source, range(start, start + answer.count("\n") + 1))
+
+
+UNPRINTABLE = object()
+"""The value a run returned cannot be compared as data (a JavaScript `Set` or object)."""
+
+
+def read_report(output: str) -> tuple[Any, list[Any]] | None:
+    """(value, [first argument after the call]) from a run's output (the value `UNPRINTABLE` where the run
+    could not print it as data); None if it printed no report."""
+    found = REPORT.findall(output)
+    if not found:
+        return None
+    try:
+        report = json.loads(found[-1])
+    except ValueError:
+        return None
+    if "unprintable" in report:
+        return UNPRINTABLE, []
+    first = report.get("first")
+    return report.get("value"), ([] if first is None else [first])
+
+
+# ---------------------------------------------------------------- parameter lists
+
+
+def _split_params(params: str) -> list[str]:
+    """A parameter list split at its top-level commas (not those inside `<...>`)."""
+    out, depth, current = [], 0, ""
+    for ch in params:
+        depth += {"<": 1, ">": -1}.get(ch, 0)
+        if ch == "," and depth == 0:
+            out.append(current)
+            current = ""
+        else:
+            current += ch
+    if current.strip():
+        out.append(current)
+    return [p.strip() for p in out]
+
+
+def _param_types(params: str) -> list[str]:
+    """Each parameter's type, its name, `const`, references and annotations taken off."""
+    types = []
+    for p in _split_params(params):
+        p = re.sub(r"@\w+\s*", "", p.split("=")[0])
+        p = re.sub(r"\b(?:const|final)\b", "", p).replace("&", " ")
+        m = re.match(r"^(.*?[\w>\]\*])\s*\b(\w+)\s*$", p.strip())
+        types.append(re.sub(r"\s+", " ", m.group(1)).strip() if m else p.strip())
+    return types
+
+
+# ---------------------------------------------------------------- C++
+
+
+def _cpp_value(t: str, v: Any) -> str | None:
+    t = t.replace("std::", "").replace(" ", "")
+    if m := re.fullmatch(r"vector<(.+)>", t):
+        if not isinstance(v, list | tuple):
+            return None
+        items = [_cpp_value(m.group(1), x) for x in v]
+        return None if None in items else f"{t}{{{', '.join(items)}}}"  # type: ignore[arg-type]
+    if t == "bool":
+        return ("true" if v else "false") if isinstance(v, bool) else None
+    if t == "char":
+        return _c_char(v) if isinstance(v, str) and len(v) == 1 else None
+    if t == "string":
+        return json.dumps(v) if isinstance(v, str) else None
+    if isinstance(v, bool):
+        return None
+    if re.fullmatch(r"(?:unsigned)?(?:int|long|longlong|short|size_t|u?int(?:8|16|32|64)_t)", t):
+        return f"{v}LL" if isinstance(v, int) and "long" in t else str(v) if isinstance(v, int) else None
+    if t in ("double", "float", "longdouble"):
+        return repr(float(v)) if isinstance(v, int | float) else None
+    return None
+
+
+def _c_char(c: str) -> str:
+    return "'" + ("\\" + c if c in "'\\" else c) + "'"
+
+
+_CPP_JSON = r"""
+template <class T> static void jg_json(std::ostream& o, const T& v);
+static void jg_string(std::ostream& o, const std::string& s) {
+    o << '"';
+    for (unsigned char c : s) {
+        if (c == '"' || c == '\\') o << '\\' << c;
+        else if (c < 0x20) { char b[8]; std::snprintf(b, sizeof b, "\\u%04x", c); o << b; }
+        else o << c;
+    }
+    o << '"';
+}
+template <class T> static void jg_json(std::ostream& o, const T& v) {
+    if constexpr (std::is_same_v<T, bool>) o << (v ? "true" : "false");
+    else if constexpr (std::is_same_v<T, char>) jg_string(o, std::string(1, v));
+    else if constexpr (std::is_integral_v<T>) o << +v;
+    else if constexpr (std::is_floating_point_v<T>) {
+        if (std::isfinite(v)) { std::ostringstream s; s << std::setprecision(17) << v; o << s.str(); }
+        else o << "null";
+    }
+    else if constexpr (std::is_convertible_v<T, std::string>) jg_string(o, v);
+    else {
+        o << '[';
+        bool first = true;
+        for (const auto& x : v) { if (!first) o << ','; first = false; jg_json(o, x); }
+        o << ']';
+    }
+}
+"""
+
+
+_CPP_SCALAR = re.compile(
+    r"bool|char|string|double|float|longdouble|(?:unsigned)?(?:int|long|longlong|short|size_t|u?int(?:8|16|32|64)_t)"
+)
+
+
+def _cpp_printable(t: str) -> bool:
+    """Whether the runner prints a `t` as JSON the statement's value compares with (not a map, set or pair)."""
+    while m := re.fullmatch(r"vector<(.+)>", t):
+        t = m.group(1)
+    return _CPP_SCALAR.fullmatch(t) is not None
+
+
+def _cpp(code: str, name: str, calls: Sequence[tuple[Any, ...]]) -> str | None:
+    m = re.search(rf"([\w:<>,\s\*&]+?)\s+\b{re.escape(name)}\s*\(([^)]*)\)\s*(?:const\s*)?\{{", code)
+    if m is None:
+        return None
+    head = re.split(r"[;{}]|\bpublic:|\bprivate:|\bprotected:", m.group(1).replace("std::", ""))[-1]
+    returns = re.sub(r"\b(?:static|inline|virtual|constexpr|explicit)\b|\s+", "", head)
+    types = _param_types(m.group(2))
+    if returns != "void" and not _cpp_printable(returns):
+        return None
+    on = "jg_s." if re.search(r"\b(?:class|struct)\s+Solution\b", code) else ""
+    cases = []
+    for k, args in enumerate(calls):
+        if len(args) != len(types):
+            return None
+        values = [_cpp_value(t, v) for t, v in zip(types, args, strict=True)]
+        if None in values:
+            return None
+        lines = [f"{t} a{i} = {v};" for i, (t, v) in enumerate(zip(types, values, strict=True))]
+        lines.append("Solution jg_s;" if on else "")
+        call = f"{on}{name}({', '.join(f'a{i}' for i in range(len(types)))})"
+        first = "jg_json(std::cout, a0);" if types else 'std::cout << "null";'
+        if returns == "void":
+            lines.append(f'{call}; std::cout << "{{\\"value\\":null";')
+        else:
+            lines.append(f'auto jg_r = {call}; std::cout << "{{\\"value\\":"; jg_json(std::cout, jg_r);')
+        lines.append(f'std::cout << ",\\"first\\":"; {first} std::cout << "}}" << std::endl; break;')
+        cases.append(f"case {k}: {{ {' '.join(lines)} }}")
+    return (
+        "#include <bits/stdc++.h>\nusing namespace std;\n"
+        f"#define main jg_answer_main\n{code}\n#undef main\n{_CPP_JSON}\n"
+        "int main() { int jg_case = -1; std::cin >> jg_case; switch (jg_case) {\n"
+        + "\n".join(cases)
+        + "\n} return 0; }\n"
+    )
+
+
+# ---------------------------------------------------------------- Java
+
+
+_JAVA_BOXED = {"int": "Integer", "long": "Long", "double": "Double", "boolean": "Boolean", "char": "Character"}
+
+
+def _java_value(t: str, v: Any) -> str | None:
+    t = t.replace(" ", "")
+    if t.endswith("[]"):
+        inner = t[:-2]
+        if not isinstance(v, list | tuple):
+            return None
+        items = [_java_value(inner, x) for x in v]
+        return None if None in items else f"new {t}{{{', '.join(items)}}}"  # type: ignore[arg-type]
+    if m := re.fullmatch(r"(?:List|ArrayList)<(.+)>", t):
+        if not isinstance(v, list | tuple):
+            return None
+        element = m.group(1)
+        items = [_java_value(element, x) for x in v]
+        if None in items:
+            return None
+        return f"new ArrayList<{element}>(Arrays.<{element}>asList({', '.join(items)}))"  # type: ignore[arg-type]
+    t = {boxed: prim for prim, boxed in _JAVA_BOXED.items()}.get(t, t)
+    if t == "boolean":
+        return ("true" if v else "false") if isinstance(v, bool) else None
+    if t == "char":
+        return _c_char(v) if isinstance(v, str) and len(v) == 1 else None
+    if t == "String":
+        return json.dumps(v) if isinstance(v, str) else None
+    if isinstance(v, bool):
+        return None
+    if t in ("int", "short", "byte"):
+        return str(v) if isinstance(v, int) else None
+    if t == "long":
+        return f"{v}L" if isinstance(v, int) else None
+    if t in ("double", "float"):
+        return f"{float(v)!r}{'f' if t == 'float' else ''}" if isinstance(v, int | float) else None
+    return None
+
+
+_JAVA_JSON = r"""
+    static String jgString(String s) {
+        StringBuilder b = new StringBuilder("\"");
+        for (char c : s.toCharArray()) {
+            if (c == '"' || c == '\\') b.append('\\').append(c);
+            else if (c < 0x20) b.append(String.format("\\u%04x", (int) c));
+            else b.append(c);
+        }
+        return b.append('"').toString();
+    }
+    static String jgJson(Object o) {
+        if (o == null) return "null";
+        if (o instanceof String) return jgString((String) o);
+        if (o instanceof Character) return jgString(String.valueOf(o));
+        if (o instanceof Double || o instanceof Float) {
+            double d = ((Number) o).doubleValue();
+            return Double.isFinite(d) ? Double.toString(d) : "null";
+        }
+        if (o instanceof Number || o instanceof Boolean) return o.toString();
+        java.util.List<Object> items = new java.util.ArrayList<>();
+        if (o instanceof Iterable) for (Object x : (Iterable<?>) o) items.add(x);
+        else if (o.getClass().isArray())
+            for (int i = 0; i < java.lang.reflect.Array.getLength(o); i++) items.add(java.lang.reflect.Array.get(o, i));
+        else return jgString(o.toString());
+        StringBuilder b = new StringBuilder("[");
+        for (int i = 0; i < items.size(); i++) b.append(i > 0 ? "," : "").append(jgJson(items.get(i)));
+        return b.append(']').toString();
+    }
+"""
+
+
+_JAVA_SCALAR = re.compile(r"int|long|short|byte|double|float|boolean|char|String|Integer|Long|Double|Boolean|Character")
+
+
+def _java_printable(t: str) -> bool:
+    """Whether the runner prints a `t` as JSON the statement's value compares with (not a map or a set)."""
+    while True:
+        if t.endswith("[]"):
+            t = t[:-2]
+        elif m := re.fullmatch(r"(?:List|ArrayList|LinkedList)<(.+)>", t):
+            t = m.group(1)
+        else:
+            return _JAVA_SCALAR.fullmatch(t) is not None
+
+
+def _java_answer(code: str) -> str:
+    """One public class per file: the answer's classes lose `public`, the runner's has it (the driver runs it)."""
+    return re.sub(r"(?m)^public\s+((?:final\s+|abstract\s+)*(?:class|interface|enum|record)\b)", r"\1", code)
+
+
+def _java(code: str, name: str, calls: Sequence[tuple[Any, ...]]) -> str | None:
+    m = re.search(rf"([\w<>\[\],\s]+?)\s+\b{re.escape(name)}\s*\(([^)]*)\)\s*(?:throws[^{{]*)?\{{", code)
+    if m is None or not re.search(r"\bclass\s+Solution\b", code):
+        return None
+    returns = m.group(1).split()[-1].replace(" ", "")
+    types = _param_types(m.group(2))
+    if returns != "void" and not _java_printable(returns):
+        return None
+    on = "new Solution()."
+    cases = []
+    for k, args in enumerate(calls):
+        if len(args) != len(types):
+            return None
+        values = [_java_value(t, v) for t, v in zip(types, args, strict=True)]
+        if None in values:
+            return None
+        lines = [f"{t} a{i} = {v};" for i, (t, v) in enumerate(zip(types, values, strict=True))]
+        call = f"{on}{name}({', '.join(f'a{i}' for i in range(len(types)))})"
+        first = "jgJson(a0)" if types else '"null"'
+        value = "null" if returns == "void" else "jgJson(jgR)"
+        lines.append(f"{call};" if returns == "void" else f"Object jgR = {call};")
+        lines.append(f'System.out.println("{{\\"value\\":" + {value} + ",\\"first\\":" + {first} + "}}"); break;')
+        cases.append(f"case {k}: {{ {' '.join(lines)} }}")
+    return (
+        "import java.util.*;\nimport java.util.stream.*;\n"
+        f"{_java_answer(code)}\n"
+        "public class JgMain {\n"
+        f"{_JAVA_JSON}\n"
+        "    public static void main(String[] jgArgs) throws Exception {\n"
+        "        java.io.BufferedReader jgIn = new java.io.BufferedReader(new java.io.InputStreamReader(System.in));\n"
+        "        int jgCase = Integer.parseInt(jgIn.readLine().trim());\n"
+        "        switch (jgCase) {\n" + "\n".join(cases) + "\n        }\n    }\n}\n"
+    )
+
+
+# ---------------------------------------------------------------- JavaScript
+
+
+def _javascript(code: str, name: str, calls: Sequence[tuple[Any, ...]]) -> str | None:
+    if not re.search(rf"\b{re.escape(name)}\s*(?:=|\()", code):
+        return None
+    try:
+        cases = json.dumps([list(args) for args in calls], allow_nan=False)
+    except (TypeError, ValueError):
+        return None
+    target = (
+        f"(typeof {name} === 'function' ? {name} : (() => {{ const s = new Solution(); return s.{name}.bind(s); }})())"
+    )
+    return (
+        f"{code}\n"
+        ";(() => {\n"
+        "  const jgCase = parseInt(require('fs').readFileSync(0, 'utf8'));\n"
+        f"  const jgArgs = {cases}[jgCase];\n"
+        f"  const jgR = {target}(...jgArgs);\n"
+        "  const first = jgArgs.length ? jgArgs[0] : null;\n"
+        "  const plain = (v) => v === null || v === undefined || ['number', 'string', 'boolean'].includes(typeof v)\n"
+        "    || (Array.isArray(v) && v.every(plain));\n"
+        "  if (!plain(jgR)) { console.log(JSON.stringify({value: null, unprintable: String(jgR)})); return; }\n"
+        "  console.log(JSON.stringify({value: jgR === undefined ? null : jgR, first}));\n"
+        "})();\n"
+    )
+
+
+_BUILDERS: dict[str, Callable[[str, str, Sequence[tuple[Any, ...]]], str | None]] = {
+    "cpp": _cpp,
+    "java": _java,
+    "javascript": _javascript,
+}
