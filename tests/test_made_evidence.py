@@ -432,6 +432,19 @@ async def test_call_examples_in_other_languages_inform_where_the_judge_cannot_ca
     assert not r.ok and "does not write" in (r.error or "")
 
 
+async def test_differential_testing_across_languages(services: ToolServices) -> None:
+    """A C++ or JavaScript answer and a Python one, called on the same generated arguments, compared as data."""
+    prompt = "Return the sum of nums.\n\nExample 1:\nInput: nums = [1,3,2]\nOutput: 6\n"
+    python = "class Solution:\n    def total(self, nums):\n        return sum(nums)"
+    second = "class Solution {\npublic:\n    int total(vector<int>& nums) {\n        return nums.size() * 2;\n    }\n};"
+    javascript = "var total = function(nums) {\n    return nums.reduce((a, b) => a + b, 0);\n};"
+    request = {"prompt": prompt, "candidates": [_fenced(python), _fenced(second, "cpp"), _fenced(javascript, "js")]}
+    request["mode"] = "best_of_n"
+    found = await _call(services, request, "differential_test")
+    assert found.ok and found.data is not None, found.error
+    assert found.data["disagreement_count"] >= 1 and found.data["groups"] == [[0, 2], [1]]
+
+
 async def test_differential_testing_finds_where_candidates_disagree(services: ToolServices) -> None:
     prompt = HUMANEVAL["HumanEval/3"]["prompt"]  # below_zero: both pass the docstring's two examples
     right = prompt + HUMANEVAL["HumanEval/3"]["canonical_solution"]

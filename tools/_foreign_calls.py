@@ -17,6 +17,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from judgegraph.sandboxes import SandboxPool
+from judgegraph.tools._languages import Language
+from judgegraph.tools._observe import CASE_TIMEOUT_S, Observations, Observed, observe_stdin
+
 FOREIGN = ("cpp", "java", "javascript")
 """The languages whose answers the statement's call examples run on (besides Python)."""
 
@@ -50,6 +54,40 @@ class Runner:
         return bool(lines) and all(n in self.answer_lines for n in lines)
 
 
+def method_for(code: str, named: str | None, arity: int) -> str | None:
+    """The method a call example runs in this answer: the one the example or the starter names, if the answer
+    defines it; for an unnamed example, the answer's only method that takes that many arguments."""
+    defined = methods(code)
+    if named is not None:
+        return named if named in defined else None
+    fitting = [m for m, n in defined.items() if n == arity]
+    return fitting[0] if len(fitting) == 1 else None
+
+
+async def observe_foreign(
+    pool: SandboxPool, language: Language, runner: Runner, calls: int, case_timeout_s: float = CASE_TIMEOUT_S
+) -> Observations:
+    """Each call's value (and first argument after it) from one build and one run per call of `runner`. A build
+    that failed in the runner's own lines is no fault of the answer: every call is then `not_run`."""
+    seen = await observe_stdin(pool, language, runner.source, [f"{k}\n" for k in range(calls)], case_timeout_s)
+    error = seen.load_error
+    if error is not None and error.startswith("the build failed") and not runner.answers_fault(error):
+        message = f"the judge's call did not build with this answer's types: {error[-300:]}"
+        return Observations([Observed("not_run", message=message)] * calls, None, seen.duration_s)
+    observed = []
+    for o in seen.observed:
+        if o.status == "ok":
+            report = read_report(o.output)
+            if report is None:
+                o = Observed("error", message="the call printed no result: " + o.output[-200:])
+            elif report[0] is UNPRINTABLE:
+                o = Observed("error", message=UNPRINTABLE_MESSAGE)
+            else:
+                o = Observed("ok", value=report[0], after=report[1])
+        observed.append(o)
+    return Observations(observed, error, seen.duration_s)
+
+
 def program(language: str, code: str, name: str, calls: Sequence[tuple[Any, ...]]) -> Runner | None:
     """The program that runs `name` on each argument tuple in `calls` (chosen by the index read from stdin), or
     None where this code's `name` cannot be called with these arguments."""
@@ -64,6 +102,7 @@ def program(language: str, code: str, name: str, calls: Sequence[tuple[Any, ...]
 
 UNPRINTABLE = object()
 """The value a run returned cannot be compared as data (a JavaScript `Set` or object)."""
+UNPRINTABLE_MESSAGE = "the method returned a value that cannot be compared as data (a set, a map, an object)"
 
 
 def read_report(output: str) -> tuple[Any, list[Any]] | None:

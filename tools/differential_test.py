@@ -15,7 +15,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from judgegraph.errors import ToolFailure
+from judgegraph.sandboxes import SandboxPool
 from judgegraph.schema import JudgeRequest, ToolCall, ToolResult
+from judgegraph.tools import _foreign_calls as foreign_calls
 from judgegraph.tools._base import ToolContext, ToolOutput, tool
 from judgegraph.tools._inputs import call_inputs, from_signature, stdin_inputs
 from judgegraph.tools._model_inputs import model_inputs
@@ -150,8 +152,9 @@ async def differential_test(args: DifferentialArgs, ctx: ToolContext) -> ToolOut
         shown_inputs = inputs
     else:
         style = "call"
-        if any(codes[i].language.name != "python" for i in present):
-            raise ToolFailure("calls are generated for Python code only")
+        callable_languages = ("python", *foreign_calls.FOREIGN)
+        if any(codes[i].language.name not in callable_languages for i in present):
+            raise ToolFailure(f"calls are run on {', '.join(callable_languages)} code only")
         example_args = [e.args for e in examples]
         generated_args = call_inputs(example_args, request.prompt) if examples else []
         if len(generated_args) < 10 and function is not None:
@@ -167,6 +170,8 @@ async def differential_test(args: DifferentialArgs, ctx: ToolContext) -> ToolOut
 
         async def observe(c: CandidateCode) -> Observations:
             assert c.code is not None
+            if c.language.name in foreign_calls.FOREIGN:
+                return await _observe_foreign(pool, c, function, all_args)
             targets = [call_target(statement, e, c.code, c.entry) for e in examples]
             target = next((t for t in targets if t is not None), None) or (
                 (resolve(function, c.code) or function) if function else c.entry
@@ -218,6 +223,22 @@ async def differential_test(args: DifferentialArgs, ctx: ToolContext) -> ToolOut
         duration_s=sum(r.duration_s for r in runs),
     )
     return ToolOutput(text=_summary(result), data=result)
+
+
+async def _observe_foreign(
+    pool: SandboxPool, c: CandidateCode, function: str | None, all_args: list[tuple[Any, ...]]
+) -> Observations:
+    """A C++, Java or JavaScript answer's values on every input (`_foreign_calls`); `not_run` throughout where
+    the judge cannot call it."""
+    assert c.code is not None
+    arities = {len(a) for a in all_args}
+    name = foreign_calls.method_for(c.code, function, arities.pop() if len(arities) == 1 else -1)
+    runner = foreign_calls.program(c.language.name, c.code, name, all_args) if name else None
+    if runner is None:
+        return Observations(
+            [Observed("not_run", message="the judge cannot call this answer")] * len(all_args), None, 0.0
+        )
+    return await foreign_calls.observe_foreign(pool, c.language, runner, len(all_args), CASE_TIMEOUT_S)
 
 
 def _cut(text: str) -> str:

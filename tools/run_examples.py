@@ -252,17 +252,13 @@ def _summary(r: RunExamplesResult) -> str:
 async def _foreign_examples(
     pool: SandboxPool, statement: Statement, found: CandidateCode, candidate: int
 ) -> tuple[list[ExampleCase], Observations, str]:
-    """The call examples run on an answer in C++, Java or JavaScript (`_foreign_calls`): the method each example
-    names (or the starter's; for unnamed examples without one, the answer's only method taking that many
-    arguments), built once, run once per example."""
+    """The call examples run on an answer in C++, Java or JavaScript (`_foreign_calls`), built once, run once
+    per example."""
     assert found.code is not None
     language = found.language.name
-    defined = foreign_calls.methods(found.code)
     runnable: list[tuple[Example, str]] = []
     for e in statement.examples:
-        named = e.function or statement.method
-        fitting = [m for m, n in defined.items() if n == len(e.args)]
-        name = (named if named in defined else None) if named else (fitting[0] if len(fitting) == 1 else None)
+        name = foreign_calls.method_for(found.code, e.function or statement.method, len(e.args))
         if name is not None and not e.kwargs:
             runnable.append((e, name))
     names = {name for _, name in runnable}
@@ -275,25 +271,14 @@ async def _foreign_examples(
             f"candidate {candidate}'s {name} takes or returns values the judge does not write in {language} (it "
             "writes numbers, truth values, characters, strings and lists of them)"
         )
-    seen = await observe_stdin(pool, found.language, runner.source, [f"{k}\n" for k in range(len(runnable))])
-    error = seen.load_error
-    if error is not None and error.startswith("the build failed") and not runner.answers_fault(error):
-        note = f"the judge's call of {name} did not build with this answer's types: {error[-300:]}"
-        cases = [_case(i, informing(e, note), "unsure", "") for i, (e, _) in enumerate(runnable)]
-        return cases, Observations([], None, seen.duration_s), name
+    seen = await foreign_calls.observe_foreign(pool, found.language, runner, len(runnable))
     cases = []
     for i, ((example, _), observed) in enumerate(zip(runnable, seen.observed, strict=False)):
-        if observed.status == "ok":
-            report = foreign_calls.read_report(observed.output)
-            if report is None:
-                observed = Observed("error", message="the call printed no result: " + observed.output[-200:])
-            elif report[0] is foreign_calls.UNPRINTABLE:
-                note = "the method returned a value that cannot be compared as data (a set, a map, an object)"
-                cases.append(_case(i, informing(example, note), "unsure", _cut(observed.output)))
-                continue
-            else:
-                observed = Observed("ok", value=report[0], after=report[1])
-        cases.append(_case(i, example, *example_outcome(example, observed, statement.tolerance, statement.any_case)))
+        if observed.status == "not_run" or observed.message == foreign_calls.UNPRINTABLE_MESSAGE:
+            cases.append(_case(i, informing(example, observed.message), "unsure", ""))
+        else:
+            outcome, got = example_outcome(example, observed, statement.tolerance, statement.any_case)
+            cases.append(_case(i, example, outcome, got))
     return cases, seen, f"Solution.{name}" if "Solution" in found.code else name
 
 
