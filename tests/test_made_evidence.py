@@ -374,6 +374,27 @@ FOREIGN_ANSWERS = {
 """Right answers to Two Sum as LeetCode's C++, Java and JavaScript starters shape them."""
 
 
+def test_arguments_are_written_as_the_types_the_answer_declares() -> None:
+    from judgegraph.tools._foreign_calls import _cpp_value, _java_value, _param_types, methods
+
+    assert _cpp_value("vector<vector<char>>", [["a", "'"]]) == "vector<vector<char>>{vector<char>{'a', '\\''}}"
+    assert _cpp_value("long long", 5) == "5LL" and _cpp_value("double", 2) == "2.0" and _cpp_value("int", True) is None
+    assert _cpp_value("string", 'a"b') == '"a\\"b"' and _cpp_value("TreeNode*", [1]) is None
+    nested = (
+        "new ArrayList<List<Integer>>(Arrays.<List<Integer>>asList(new ArrayList<Integer>(Arrays.<Integer>asList(1))))"
+    )
+    assert _java_value("List<List<Integer>>", [[1]]) == nested
+    assert _java_value("int[][]", [[1, 2]]) == "new int[][]{new int[]{1, 2}}"
+    assert _java_value("float", 1) == "1.0f" and _java_value("long", 3) == "3L" and _java_value("Map<K,V>", {}) is None
+    code = "class Solution {\n    private void dfs(int i, int j) {}\n    public int count(int[] a) { if (a.length > 0) { return 1; } return 0; }\n}"
+    assert methods(code) == {"dfs": 2, "count": 1}
+    assert _param_types("const vector<pair<int, int>>& edges, int n, final String s") == [
+        "vector<pair<int, int>>",
+        "int",
+        "String",
+    ]
+
+
 @pytest.mark.parametrize("language", ["cpp", "java", "javascript"])
 async def test_call_examples_run_on_answers_in_other_languages(services: ToolServices, language: str) -> None:
     """LeetCode's examples run on a C++, Java or JavaScript answer as the site runs it: its environment's

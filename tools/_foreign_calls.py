@@ -153,6 +153,23 @@ def _param_types(params: str) -> list[str]:
 # ---------------------------------------------------------------- C++
 
 
+def _scalar(kind: str, v: Any, long_suffix: str) -> str | None:
+    """A C-family literal (C++, Java) of `kind`: bool, char, string, int, long or real; None if `v` is not one."""
+    if kind == "bool":
+        return ("true" if v else "false") if isinstance(v, bool) else None
+    if kind == "char":
+        return _c_char(v) if isinstance(v, str) and len(v) == 1 else None
+    if kind == "string":
+        return json.dumps(v) if isinstance(v, str) else None
+    if isinstance(v, bool):
+        return None
+    if kind in ("int", "long"):
+        return f"{v}{long_suffix if kind == 'long' else ''}" if isinstance(v, int) else None
+    if kind == "real":
+        return repr(float(v)) if isinstance(v, int | float) else None
+    return None
+
+
 def _cpp_value(t: str, v: Any) -> str | None:
     t = t.replace("std::", "").replace(" ", "")
     if m := re.fullmatch(r"vector<(.+)>", t):
@@ -160,19 +177,11 @@ def _cpp_value(t: str, v: Any) -> str | None:
             return None
         items = [_cpp_value(m.group(1), x) for x in v]
         return None if None in items else f"{t}{{{', '.join(items)}}}"  # type: ignore[arg-type]
-    if t == "bool":
-        return ("true" if v else "false") if isinstance(v, bool) else None
-    if t == "char":
-        return _c_char(v) if isinstance(v, str) and len(v) == 1 else None
-    if t == "string":
-        return json.dumps(v) if isinstance(v, str) else None
-    if isinstance(v, bool):
-        return None
+    if t in ("bool", "char", "string"):
+        return _scalar(t, v, "")
     if re.fullmatch(r"(?:unsigned)?(?:int|long|longlong|short|size_t|u?int(?:8|16|32|64)_t)", t):
-        return f"{v}LL" if isinstance(v, int) and "long" in t else str(v) if isinstance(v, int) else None
-    if t in ("double", "float", "longdouble"):
-        return repr(float(v)) if isinstance(v, int | float) else None
-    return None
+        return _scalar("long" if "long" in t else "int", v, "LL")
+    return _scalar("real", v, "") if t in ("double", "float", "longdouble") else None
 
 
 def _c_char(c: str) -> str:
@@ -280,21 +289,11 @@ def _java_value(t: str, v: Any) -> str | None:
             return None
         return f"new ArrayList<{element}>(Arrays.<{element}>asList({', '.join(items)}))"  # type: ignore[arg-type]
     t = {boxed: prim for prim, boxed in _JAVA_BOXED.items()}.get(t, t)
-    if t == "boolean":
-        return ("true" if v else "false") if isinstance(v, bool) else None
-    if t == "char":
-        return _c_char(v) if isinstance(v, str) and len(v) == 1 else None
-    if t == "String":
-        return json.dumps(v) if isinstance(v, str) else None
-    if isinstance(v, bool):
-        return None
-    if t in ("int", "short", "byte"):
-        return str(v) if isinstance(v, int) else None
-    if t == "long":
-        return f"{v}L" if isinstance(v, int) else None
-    if t in ("double", "float"):
-        return f"{float(v)!r}{'f' if t == 'float' else ''}" if isinstance(v, int | float) else None
-    return None
+    kind = {"boolean": "bool", "String": "string", "short": "int", "byte": "int", "double": "real"}.get(t, t)
+    if t == "float":
+        real = _scalar("real", v, "")
+        return real and real + "f"
+    return _scalar(kind, v, "L") if kind in ("bool", "char", "string", "int", "long", "real") else None
 
 
 _JAVA_JSON = r"""
