@@ -153,6 +153,16 @@ def _param_types(params: str) -> list[str]:
 # ---------------------------------------------------------------- C++
 
 
+def _declared(types: list[str], args: tuple[Any, ...], write: Callable[[str, Any], str | None]) -> list[str] | None:
+    """`T a0 = ...;` for each argument (locals: C++ methods take references), or None if one cannot be written."""
+    if len(args) != len(types):
+        return None
+    values = [write(t, v) for t, v in zip(types, args, strict=True)]
+    if None in values:
+        return None
+    return [f"{t} a{i} = {v};" for i, (t, v) in enumerate(zip(types, values, strict=True))]
+
+
 def _scalar(kind: str, v: Any, long_suffix: str) -> str | None:
     """A C-family literal (C++, Java) of `kind`: bool, char, string, int, long or real; None if `v` is not one."""
     if kind == "bool":
@@ -241,15 +251,12 @@ def _cpp(code: str, name: str, calls: Sequence[tuple[Any, ...]]) -> str | None:
         return None
     on = "jg_s." if re.search(r"\b(?:class|struct)\s+Solution\b", code) else ""
     cases = []
+    call = f"{on}{name}({', '.join(f'a{i}' for i in range(len(types)))})"
     for k, args in enumerate(calls):
-        if len(args) != len(types):
+        lines = _declared(types, args, _cpp_value)
+        if lines is None:
             return None
-        values = [_cpp_value(t, v) for t, v in zip(types, args, strict=True)]
-        if None in values:
-            return None
-        lines = [f"{t} a{i} = {v};" for i, (t, v) in enumerate(zip(types, values, strict=True))]
         lines.append("Solution jg_s;" if on else "")
-        call = f"{on}{name}({', '.join(f'a{i}' for i in range(len(types)))})"
         first = "jg_json(std::cout, a0);" if types else 'std::cout << "null";'
         if returns == "void":
             lines.append(f'{call}; std::cout << "{{\\"value\\":null";')
@@ -356,14 +363,11 @@ def _java(code: str, name: str, calls: Sequence[tuple[Any, ...]]) -> str | None:
         return None
     on = "new Solution()."
     cases = []
+    call = f"{on}{name}({', '.join(f'a{i}' for i in range(len(types)))})"
     for k, args in enumerate(calls):
-        if len(args) != len(types):
+        lines = _declared(types, args, _java_value)
+        if lines is None:
             return None
-        values = [_java_value(t, v) for t, v in zip(types, args, strict=True)]
-        if None in values:
-            return None
-        lines = [f"{t} a{i} = {v};" for i, (t, v) in enumerate(zip(types, values, strict=True))]
-        call = f"{on}{name}({', '.join(f'a{i}' for i in range(len(types)))})"
         first = "jgJson(a0)" if types else '"null"'
         value = "null" if returns == "void" else "jgJson(jgR)"
         lines.append(f"{call};" if returns == "void" else f"Object jgR = {call};")
