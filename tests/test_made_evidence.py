@@ -424,12 +424,13 @@ async def test_call_examples_run_on_answers_in_other_languages(services: ToolSer
 
 
 async def test_call_examples_in_other_languages_inform_where_the_judge_cannot_call(services: ToolServices) -> None:
-    """In place (`void`): the first argument as the call left it. A method whose class the runner cannot build
-    as LeetCode does (a constructor with arguments) informs; an answer that does not compile fails."""
+    """In place (`void`): the first argument as the call left it, whatever the answer printed. A method whose
+    class the runner cannot build as LeetCode does (a constructor with arguments) informs; an answer that does
+    not compile fails."""
     in_place = (
         "class Solution {\npublic:\n    void moveZeroes(vector<int>& nums) {\n        int k = 0;\n"
         "        for (int x : nums) if (x) nums[k++] = x;\n        while (k < (int)nums.size()) nums[k++] = 0;\n    }\n};"
-    )
+    ).replace("int k = 0;", 'int k = 0; cout << "debug";')  # printed with no line break before the runner's report
     r = await _call(
         services, {"prompt": LEETCODE, "candidates": [_fenced(in_place, "cpp"), "x"]}, "run_examples", candidate=0
     )

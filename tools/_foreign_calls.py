@@ -6,7 +6,7 @@ arguments as that language's values (from the types the answer's method declares
 
 One build, then one run per example: the example's index is the run's stdin, so the stdin driver builds and
 runs it like any program. Where the method cannot be found, or an argument cannot be written for the type it
-declares (a `TreeNode*`, a `pair`), there is no program: the examples inform only.
+declares (a `TreeNode*`, a `pair`), there is no program, and the examples decide nothing.
 """
 
 from __future__ import annotations
@@ -25,7 +25,8 @@ FOREIGN = ("cpp", "java", "javascript")
 """The languages whose answers the statement's call examples run on (besides Python)."""
 
 REPORT = re.compile(r"^\{\"value\":.*\}$", re.MULTILINE)
-"""A run's report line: `{"value": ..., "first": ...}`."""
+"""A run's report line: `{"value": ..., "first": ...}` (on a line of its own: the runner starts it with a line
+break, after whatever the answer printed without one)."""
 
 
 _NOT_METHODS = {"if", "for", "while", "switch", "catch", "return", "sizeof", "function", "main"}
@@ -259,9 +260,9 @@ def _cpp(code: str, name: str, calls: Sequence[tuple[Any, ...]]) -> str | None:
         lines.append("Solution jg_s;" if on else "")
         first = "jg_json(std::cout, a0);" if types else 'std::cout << "null";'
         if returns == "void":
-            lines.append(f'{call}; std::cout << "{{\\"value\\":null";')
+            lines.append(f'{call}; std::cout << "\\n{{\\"value\\":null";')
         else:
-            lines.append(f'auto jg_r = {call}; std::cout << "{{\\"value\\":"; jg_json(std::cout, jg_r);')
+            lines.append(f'auto jg_r = {call}; std::cout << "\\n{{\\"value\\":"; jg_json(std::cout, jg_r);')
         lines.append(f'std::cout << ",\\"first\\":"; {first} std::cout << "}}" << std::endl; break;')
         cases.append(f"case {k}: {{ {' '.join(lines)} }}")
     return (
@@ -371,7 +372,7 @@ def _java(code: str, name: str, calls: Sequence[tuple[Any, ...]]) -> str | None:
         first = "jgJson(a0)" if types else '"null"'
         value = "null" if returns == "void" else "jgJson(jgR)"
         lines.append(f"{call};" if returns == "void" else f"Object jgR = {call};")
-        lines.append(f'System.out.println("{{\\"value\\":" + {value} + ",\\"first\\":" + {first} + "}}"); break;')
+        lines.append(f'System.out.println("\\n{{\\"value\\":" + {value} + ",\\"first\\":" + {first} + "}}"); break;')
         cases.append(f"case {k}: {{ {' '.join(lines)} }}")
     return (
         "import java.util.*;\nimport java.util.stream.*;\n"
@@ -407,8 +408,8 @@ def _javascript(code: str, name: str, calls: Sequence[tuple[Any, ...]]) -> str |
         "  const first = jgArgs.length ? jgArgs[0] : null;\n"
         "  const plain = (v) => v === null || v === undefined || ['number', 'string', 'boolean'].includes(typeof v)\n"
         "    || (Array.isArray(v) && v.every(plain));\n"
-        "  if (!plain(jgR)) { console.log(JSON.stringify({value: null, unprintable: String(jgR)})); return; }\n"
-        "  console.log(JSON.stringify({value: jgR === undefined ? null : jgR, first}));\n"
+        "  if (!plain(jgR)) { console.log('\\n' + JSON.stringify({value: null, unprintable: String(jgR)})); return; }\n"
+        "  console.log('\\n' + JSON.stringify({value: jgR === undefined ? null : jgR, first}));\n"
         "})();\n"
     )
 
