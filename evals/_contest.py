@@ -42,10 +42,26 @@ ARCHIVES = {
 """The pinned source archives (pip checks each one's SHA-256) and the folder of problems in each."""
 
 _REJECTED = ("wrong_answer", "run_time_error", "time_limit_exceeded")
-_LANGUAGES = {".c": "c", ".cc": "cpp", ".cpp": "cpp", ".java": "java", ".js": "javascript", ".go": "go"}
-_LANGUAGES |= {".rs": "rust", ".py": "python", ".py3": "python"}
-_NAMES = {"c": "C", "cpp": "C++", "java": "Java", "javascript": "JavaScript", "go": "Go", "rust": "Rust"}
-_NAMES["python"] = "Python"
+_LANGUAGES = {
+    ".c": "c",
+    ".cc": "cpp",
+    ".cpp": "cpp",
+    ".java": "java",
+    ".js": "javascript",
+    ".go": "go",
+    ".rs": "rust",
+    ".py": "python",
+    ".py3": "python",
+}
+_NAMES = {
+    "c": "C",
+    "cpp": "C++",
+    "java": "Java",
+    "javascript": "JavaScript",
+    "go": "Go",
+    "rust": "Rust",
+    "python": "Python",
+}
 
 
 @dataclass(frozen=True)
@@ -262,20 +278,22 @@ def problems(cache: Path | None = None) -> list[Problem]:
         statement = folder / "statement" / "problem.en.tex"
         if not statement.is_file():
             statement = folder / "problem_statement" / "problem.en.tex"
+        tex = statement.read_text() if statement.is_file() else ""
         samples = _samples(folder)
-        if not statement.is_file() or samples is None or "\\constant" in statement.read_text():
+        if not tex or samples is None or "\\constant" in tex:
             continue  # no statement, an interactive sample, or BAPCtools' templated constants (in submissions too)
-        title, body, after_first, after_all = tex_to_text(statement.read_text())
-        name = config.get("name")
-        title = title or (name.get("en", "") if isinstance(name, dict) else str(name or ""))
+        title, body, after_first, after_all = tex_to_text(tex)
         key = f"{body}|{samples}"
+        if key in seen:
+            continue
+        named = config.get("name")
+        title = title or (named.get("en", "") if isinstance(named, dict) else str(named or ""))
         name = f"{folder.parent.name}/{folder.name}"
         accepted = _submissions(folder, "accepted", name)
         rejected = [s for verdict in _REJECTED for s in _submissions(folder, verdict, name)]
-        if key in seen or not accepted or not rejected:
-            continue
-        seen.add(key)
-        out.append(Problem(name, title, body, after_first, after_all, samples, tuple(accepted), tuple(rejected)))
+        if accepted and rejected:
+            seen.add(key)
+            out.append(Problem(name, title, body, after_first, after_all, samples, tuple(accepted), tuple(rejected)))
     return out
 
 
