@@ -3,7 +3,7 @@
 Adding a tool is one module here and one `@tool(...)` registration; importing this package registers the
 built-in tools: `match_reference`, `run_code`, `zoom_image`, `retrieve`, `check_propositions`,
 `verify_constraints`, `run_examples`, `differential_test`, `python`,
-`derived_reference`, `oracle_check`.
+`derived_reference`, `oracle_check`, `check_computations`.
 """
 
 from judgegraph.errors import ToolFailure
@@ -19,6 +19,7 @@ from judgegraph.tools._scope import RunScope, request_image_names
 from judgegraph.tools._services import ArtifactSink, MemoryArtifacts, ToolServices
 
 # Importing each tool module registers its tool.
+from judgegraph.tools.check_computations import CheckComputationsArgs, CheckComputationsResult, CheckedComputation
 from judgegraph.tools.check_propositions import CheckPropositionsArgs
 from judgegraph.tools.derived_reference import Derivation, DerivedReferenceArgs, DerivedReferenceResult
 from judgegraph.tools.differential_test import DifferentialArgs, DifferentialResult, Disagreement
@@ -34,7 +35,10 @@ from judgegraph.tools.zoom_image import ZoomImageArgs, ZoomResult, open_image
 __all__ = (
     "ArtifactSink",
     "CaseResult",
+    "CheckComputationsArgs",
+    "CheckComputationsResult",
     "CheckPropositionsArgs",
+    "CheckedComputation",
     "Claim",
     "ClaimCheckInput",
     "ClaimVerdict",

@@ -153,6 +153,19 @@ def stated_answers(text: str) -> list[str]:
     return out
 
 
+_COMMITS = re.compile(r"\\boxed\{|\\fbox\{|####|answer[*_]*\s*(?:is\b|[:=])", re.IGNORECASE)
+"""A response that commits to a final answer says so (`\\boxed{}`, `####`, "the answer is", "Final answer:");
+"plain answer one" does not."""
+
+
+def committed_answer(text: str) -> str | None:
+    """The final answer a response commits to, where it says it is committing to one; None otherwise."""
+    if not _COMMITS.search(text):
+        return None
+    answers = stated_answers(text)
+    return answers[-1] if answers else None
+
+
 def _meaningful(s: str) -> bool:
     return bool(re.search(r"[A-Za-z0-9]", s))
 

@@ -18,7 +18,7 @@ from pydantic import BaseModel, Field
 
 from judgegraph.errors import ToolFailure
 from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult
-from judgegraph.tools._answers import equivalent, normalize, stated_answers
+from judgegraph.tools._answers import committed_answer, equivalent, normalize
 from judgegraph.tools._base import ToolContext, ToolOutput, candidate_criterion, each_candidate, result_data, tool
 from judgegraph.tools._languages import languages
 from judgegraph.tools.python import PythonResult, run_program
@@ -68,18 +68,6 @@ class DerivedReferenceResult(BaseModel):
     """Whether the derived answer had a majority (else the comparison informs only)."""
 
 
-_COMMITS = re.compile(r"\\boxed\{|\\fbox\{|####|answer[*_]*\s*(?:is\b|[:=])", re.IGNORECASE)
-"""A response that commits to a final answer says so (`\\boxed{}`, `####`, "the answer is", "Final answer:");
-"plain answer one" does not."""
-
-
-def _stated(text: str) -> str | None:
-    if not _COMMITS.search(text):
-        return None
-    answers = stated_answers(text)
-    return answers[-1] if answers else None
-
-
 def plan_derived_reference(request: JudgeRequest) -> list[ToolCall]:
     """No reference, no tests, more than one candidate, each stating a final answer (not code), and not all the
     same answer: derive a reference and compare every candidate with it."""
@@ -87,7 +75,7 @@ def plan_derived_reference(request: JudgeRequest) -> list[ToolCall]:
         return []
     if any(contains_code(request, c.content) for c in request.candidates):
         return []
-    answers = [_stated(c.content) for c in request.candidates]
+    answers = [committed_answer(c.content) for c in request.candidates]
     if any(a is None for a in answers):
         return []
     first = answers[0]
@@ -190,7 +178,7 @@ async def derived_reference(args: DerivedReferenceArgs, ctx: ToolContext) -> Too
     text = ctx.candidate(args.candidate)
     key = "derived_reference:" + hashlib.sha256(f"{SAMPLES}\0{ctx.request.prompt}".encode()).hexdigest()
     derivation = await ctx.services.once(key, lambda: _derive(ctx, SAMPLES))
-    extracted = _stated(text)
+    extracted = committed_answer(text)
     matches = bool(derivation.answer is not None and extracted is not None and _same(extracted, derivation.answer))
     result = DerivedReferenceResult(
         candidate=args.candidate,

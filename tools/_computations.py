@@ -1,0 +1,569 @@
+"""The worked computations in a response (`18 - 6 = 12`, `\\frac{3}{4} \\times 80 = 60`, `6 \\cdot 518400 =
+3104400`), each checked on its own with exact arithmetic: evidence about a math solution that needs no reference
+and no model.
+
+Only what reads unambiguously as numbers is checked. A side that touches a variable (`2x + 3`), a function
+(`f(2)`), a unit joined to a number (`5cm`), a word that changes its meaning (`20% of 20`, `3 more than`), two
+numbers without an operator (`1 \\frac{1}{10}`, a mixed number) or a power too large to evaluate is skipped, not
+guessed. Written values are read as people round them: `1/3 = 0.33` and `0.333` hold (one unit of the last digit
+written), `250/60 = 4` (an integer where the value is not one: a count, a floor) is unsure, `≈` is lenient.
+Percentages are read both ways (`0.25 × 100 = 25%` and `25% × 80 = 20` both hold).
+
+Response text is untrusted: the evaluator is a small recursive-descent parser over exact fractions with bounded
+powers; nothing reaches `eval` or sympy.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Literal
+
+Finding = Literal["right", "wrong", "unsure"]
+
+MAX_LINE_CHARS = 2000
+MAX_LINES = 2000
+MAX_NUMBER_DIGITS = 30
+MAX_POWER_BITS = 4000
+MAX_COMPUTATIONS = 200
+
+
+@dataclass(frozen=True)
+class Computation:
+    """One relation between two numeric expressions, as the response wrote it, and what exact arithmetic says."""
+
+    written: str
+    left: str
+    right: str
+    value: str
+    """The left side's value, as exact arithmetic gives it."""
+    finding: Finding
+
+
+# ---------------------------------------------------------------- LaTeX and Unicode to plain arithmetic
+
+_JOIN = re.compile(r"\\(?:left|right|big|Big|bigg|Bigg)(?![A-Za-z])|\^\s*\{?\s*\\circ\s*\}?|°|\{,\}")
+"""Marks that sit inside an expression (`\\left(`, `30^\\circ`, `1{,}000`): removed without a trace."""
+_DROP = re.compile(r"\\(?:displaystyle|textstyle|quad|qquad|,|;|!|:|\s)(?![A-Za-z])|&|\\\$|\*\*|__")
+"""Spacing, alignment, an escaped dollar and markdown emphasis: read as a space."""
+_RELATION_BREAK = re.compile(
+    r"==|!=|<=|>=|:=|=>|=<|\\(?:neq|ne|leq|le|geq|ge|lt|gt|Rightarrow|rightarrow|implies|to|iff|equiv|pm|mp)"
+    r"(?![A-Za-z])|[≠≤≥<>→⇒±∓]"
+)
+_SYMBOLS = {
+    r"\times": " * ",
+    r"\cdot": " * ",
+    r"\ast": " * ",
+    r"\div": " / ",
+    r"\approx": " ≈ ",
+    r"\simeq": " ≈ ",
+    r"\pi": " pi ",
+    r"\%": "%",
+}
+_UNICODE = str.maketrans({"×": "*", "·": "*", "⋅": "*", "∙": "*", "÷": "/", "−": "-", "≃": "≈", "π": " pi "})
+_TEXT_COMMANDS = re.compile(r"\\(?:text|textbf|textit|mathrm|mathbf|mbox|operatorname|emph)\s*\{([^{}]*)\}")
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
+
+
+def _braced(text: str, i: int) -> tuple[str, int] | None:
+    """The argument starting at `i` (`{...}` with balanced braces, or one character) and the index after it."""
+    while i < len(text) and text[i] == " ":
+        i += 1
+    if i >= len(text):
+        return None
+    if text[i] != "{":
+        return text[i], i + 1
+    depth = 0
+    for j in range(i, len(text)):
+        depth += {"{": 1, "}": -1}.get(text[j], 0)
+        if depth == 0:
+            return text[i + 1 : j], j + 1
+    return None
+
+
+def _expand(text: str, command: str, arity: int, build: str) -> str:
+    """Replace `\\command{a}{b}` by `build` formatted with its arguments, innermost-safe (arguments expanded too)."""
+    out, i = [], 0
+    pattern = re.compile(re.escape(command) + r"(?![A-Za-z])")
+    while (m := pattern.search(text, i)) is not None:
+        args, j = [], m.end()
+        for _ in range(arity):
+            found = _braced(text, j)
+            if found is None:
+                break
+            args.append(found[0])
+            j = found[1]
+        if len(args) < arity:
+            out.append(text[i : m.end()])
+            i = m.end()
+            continue
+        out.append(text[i : m.start()])
+        out.append(build.format(*(_expand(a, command, arity, build) for a in args)))
+        i = j
+    out.append(text[i:])
+    return "".join(out)
+
+
+def plain(text: str) -> str:
+    """A response's math as plain arithmetic: fractions, roots, products and relations spelled one way."""
+    text = re.sub(r"\\[dt]frac(?![A-Za-z])", r"\\frac", text)
+    text = _TEXT_COMMANDS.sub(lambda m: f" {m.group(1)} ", text)
+    text = _expand(text, r"\frac", 2, "(({0})/({1}))")
+    text = re.sub(r"\\sqrt\s*\[", r" \\root[", text)  # an n-th root: left as an unknown command
+    text = _expand(text, r"\sqrt", 1, "sqrt(({0}))")
+    text = text.replace(r"\[", "\n").replace(r"\]", "\n").replace(r"\(", " ").replace(r"\)", " ")
+    text = text.replace("\\\\", "\n")
+    text = _DROP.sub(" ", _JOIN.sub("", text))
+    text = _RELATION_BREAK.sub(" ; ", text)
+    for k, v in _SYMBOLS.items():
+        text = re.sub(re.escape(k) + r"(?![A-Za-z])", v, text)
+    text = text.translate(_UNICODE).replace("$", " ").replace("{", "(").replace("}", ")")
+    text = text.replace("[", "(").replace("]", ")")
+    return _THOUSANDS.sub("", text)
+
+
+# ---------------------------------------------------------------- tokens
+
+_TOKEN = re.compile(
+    r"(?P<space>\s+)|(?P<number>\d+(?:\.\d+)?|\.\d+)|(?P<word>\\?[A-Za-z_][A-Za-z_']*)|(?P<op>[-+*/^%()])"
+    r"|(?P<rel>[=≈])|(?P<other>.)"
+)
+
+
+@dataclass(frozen=True)
+class _Tok:
+    kind: str
+    text: str
+    spaced: bool
+    """Whitespace came just before this token."""
+    units: tuple[str, ...] = ()
+    """The words that followed this number and name what it counts (`hours`, `quarts`), removed from the line."""
+
+
+def _tokens(line: str) -> list[_Tok]:
+    out: list[_Tok] = []
+    spaced = True
+    for m in _TOKEN.finditer(line):
+        kind = m.lastgroup or "other"
+        if kind == "space":
+            spaced = True
+            continue
+        text = m.group()
+        if kind == "word" and text in ("sqrt", "pi"):
+            kind = "op" if text == "sqrt" else "number"
+        out.append(_Tok(kind, text, spaced))
+        spaced = False
+    # `6 x 4` and `20 sacks x 65 pounds`, as plain text writes a product: an `x` standing alone between a
+    # number (or its unit) and a number.
+    for k in range(1, len(out) - 1):
+        t, before, after = out[k], out[k - 1], out[k + 1]
+        if t.text in ("x", "X") and t.spaced and after.spaced and after.kind == "number" and before.kind != "op":
+            out[k] = _Tok("op", "*", True)
+    return out
+
+
+_NUMERIC = frozenset({"number", "op"})
+_DENY_BEFORE = frozenset(
+    """of by than per over into times plus minus half twice double triple thrice squared cubed root remainder mod
+    modulo choose binomial""".split()
+)
+"""Words that make the numbers after them mean something else (`20% of 20 = 4`, `3 more than 4 + 5`)."""
+_DENY_AFTER = frozenset(
+    """thousand thousands million millions billion billions trillion hundred hundreds dozen dozens percent times
+    more less fewer of squared cubed plus minus tenths hundredths thousandths remainder r choose""".split()
+)
+"""Words that make the number before them mean something else (`= 5 thousand`, `= 3 more than`, `= 4 r 2`)."""
+
+
+_FUNCTION_NAMES = frozenset("sin cos tan cot sec csc log ln lg exp lcm gcd max min det deg arg floor ceil mod".split())
+
+
+def _names_something(word: str) -> bool:
+    """A word that applies to the number after it: a LaTeX command (`\\sin 30`, `2005 \\circ 2004`), a
+    subscript (`\\log_x`), a single letter (a variable: `x 2`), a function's name."""
+    return word.startswith(("\\", "_")) or len(word) == 1 or word.lower() in _FUNCTION_NAMES
+
+
+_FUNCTION_WORDS = frozenset(
+    """a an the this that these those it its he she they we you i his her their our your my is are was were be been
+    being has have had do does did will would can could should may might must and or but nor so then thus hence
+    therefore also as if when while because since after before until for in on at to from with without into onto
+    about above below left remaining total altogether overall each every apiece all both which who whom whose what
+    where there here now still only just more less fewer most least another other""".split()
+)
+"""English's closed classes (articles, pronouns, auxiliaries, conjunctions, prepositions) and a few quantifiers:
+where these follow a number, what follows is the sentence going on, not the number's unit."""
+
+
+def _is_unit(tok: _Tok, after_slash: bool) -> bool:
+    if tok.kind != "word" or tok.text.startswith(("\\", "_")) or not (tok.spaced or after_slash):
+        return False
+    word = tok.text.lower().strip("'")
+    if word in _FUNCTION_WORDS or word in _DENY_AFTER or word in _FUNCTION_NAMES:
+        return False
+    return after_slash or len(word) > 1
+
+
+def _without_units(toks: list[_Tok]) -> list[_Tok]:
+    """`20 sacks x 65 pounds per sack` read as `20 x 65`, `36 (planned) + 4 (extra)` as `36 + 4`: words naming
+    what a number counts, removed where they follow it. A word that goes on with the sentence ends the run."""
+    out: list[_Tok] = []
+    i, after_number = 0, False
+    while i < len(toks):
+        t = toks[i]
+        j = _unit_run(toks, i) if after_number else i
+        if j > i:
+            words = tuple(w.text.lower() for w in toks[i:j] if w.kind == "word" and w.text.lower() != "per")
+            out[-1] = _Tok(out[-1].kind, out[-1].text, out[-1].spaced, out[-1].units + words)
+            out.append(_Tok("space", "", True))
+            i = j
+            continue
+        out.append(t)
+        after_number = t.kind == "number" or (t.kind == "op" and t.text == "%")
+        i += 1
+    # A removed run is read as the space it was.
+    joined: list[_Tok] = []
+    spaced = False
+    for t in out:
+        if t.kind == "space":
+            spaced = True
+            continue
+        joined.append(_Tok(t.kind, t.text, t.spaced or spaced, t.units))
+        spaced = False
+    return joined
+
+
+def _unit_run(toks: list[_Tok], i: int) -> int:
+    """Where the unit words starting at `i` end (`i` itself where none start there): words, `per word`,
+    `/word`, and a parenthesised note of words (`(planned)`, `(total cookies)`)."""
+    j = i
+    while j < len(toks):
+        t = toks[j]
+        if _is_unit(t, False) and (j > i or t.spaced):
+            j += 1
+        elif t.text in ("per", "/") and j + 1 < len(toks) and _is_unit(toks[j + 1], True):
+            j += 2
+        elif t.text == "(" and t.spaced:
+            k = j + 1
+            while k < len(toks) and (_is_unit(toks[k], True) or toks[k].text in (",", "-")):
+                k += 1
+            if k == j + 1 or k >= len(toks) or toks[k].text != ")":
+                break
+            j = k + 1
+        else:
+            break
+    return j
+
+
+def _units_differ(left: list[_Tok], right: list[_Tok]) -> bool:
+    """Both sides name units and share none (`3 * 20 minutes = 1 hour`): a conversion, not the same quantity."""
+
+    def units(side: list[_Tok]) -> set[str]:
+        return {u.rstrip("s") for t in side for u in t.units}
+
+    a, b = units(left), units(right)
+    return bool(a and b and not a & b)
+
+
+def _balanced(toks: list[_Tok]) -> bool:
+    depth = 0
+    for t in toks:
+        depth += {"(": 1, ")": -1}.get(t.text, 0) if t.kind == "op" else 0
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+def _left_side(seg: list[_Tok]) -> list[_Tok] | None:
+    """The numeric expression that ends a segment, or None where it cannot be read on its own."""
+    i = len(seg)
+    while i > 0 and seg[i - 1].kind in _NUMERIC:
+        i -= 1
+    side = seg[i:]
+    while side and side[0].text == "(" and not _balanced(side):
+        side = side[1:]
+    if not side or not _balanced(side):
+        return None
+    start = len(seg) - len(side)
+    before = seg[start - 1] if start > 0 else None
+    if side[0].text == "-" and len(side) > 1 and side[1].spaced:
+        if before is not None:
+            return None  # `a - 3 * 8`: the minus belongs to what came before
+        side = side[1:]  # a list item's dash: `- 2^9 = 512`
+    if side[0].kind == "op" and side[0].text not in ("(", "-", "sqrt"):
+        return None
+    if before is not None:
+        if before.kind == "word" and (
+            not side[0].spaced or _names_something(before.text) or before.text.lower() in _DENY_BEFORE
+        ):
+            return None
+        if side[0].text == "-" and not (before.kind == "other" and before.text in "([{:;,"):
+            return None
+        if before.kind == "other" and not side[0].spaced and before.text not in "([{:;,":
+            return None  # `2:30`, `3.5.2`, `#4`, `|S| - 3`
+    return side
+
+
+def _right_side(seg: list[_Tok]) -> list[_Tok] | None:
+    """The numeric expression that starts a segment, or None where it cannot be read on its own."""
+    i = 0
+    while i < len(seg) and seg[i].kind in _NUMERIC:
+        i += 1
+    side = seg[:i]
+    while side and side[-1].text == ")" and not _balanced(side):
+        side = side[:-1]
+    if not side or not _balanced(side):
+        return None
+    after = seg[len(side)] if len(side) < len(seg) else None
+    if side[-1].kind == "op" and side[-1].text not in (")", "%"):
+        return None
+    if after is not None:
+        if after.kind == "word" and (
+            not after.spaced
+            or _names_something(after.text)
+            or (after.text.lower().strip("'") in _DENY_AFTER and not side[-1].units)
+        ):
+            return None
+        following = seg[len(side) + 1] if len(side) + 1 < len(seg) else None
+        joined = following is not None and following.kind == "number" and not following.spaced
+        if after.kind == "other" and not after.spaced and after.text in ":./" and joined:
+            return None  # `2:30`, `3.5.2`, a date (a sentence's full stop ends the side)
+        if after.kind == "op":
+            return None  # `5 (3)` and the like: an unbalanced or unreadable tail
+    return side
+
+
+# ---------------------------------------------------------------- exact evaluation
+
+Value = Fraction | float
+
+
+class _Unreadable(Exception):
+    """The side is not an expression this checker evaluates with certainty."""
+
+
+class _Parser:
+    """expr := term (('+'|'-') term)*; term := power (('*'|'/') power)*; power := unary ('^' power)?;
+    unary := ('-'|'+') unary | postfix; postfix := primary '%'?; primary := number | pi | sqrt primary | (expr).
+    Two operands side by side (implicit multiplication) are refused."""
+
+    def __init__(self, toks: list[_Tok], percent: bool) -> None:
+        self.toks, self.i, self.percent = toks, 0, percent
+
+    def _peek(self) -> str | None:
+        return self.toks[self.i].text if self.i < len(self.toks) else None
+
+    def _take(self) -> _Tok:
+        if self.i >= len(self.toks):
+            raise _Unreadable("ends early")
+        self.i += 1
+        return self.toks[self.i - 1]
+
+    def parse(self) -> Value:
+        value = self._expr()
+        if self.i != len(self.toks):
+            raise _Unreadable("two operands without an operator")
+        return value
+
+    def _expr(self) -> Value:
+        value = self._term()
+        while self._peek() in ("+", "-"):
+            op = self._take().text
+            right = self._term()
+            value = value + right if op == "+" else value - right
+        return value
+
+    def _term(self) -> Value:
+        value = self._power()
+        while self._peek() in ("*", "/"):
+            op = self._take().text
+            right = self._power()
+            if op == "*":
+                value = value * right
+            elif right == 0:
+                raise _Unreadable("division by zero")
+            else:
+                value = value / right
+        return value
+
+    def _power(self) -> Value:
+        base = self._unary()
+        if self._peek() != "^":
+            return base
+        self._take()
+        exponent = self._power()
+        return _pow(base, exponent)
+
+    def _unary(self) -> Value:
+        if self._peek() in ("-", "+"):
+            sign = -1 if self._take().text == "-" else 1
+            return sign * self._unary()
+        value = self._primary()
+        if self._peek() == "%":
+            self._take()
+            value = value / 100 if self.percent else value
+        return value
+
+    def _primary(self) -> Value:
+        tok = self._take()
+        if tok.kind == "number":
+            if tok.text == "pi":
+                return math.pi
+            if len(tok.text) > MAX_NUMBER_DIGITS:
+                raise _Unreadable("number too long")
+            return Fraction(tok.text)
+        if tok.text == "sqrt":
+            return _sqrt(self._primary())
+        if tok.text == "(":
+            value = self._expr()
+            if self._peek() != ")":
+                raise _Unreadable("unclosed parenthesis")
+            self._take()
+            return value
+        raise _Unreadable(f"unexpected {tok.text!r}")
+
+
+def _sqrt(x: Value) -> Value:
+    if x < 0:
+        raise _Unreadable("square root of a negative number")
+    if isinstance(x, Fraction):
+        n, d = math.isqrt(x.numerator), math.isqrt(x.denominator)
+        if n * n == x.numerator and d * d == x.denominator:
+            return Fraction(n, d)
+    return math.sqrt(x)
+
+
+def _pow(base: Value, exponent: Value) -> Value:
+    if isinstance(exponent, Fraction) and exponent.denominator == 1 and isinstance(base, Fraction):
+        e = int(exponent)
+        bits = max(base.numerator.bit_length(), base.denominator.bit_length(), 1)
+        if abs(e) * bits > MAX_POWER_BITS:
+            raise _Unreadable("power too large")
+        if base == 0 and e < 0:
+            raise _Unreadable("division by zero")
+        return base**e
+    try:
+        value: object = float(base) ** float(exponent)
+    except (OverflowError, ZeroDivisionError) as e:
+        raise _Unreadable("power out of range") from e
+    if not isinstance(value, float) or math.isinf(value) or math.isnan(value):
+        raise _Unreadable("power out of range")  # a negative base to a fractional power is complex
+    return value
+
+
+def _evaluate(toks: list[_Tok], percent: bool) -> Value | None:
+    try:
+        return _Parser(toks, percent).parse()
+    except (_Unreadable, OverflowError, ZeroDivisionError, ValueError, RecursionError):
+        return None
+
+
+# ---------------------------------------------------------------- comparison
+
+
+def _decimals(toks: list[_Tok]) -> int | None:
+    """The most decimal places any number on this side is written with; None when none has any."""
+    places = [len(t.text.split(".")[1]) for t in toks if t.kind == "number" and "." in t.text]
+    return max(places) if places else None
+
+
+def _is_integer(v: Value) -> bool:
+    return v == int(v) if isinstance(v, Fraction) else abs(v - round(v)) < 1e-9
+
+
+def _compare(left: list[_Tok], right: list[_Tok], approximate: bool) -> tuple[Finding, Value] | None:
+    """How the two sides relate, reading `%` both ways; None where a side cannot be evaluated."""
+    findings: list[tuple[Finding, Value]] = []
+    for percent in (True, False):
+        a, b = _evaluate(left, percent), _evaluate(right, percent)
+        if a is None or b is None:
+            return None
+        findings.append((_relate(a, b, left, right, approximate), a))
+        if not any(t.text == "%" for t in left + right):
+            break
+    for wanted in ("right", "unsure", "wrong"):
+        for finding, value in findings:
+            if finding == wanted:
+                return finding, value
+    return None
+
+
+def _relate(a: Value, b: Value, left: list[_Tok], right: list[_Tok], approximate: bool) -> Finding:
+    if a == b:
+        return "right"
+    exact = isinstance(a, Fraction) and isinstance(b, Fraction)
+    try:
+        fa, fb = float(a), float(b)
+    except OverflowError:
+        return "wrong" if exact else "unsure"
+    diff, scale = abs(fa - fb), max(abs(fa), abs(fb))
+    if not exact and diff <= 1e-9 * max(1.0, scale):
+        return "right"
+    if approximate:
+        return "right" if diff <= max(1.0, 0.02 * scale) else ("unsure" if diff <= 0.1 * scale else "wrong")
+    places = [d for d in (_decimals(left), _decimals(right)) if d is not None]
+    if places or not exact:
+        unit = 10.0 ** -min(places) if places else 0.0
+        # A rounded number used again (`83.33 * 3`) carries its rounding: one percent of slack.
+        reused = (len(left) > 1 and _decimals(left) is not None) or (len(right) > 1 and _decimals(right) is not None)
+        slack = 0.01 * scale if reused else 0.0
+        if diff <= unit * (1 + 1e-9) + slack or (not exact and diff <= 1e-6 * max(1.0, scale)):
+            return "right"
+    if len(right) == 1 and _is_integer(b) and not _is_integer(a) and diff < 1:
+        return "unsure"  # `250 / 60 = 4`: rounded or floored on purpose
+    if len(left) == 1 and _is_integer(a) and not _is_integer(b) and diff < 1:
+        return "unsure"
+    return "wrong"
+
+
+def _show(v: Value) -> str:
+    if isinstance(v, float):
+        return f"{v:.6g}"
+    return str(v.numerator) if v.denominator == 1 else f"{v.numerator}/{v.denominator} (≈{float(v):.6g})"
+
+
+def _text(toks: list[_Tok]) -> str:
+    return "".join((" " if t.spaced and k else "") + t.text for k, t in enumerate(toks))
+
+
+def _plain_lines(text: str) -> list[str]:
+    """The text's lines as plain arithmetic, each cut to MAX_LINE_CHARS first (a line nested past what the
+    expander's recursion allows is dropped: no real computation is written that way)."""
+    out: list[str] = []
+    for line in text.splitlines()[:MAX_LINES]:
+        try:
+            out.extend(part[:MAX_LINE_CHARS] for part in plain(line[:MAX_LINE_CHARS]).splitlines())
+        except RecursionError:
+            continue
+    return out
+
+
+def computations(text: str) -> list[Computation]:
+    """Every relation between two numeric sides in `text`, in order, with what exact arithmetic finds."""
+    out: list[Computation] = []
+    for line in _plain_lines(text):
+        toks = _without_units(_tokens(line))
+        rels = [k for k, t in enumerate(toks) if t.kind == "rel"]
+        bounds = [-1, *rels, len(toks)]
+        for n, r in enumerate(rels):
+            left = _left_side(toks[bounds[n] + 1 : r])
+            right = _right_side(toks[r + 1 : bounds[n + 2]])
+            if left is None or right is None:
+                continue
+            if not any(t.kind == "op" and t.text not in "()" for t in left + right):
+                continue  # `0.5 = 0.50`: a restatement, not a computation
+            if len(left) == 1 and left[0].units:
+                continue  # `in 48 hours = 2400 + 600`: the number names a quantity, it is not one side
+            compared = _compare(left, right, toks[r].text == "≈")
+            if compared is None:
+                continue
+            finding, value = compared
+            if finding == "wrong" and _units_differ(left, right):
+                finding = "unsure"
+            written = f"{_text(left)} {toks[r].text} {_text(right)}"
+            out.append(Computation(written, _text(left), _text(right), _show(value), finding))
+            if len(out) >= MAX_COMPUTATIONS:
+                return out
+    return out

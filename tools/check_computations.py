@@ -1,0 +1,103 @@
+"""`check_computations`: math without a reference, checked from inside. Every computation a response writes out
+(`18 - 6 = 12`, `\\frac{3}{4} \\times 80 = 60`) is recomputed with exact arithmetic, no model and no reference
+needed. A wrong one is deciding evidence against the response (a solution whose own arithmetic is false has not
+shown its answer); none wrong supports it and proves nothing (most wrong solutions go wrong in their reasoning,
+not their arithmetic).
+
+Measured on ProcessBench (`python -m benchmarks.computations`, EVALS.md): a wrong computation is found in few
+wrong solutions, and in very few whose final answer is right.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from pydantic import BaseModel, Field
+
+from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult
+from judgegraph.tools._answers import committed_answer, equivalent
+from judgegraph.tools._base import ToolContext, ToolOutput, candidate_criterion, each_candidate, result_data, tool
+from judgegraph.tools._computations import Computation, Finding, computations
+from judgegraph.tools.run_code import contains_code
+
+SHOWN = 12
+"""Computations listed in the text the model reads (the wrong ones first); the result keeps them all."""
+
+
+class CheckComputationsArgs(BaseModel):
+    """Arguments of `check_computations`."""
+
+    candidate: int = Field(ge=0, description="Index of the candidate (0-based) whose computations to check.")
+
+
+class CheckedComputation(BaseModel):
+    """One computation as the response wrote it and what exact arithmetic finds."""
+
+    written: str
+    value: str
+    """The left side's exact value."""
+    finding: Finding
+
+
+class CheckComputationsResult(BaseModel):
+    """What `check_computations` found in one candidate."""
+
+    candidate: int
+    computations: list[CheckedComputation]
+    wrong: int
+    """How many are false."""
+
+
+def plan_check_computations(request: JudgeRequest) -> list[ToolCall]:
+    """No reference and no tests, no candidate is code, each states a final answer, and they do not all state
+    the same one (a single response: it states one)."""
+    if request.has_evidence("reference") or request.tests or not request.candidates:
+        return []
+    if any(contains_code(request, c.content) for c in request.candidates):
+        return []
+    answers = [committed_answer(c.content) for c in request.candidates]
+    if any(a is None for a in answers):
+        return []
+    first = answers[0]
+    assert first is not None
+    if len(answers) > 1 and all(a is not None and equivalent(a, first).equivalent for a in answers[1:]):
+        return []
+    return each_candidate("check_computations", request, "no reference was given: check the worked arithmetic")
+
+
+def check_computations_criterion(result: ToolResult) -> CriterionResult | None:
+    """A false computation decides against the candidate; none false supports it, never proves it."""
+    data = result_data(result, CheckComputationsResult)
+    if data is None:
+        return None
+    passed = data.wrong == 0
+    criterion = candidate_criterion(result, "computations_hold", data.candidate, passed, float(passed))
+    return criterion.model_copy(update={"conclusive": False}) if passed else criterion
+
+
+def _summary(candidate: int, found: list[Computation]) -> str:
+    wrong = [c for c in found if c.finding == "wrong"]
+    if not found:
+        return f"candidate {candidate}: no computation written out that can be checked on its own"
+    head = f"candidate {candidate}: {len(found)} computations checked with exact arithmetic, {len(wrong)} wrong"
+    shown = sorted(found, key=lambda c: c.finding != "wrong")[:SHOWN]
+    lines = [
+        f"- {c.written}: " + (f"WRONG, the left side is {c.value}" if c.finding == "wrong" else c.finding)
+        for c in shown
+    ]
+    more = len(found) - len(shown)
+    return "\n".join([head, *lines] + ([f"... and {more} more"] if more > 0 else []))
+
+
+@tool("check_computations", timeout_s=10.0, plan=plan_check_computations, criterion=check_computations_criterion)
+async def check_computations(args: CheckComputationsArgs, ctx: ToolContext) -> ToolOutput:
+    """Recompute, with exact arithmetic, every computation one candidate writes out (like `18 - 6 = 12` or
+    `3/4 * 80 = 60`) and list the ones that are false. Needs no reference: use it on math answers."""
+    text = ctx.candidate(args.candidate)
+    found = await asyncio.to_thread(computations, text)
+    result = CheckComputationsResult(
+        candidate=args.candidate,
+        computations=[CheckedComputation(written=c.written, value=c.value, finding=c.finding) for c in found],
+        wrong=sum(c.finding == "wrong" for c in found),
+    )
+    return ToolOutput(text=_summary(args.candidate, found), data=result)
