@@ -11,11 +11,17 @@
   several blocks, the function's body alone), judged by the evidence judge in both orders.
 - IFBench: its 294 prompts with the shipped sample responses, through judgegraph's `ifbench` constraints (the
   official checker's code) against the official evaluation of the same row, strict and loose.
+- Computations without a reference: `check_computations` (a response's written-out arithmetic recomputed
+  exactly) on ProcessBench's GSM8K and MATH solutions (final answers labelled right or wrong by its authors) and
+  on the 800 MATH solutions above: how often a false computation is found where the final answer is right and
+  where it is wrong, and, over every pair of one problem's right and wrong solutions, how many it decides and
+  how many of those rightly.
 - Receipts: ICDAR-2019 SROIE's 40 scans ("what is the total?"): the total read by OCR (the zoom tool's, as the
   judge reads a request's image), and the stated total against the same total plus one, judged by the
   evidence judge (the claim checker against the text read) in both orders.
 
-Run: `python -m benchmarks.real_data [--data ../shared/data]` (needs the `dev` extra for the official IFEval code).
+Run: `python -m benchmarks.real_data [--data ../shared/data] [--only computations]` (needs the `dev` extra for the
+official IFEval code).
 """
 
 from __future__ import annotations
@@ -320,6 +326,77 @@ async def receipts(data: Path = DATA, n: int = 40) -> dict[str, Agreement]:
     return {"the total is in the text read": read, "the stated total decided by evidence": decided}
 
 
+@dataclass
+class ComputationFindings:
+    """`check_computations` on labelled solutions."""
+
+    solutions: int = 0
+    computations: int = 0
+    flagged: dict[bool, int] = field(default_factory=lambda: {True: 0, False: 0})
+    """Solutions with a false computation, by whether their final answer is right."""
+    labelled: dict[bool, int] = field(default_factory=lambda: {True: 0, False: 0})
+    pairs: int = 0
+    decided_right: int = 0
+    decided_wrong: int = 0
+    cpu_s: float = 0.0
+
+
+def computation_findings(data: Path = DATA) -> dict[str, ComputationFindings]:
+    """False computations found in right and wrong solutions; pairs of one problem's right and wrong solutions
+    decided by them (exactly one of the two has a false computation)."""
+    from judgegraph.tools._computations import computations
+
+    sets: dict[str, list[tuple[str, str, bool]]] = {}  # (problem, solution, final answer right)
+    for name in ("gsm8k", "math"):
+        rows = json.loads((data / "processbench" / f"{name}.json").read_text())
+        sets[f"ProcessBench {name}"] = [(r["problem"], "\n\n".join(r["steps"]), r["final_answer_correct"]) for r in rows]
+    rows = [json.loads(line) for line in (data / "math" / "math_cot_100.jsonl").read_text().splitlines()]
+    sets["MATH, Qwen2.5-Math harness (8 solutions a problem)"] = [
+        (str(r["idx"]), text, bool(r["score"][k])) for r in rows for k, text in enumerate(r["response"])
+    ]
+    out: dict[str, ComputationFindings] = {}
+    for name, solutions in sets.items():
+        f = ComputationFindings()
+        by_problem: dict[str, list[tuple[bool, bool]]] = {}
+        for problem, text, right in solutions:
+            start = time.process_time()
+            found = computations(text)
+            f.cpu_s += time.process_time() - start
+            wrong = any(c.finding == "wrong" for c in found)
+            f.solutions += 1
+            f.computations += len(found)
+            f.labelled[right] += 1
+            f.flagged[right] += wrong
+            by_problem.setdefault(problem, []).append((right, wrong))
+        for group in by_problem.values():
+            for right, right_flagged in group:
+                for other, wrong_flagged in group:
+                    if right and not other:
+                        f.pairs += 1
+                        f.decided_right += wrong_flagged and not right_flagged
+                        f.decided_wrong += right_flagged and not wrong_flagged
+        out[name] = f
+    return out
+
+
+def computations_report(data: Path) -> str:
+    rows: list[list[object]] = []
+    for name, f in computation_findings(data).items():
+        rows.append(
+            [
+                name,
+                f.solutions,
+                f.computations,
+                f"{f.flagged[False]}/{f.labelled[False]} ({100 * f.flagged[False] / max(1, f.labelled[False]):.1f}%)",
+                f"{f.flagged[True]}/{f.labelled[True]} ({100 * f.flagged[True] / max(1, f.labelled[True]):.1f}%)",
+                f"{f.pairs}: {f.decided_right} rightly, {f.decided_wrong} wrongly" if f.pairs else "–",
+                f"{1000 * f.cpu_s / max(1, f.solutions):.2f}",
+            ]
+        )
+    head = ["solutions", "n", "computations checked", "a false one: final wrong", "a false one: final right"]
+    return table([*head, "right/wrong pairs decided", "CPU ms a solution"], rows)
+
+
 def report(data: Path) -> str:
     rows: list[list[object]] = []
     for name, a in math_agreement(data).items():
@@ -337,10 +414,12 @@ def report(data: Path) -> str:
         rows.append([f"receipts (SROIE): {name}", a.checked, f"{100 * a.share:.2f}%", a.cpu_s])
     for name, a in asyncio.run(code_formats()).items():
         rows.append([f"code, {name}: decided by the tests", a.checked, f"{100 * a.share:.2f}%", a.cpu_s])
-    return table(["what", "checked", "agreement", "judgegraph CPU s"], rows)
+    return table(["what", "checked", "agreement", "judgegraph CPU s"], rows) + "\n\n" + computations_report(data)
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DATA)
-    print(report(parser.parse_args().data))
+    parser.add_argument("--only", choices=["computations"], help="one part only")
+    args = parser.parse_args()
+    print(computations_report(args.data) if args.only == "computations" else report(args.data))

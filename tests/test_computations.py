@@ -55,6 +55,8 @@ def test_right_computations_hold(text: str) -> None:
         ("She keeps 2/5 * 4000 = 800 dollars.", "2/5 * 4000 = 800"),
         ("\\[ \\frac{1}{2} \\times 24 \\times 26 = 156 \\]", "((1)/(2)) * 24 * 26 = 156"),
         ("Subtract: 400000 - 32000 - 250000 = 8000.", "400000 - 32000 - 250000 = 8000"),
+        ("Total cost = $4.20 + $9.45 + $1.35 = $14.99 (round to two decimal places).", "4.20 + 9.45 + 1.35 = 14.99"),
+        ("Then \\(5050 = 77 \\cdot 64 + 28\\), so \\(5050 \\equiv 28 \\pmod{77}\\).", "5050 = 77 * 64 + 28"),
     ],
 )
 def test_false_computations_are_found(text: str, written: str) -> None:
@@ -80,6 +82,13 @@ def test_false_computations_are_found(text: str, written: str) -> None:
         "\\(|S \\cap M| - 3 \\times 8 = 38 - 24\\)",
         "So 250 / 60 = 4 full boxes.",  # an integer where the value is not one: rounded or floored on purpose
         "Check: 3 \\times 4 == 12 in Python, and 2 + 2 != 5.",
+        "\\[ 8y - 8 - 8y = -3 \\] \\[ 5 - 13 = -3 \\] (This is not true)",  # an equation shown to fail
+        "Since there is a carry, we must have $6+1+1=7+0=b$.",  # digit by digit
+        "In base 8, \\(7 + 1 = 10\\).",
+        "So \\(7 + 5 = 0 \\pmod{12}\\).",
+        "\\(18 \\times 3.14159 = 56.54866\\)",  # pi cut short, used as if exact
+        "\\(3.33 \\times 300 = 1000\\)",  # a repeating decimal cut short
+        "\\(-(13)^{-1} = -0.0769\\)",
     ],
 )
 def test_what_cannot_be_read_with_certainty_is_not_found_wrong(text: str) -> None:

@@ -62,7 +62,9 @@ _SYMBOLS = {
     r"\pi": " pi ",
     r"\%": "%",
 }
-_UNICODE = str.maketrans({"×": "*", "·": "*", "⋅": "*", "∙": "*", "÷": "/", "−": "-", "≃": "≈", "π": " pi "})
+_UNICODE = str.maketrans(
+    {"×": "*", "·": "*", "⋅": "*", "∙": "*", "÷": "/", "−": "-", "≃": "≈", "≡": " ; \\equiv ", "π": " pi "}
+)
 _TEXT_COMMANDS = re.compile(r"\\(?:text|textbf|textit|mathrm|mathbf|mbox|operatorname|emph)\s*\{([^{}]*)\}")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
 
@@ -116,7 +118,7 @@ def plain(text: str) -> str:
     text = text.replace(r"\[", "\n").replace(r"\]", "\n").replace(r"\(", " ").replace(r"\)", " ")
     text = text.replace("\\\\", "\n")
     text = _DROP.sub(" ", _JOIN.sub("", text))
-    text = _RELATION_BREAK.sub(" ; ", text)
+    text = _RELATION_BREAK.sub(lambda m: f" ; {m.group()} " if m.group().startswith("\\") else " ; ", text)
     for k, v in _SYMBOLS.items():
         text = re.sub(re.escape(k) + r"(?![A-Za-z])", v, text)
     text = text.translate(_UNICODE).replace("$", " ").replace("{", "(").replace("}", ")")
@@ -310,6 +312,8 @@ def _right_side(seg: list[_Tok]) -> list[_Tok] | None:
     """The numeric expression that starts a segment, or None where it cannot be read on its own."""
     i = 0
     while i < len(seg) and seg[i].kind in _NUMERIC:
+        if i > 0 and seg[i].text == "(" and seg[i].spaced and i + 1 < len(seg) and seg[i + 1].kind == "word":
+            break  # `= 14.99 (rounded to cents)`: a remark after the value
         i += 1
     side = seg[:i]
     while side and side[-1].text == ")" and not _balanced(side):
@@ -330,7 +334,7 @@ def _right_side(seg: list[_Tok]) -> list[_Tok] | None:
         joined = following is not None and following.kind == "number" and not following.spaced
         if after.kind == "other" and not after.spaced and after.text in ":./" and joined:
             return None  # `2:30`, `3.5.2`, a date (a sentence's full stop ends the side)
-        if after.kind == "op":
+        if after.kind == "op" and not (after.text == "(" and after.spaced):
             return None  # `5 (3)` and the like: an unbalanced or unreadable tail
     return side
 
@@ -345,8 +349,8 @@ class _Unreadable(Exception):
 
 
 class _Parser:
-    """expr := term (('+'|'-') term)*; term := power (('*'|'/') power)*; power := unary ('^' power)?;
-    unary := ('-'|'+') unary | postfix; postfix := primary '%'?; primary := number | pi | sqrt primary | (expr).
+    """expr := term (('+'|'-') term)*; term := unary (('*'|'/') unary)*; unary := ('-'|'+') unary | power;
+    power := postfix ('^' unary)?; postfix := primary '%'?; primary := number | pi | sqrt primary | (expr).
     Two operands side by side (implicit multiplication) are refused."""
 
     def __init__(self, toks: list[_Tok], percent: bool) -> None:
@@ -376,10 +380,10 @@ class _Parser:
         return value
 
     def _term(self) -> Value:
-        value = self._power()
+        value = self._unary()
         while self._peek() in ("*", "/"):
             op = self._take().text
-            right = self._power()
+            right = self._unary()
             if op == "*":
                 value = value * right
             elif right == 0:
@@ -388,18 +392,20 @@ class _Parser:
                 value = value / right
         return value
 
-    def _power(self) -> Value:
-        base = self._unary()
-        if self._peek() != "^":
-            return base
-        self._take()
-        exponent = self._power()
-        return _pow(base, exponent)
-
     def _unary(self) -> Value:
         if self._peek() in ("-", "+"):
             sign = -1 if self._take().text == "-" else 1
-            return sign * self._unary()
+            return sign * self._unary()  # `-3^2` is -(3^2), as mathematics reads it
+        return self._power()
+
+    def _power(self) -> Value:
+        base = self._postfix()
+        if self._peek() != "^":
+            return base
+        self._take()
+        return _pow(base, self._unary())  # right-associative: `2^3^2` is 2^(3^2)
+
+    def _postfix(self) -> Value:
         value = self._primary()
         if self._peek() == "%":
             self._take()
@@ -490,7 +496,30 @@ def _compare(left: list[_Tok], right: list[_Tok], approximate: bool) -> tuple[Fi
     return None
 
 
+def _rounded(toks: list[_Tok]) -> bool:
+    """Whether a number on this side looks cut short: a repeating decimal (`3.33`, `0.67`, `1.667`: a fraction
+    with a small denominator lies within half a unit of its last digit but is not equal to it) or a constant
+    (`3.14159`)."""
+    for t in toks:
+        if t.kind == "number" and "." in t.text:
+            written = Fraction(t.text)
+            half = Fraction(1, 2 * 10 ** len(t.text.split(".")[1]))
+            near = written.limit_denominator(9)
+            if near != written and abs(near - written) < half:
+                return True
+            if any(abs(float(written) - c) < float(half) for c in _CONSTANTS):
+                return True
+    return False
+
+
+_CONSTANTS = (math.pi, math.e, math.sqrt(2), math.sqrt(3), math.sqrt(5), (1 + math.sqrt(5)) / 2, math.log(2))
+"""Irrational numbers written cut short (`3.14159`, `1.414`) and then used as if exact."""
+
+
 def _relate(a: Value, b: Value, left: list[_Tok], right: list[_Tok], approximate: bool) -> Finding:
+    """Whether the left side's value `a` is what the right side `b` says, as people write values: a number with
+    d decimals stands for any value within one unit of its last digit, but only where the value needs more than d
+    decimals (`1/3 = 0.33` holds; `4.20 + 9.45 + 1.35 = 14.99` does not)."""
     if a == b:
         return "right"
     exact = isinstance(a, Fraction) and isinstance(b, Fraction)
@@ -503,18 +532,22 @@ def _relate(a: Value, b: Value, left: list[_Tok], right: list[_Tok], approximate
         return "right"
     if approximate:
         return "right" if diff <= max(1.0, 0.02 * scale) else ("unsure" if diff <= 0.1 * scale else "wrong")
-    places = [d for d in (_decimals(left), _decimals(right)) if d is not None]
-    if places or not exact:
-        unit = 10.0 ** -min(places) if places else 0.0
-        # A rounded number used again (`83.33 * 3`) carries its rounding: one percent of slack.
-        reused = (len(left) > 1 and _decimals(left) is not None) or (len(right) > 1 and _decimals(right) is not None)
-        slack = 0.01 * scale if reused else 0.0
-        if diff <= unit * (1 + 1e-9) + slack or (not exact and diff <= 1e-6 * max(1.0, scale)):
+    written, value, other = (
+        (right, a, left) if _bare(right) else (left, b, right) if _bare(left) else (None, a, left + right)
+    )
+    places = _decimals(written) or 0 if written is not None else None
+    if places is not None:
+        unit = 10.0**-places
+        needs_more = not (isinstance(value, Fraction) and (value * 10**places).denominator == 1)
+        if needs_more and diff <= unit * (1 + 1e-9) and places > 0:
             return "right"
-    if len(right) == 1 and _is_integer(b) and not _is_integer(a) and diff < 1:
-        return "unsure"  # `250 / 60 = 4`: rounded or floored on purpose
-    if len(left) == 1 and _is_integer(a) and not _is_integer(b) and diff < 1:
-        return "unsure"
+        if needs_more and places == 0 and diff < 1:
+            return "unsure"  # `250 / 60 = 4`: rounded or floored on purpose
+    # A repeating decimal cut short and used again (`3.33 * 300 = 1000`) carries its rounding.
+    if _rounded(other) and diff <= 0.01 * scale:
+        return "right"
+    if not exact and diff <= 1e-6 * max(1.0, scale):
+        return "right"
     return "wrong"
 
 
@@ -528,23 +561,56 @@ def _text(toks: list[_Tok]) -> str:
     return "".join((" " if t.spaced and k else "") + t.text for k, t in enumerate(toks))
 
 
-def _plain_lines(text: str) -> list[str]:
-    """The text's lines as plain arithmetic, each cut to MAX_LINE_CHARS first (a line nested past what the
-    expander's recursion allows is dropped: no real computation is written that way)."""
-    out: list[str] = []
+def _plain_lines(text: str) -> list[tuple[str, str]]:
+    """The text's lines as plain arithmetic, each with the line it came from, cut to MAX_LINE_CHARS first (a
+    line nested past what the expander's recursion allows is dropped: no real computation is written that way)."""
+    out: list[tuple[str, str]] = []
     for line in text.splitlines()[:MAX_LINES]:
+        line = line[:MAX_LINE_CHARS]
         try:
-            out.extend(part[:MAX_LINE_CHARS] for part in plain(line[:MAX_LINE_CHARS]).splitlines())
+            out.extend((part[:MAX_LINE_CHARS], line) for part in plain(line).splitlines())
         except RecursionError:
             continue
     return out
 
 
+_OTHER_BASE = re.compile(r"\bbase[- ]?(?:\$?\d|\$?[a-z]\$?(?![a-z])|two|eight|sixteen)", re.IGNORECASE)
+"""A response working in another base, where `7 + 1 = 10` holds: none of its arithmetic is read as decimal."""
+_MODULAR = frozenset(["mod", "modulo", "\\pmod", "\\bmod", "\\mod", "\\equiv"])
+"""Words in a relation's clause that put it modulo n, where `7 + 5 = 0` may hold."""
+_SAID_FALSE = re.compile(
+    r"not true|isn'?t true|is false|\bfalse\b|contradict|impossible|not possible|incorrect|\bwrong\b|not equal|"
+    r"(?:does not|doesn'?t) hold|mistake|\berror\b|\bwait\b|\bcarr(?:y|ies|ied|ying)\b",
+    re.IGNORECASE,
+)
+"""A line that says its own equation fails (`-8 = -3 (This is not true)`), a correction under way, or digit by
+digit addition with carries (`6 + 1 + 1 = 7 + 0`)."""
+
+
+def _clause(toks: list[_Tok], at: int) -> list[_Tok]:
+    """The tokens around position `at` up to the punctuation on either side (`,` `;` `.` `:`)."""
+    start, end = at, at
+    while start > 0 and not (toks[start - 1].kind == "other" and toks[start - 1].text in ",;.:"):
+        start -= 1
+    while end < len(toks) and not (toks[end].kind == "other" and toks[end].text in ",;.:"):
+        end += 1
+    return toks[start:end]
+
+
+def _bare(side: list[_Tok]) -> bool:
+    """A side that is one number (`12`, `-3`, `25%`): a value written, not a computation."""
+    core = side[1:] if side and side[0].text == "-" else side
+    core = core[:-1] if core and core[-1].text == "%" else core
+    return len(core) == 1 and core[0].kind == "number"
+
+
 def computations(text: str) -> list[Computation]:
     """Every relation between two numeric sides in `text`, in order, with what exact arithmetic finds."""
     out: list[Computation] = []
-    for line in _plain_lines(text):
+    elsewhere = _OTHER_BASE.search(text) is not None
+    for line, source in _plain_lines(text):
         toks = _without_units(_tokens(line))
+        said_false = elsewhere or _SAID_FALSE.search(source) is not None
         rels = [k for k, t in enumerate(toks) if t.kind == "rel"]
         bounds = [-1, *rels, len(toks)]
         for n, r in enumerate(rels):
@@ -552,15 +618,16 @@ def computations(text: str) -> list[Computation]:
             right = _right_side(toks[r + 1 : bounds[n + 2]])
             if left is None or right is None:
                 continue
-            if not any(t.kind == "op" and t.text not in "()" for t in left + right):
-                continue  # `0.5 = 0.50`: a restatement, not a computation
+            if _bare(left) and _bare(right):
+                continue  # `0.5 = 0.50`, `-8 = -3`: a restatement, not a computation
             if len(left) == 1 and left[0].units:
                 continue  # `in 48 hours = 2400 + 600`: the number names a quantity, it is not one side
             compared = _compare(left, right, toks[r].text == "≈")
             if compared is None:
                 continue
             finding, value = compared
-            if finding == "wrong" and _units_differ(left, right):
+            modular = any(t.kind == "word" and t.text.lower() in _MODULAR for t in _clause(toks, r))
+            if finding == "wrong" and (said_false or modular or _units_differ(left, right)):
                 finding = "unsure"
             written = f"{_text(left)} {toks[r].text} {_text(right)}"
             out.append(Computation(written, _text(left), _text(right), _show(value), finding))
