@@ -349,7 +349,9 @@ def computation_findings(data: Path = DATA) -> dict[str, ComputationFindings]:
     sets: dict[str, list[tuple[str, str, bool]]] = {}  # (problem, solution, final answer right)
     for name in ("gsm8k", "math"):
         rows = json.loads((data / "processbench" / f"{name}.json").read_text())
-        sets[f"ProcessBench {name}"] = [(r["problem"], "\n\n".join(r["steps"]), r["final_answer_correct"]) for r in rows]
+        sets[f"ProcessBench {name}"] = [
+            (r["problem"], "\n\n".join(r["steps"]), r["final_answer_correct"]) for r in rows
+        ]
     rows = [json.loads(line) for line in (data / "math" / "math_cot_100.jsonl").read_text().splitlines()]
     sets["MATH, Qwen2.5-Math harness (8 solutions a problem)"] = [
         (str(r["idx"]), text, bool(r["score"][k])) for r in rows for k, text in enumerate(r["response"])
