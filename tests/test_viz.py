@@ -202,3 +202,36 @@ def test_checks_the_judge_made_show_where_inputs_came_from_and_the_derived_outpu
         ("derived", "differs"),
     ]
     assert made[2].expected == "24690 (3/3 programs)" and made[2].candidate == "1"
+
+
+def test_a_derived_reference_and_recomputed_arithmetic_show_among_the_checks_the_judge_made() -> None:
+    from judgegraph.schema import ToolResult
+    from judgegraph.tools import CheckComputationsResult, CheckedComputation, Derivation, DerivedReferenceResult
+
+    derived = DerivedReferenceResult(
+        candidate=1,
+        extracted="720",
+        derived=Derivation(answer="120", votes=2, samples=3, share=2 / 3, answers=["120", "120", "720"], programs=[]),
+        matches=False,
+        decisive=True,
+    )
+    checked = CheckComputationsResult(
+        candidate=0,
+        computations=[
+            CheckedComputation(written="9 - 3 = 7", value="6", finding="wrong"),
+            CheckedComputation(written="6 + 4 = 10", value="10", finding="right"),
+        ],
+        wrong=1,
+    )
+    results = [
+        ToolResult(call_id="c1", name="derived_reference", ok=True, text="", data=derived.model_dump()),
+        ToolResult(call_id="c2", name="check_computations", ok=True, text="", data=checked.model_dump()),
+    ]
+    made = views.made_evidence(results)
+    assert [(m.kind, m.candidate, m.outcome) for m in made] == [
+        ("derived", "1", "differs"),
+        ("computation", "0", "wrong"),
+        ("computation", "0", "right"),
+    ]
+    assert made[0].expected == "120 (2/3 programs)" and made[0].got == "720"
+    assert made[1].input == "9 - 3 = 7" and made[1].expected == "6"

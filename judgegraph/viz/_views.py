@@ -210,7 +210,8 @@ class MadeCheck:
     """One check the judge made itself: a statement example run, a disagreement input, a program it ran."""
 
     kind: str
-    """`statement`, `disagreement`, `derived` (an oracle's output) or `python`."""
+    """`statement`, `disagreement`, `derived` (an oracle's output or a derived reference answer), `computation`
+(a response's arithmetic recomputed) or `python`."""
     candidate: str
     input: str
     expected: str
@@ -220,9 +221,17 @@ class MadeCheck:
 
 def made_evidence(results: Iterable[ToolResult]) -> list[MadeCheck]:
     """The statement's examples as each candidate ran them, the inputs on which candidates disagreed, the outputs
-    the model's reference programs derived there, and the programs the model wrote with what they printed (issue
-    #21's evidence, shown apart from the timeline)."""
-    from judgegraph.tools import DifferentialResult, OracleCheckResult, PythonResult, RunExamplesResult
+    the model's reference programs derived there, a derived reference answer, each response's computations
+    recomputed, and the programs the model wrote with what they printed (issue #21's evidence, shown apart from
+    the timeline)."""
+    from judgegraph.tools import (
+        CheckComputationsResult,
+        DerivedReferenceResult,
+        DifferentialResult,
+        OracleCheckResult,
+        PythonResult,
+        RunExamplesResult,
+    )
 
     out = []
     for result in results:
@@ -245,6 +254,22 @@ def made_evidence(results: Iterable[ToolResult]) -> list[MadeCheck]:
                 expected = f"{o.expected} ({o.votes}/{oracle.samples} programs)" if o.expected is not None else ""
                 outcome = "no majority" if o.agrees is None else "agrees" if o.agrees else "differs"
                 out.append(MadeCheck("derived", str(oracle.candidate), o.input, expected, o.got, outcome))
+        elif result.name == "derived_reference":
+            ref = DerivedReferenceResult.model_validate(result.data)
+            derivation = ref.derived
+            expected = (
+                f"{derivation.answer} ({derivation.votes}/{derivation.samples} programs)"
+                if derivation.answer is not None
+                else "no answer"
+            )
+            outcome = ("matches" if ref.matches else "differs") + ("" if ref.decisive else " (no majority)")
+            out.append(
+                MadeCheck("derived", str(ref.candidate), "the final answer", expected, ref.extracted or "", outcome)
+            )
+        elif result.name == "check_computations":
+            checked = CheckComputationsResult.model_validate(result.data)
+            for comp in checked.computations:
+                out.append(MadeCheck("computation", str(checked.candidate), comp.written, comp.value, "", comp.finding))
         elif result.name == "python":
             ran_py = PythonResult.model_validate(result.data)
             outcome = "timed out" if ran_py.timed_out else f"exit {ran_py.exit_code}"
