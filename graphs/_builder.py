@@ -58,7 +58,10 @@ class RecordedGraph:
         settings = settings or Settings()
         self.budget_s = settings.budget_s
         self.services = ToolServices(
-            sandbox=settings.sandbox, sandbox_pool_size=settings.sandbox_pool_size, artifacts=artifacts
+            sandbox=settings.sandbox,
+            sandbox_pool_size=settings.sandbox_pool_size,
+            artifacts=artifacts,
+            derived_samples=settings.derived_samples,
         )
         self._graph = self.build(spec)
         self._uncheckpointed = self._graph.compile(name=spec.name)

@@ -77,6 +77,10 @@ class Settings(BaseModel):
     first that runs here (Docker when an engine answers and the image exists, else bubblewrap)."""
     sandbox_pool_size: int = Field(default=2, ge=1)
     """Sandboxes kept warm for concurrent code runs."""
+    derived_samples: int = Field(default=3, ge=1, le=16)
+    """Programs the model writes for evidence it derives (self-consistency's k): a derived reference answer
+    (`derived_reference`) and a derived expected output (`oracle_check`); the answer more than half of them
+    agree on decides."""
     mcp_servers: tuple[MCPSource, ...] = ()
     """MCP servers whose tools every judge here may use (beside those its spec names); from
     `JUDGEGRAPH_MCP_SERVERS`, a JSON list of MCPSource objects."""
@@ -105,6 +109,8 @@ class Settings(BaseModel):
             values["sandbox"] = env["JUDGEGRAPH_SANDBOX"]
         if env.get("JUDGEGRAPH_SANDBOX_POOL"):
             values["sandbox_pool_size"] = int(env["JUDGEGRAPH_SANDBOX_POOL"])
+        if env.get("JUDGEGRAPH_DERIVED_SAMPLES"):
+            values["derived_samples"] = int(env["JUDGEGRAPH_DERIVED_SAMPLES"])
         if env.get("JUDGEGRAPH_CHECKPOINTS"):
             values["checkpoints"] = env["JUDGEGRAPH_CHECKPOINTS"]
         if env.get("JUDGEGRAPH_MCP_SERVERS"):

@@ -672,6 +672,19 @@ async def test_a_derived_reference_without_a_majority_only_informs(fake_openai: 
     assert "no majority" in next(r.text for r in t.tool_results() if r.name == "derived_reference")
 
 
+async def test_self_consistency_k_is_a_setting(fake_openai: FakeOpenAI, tmp_path: Path) -> None:
+    """`derived_samples` (JUDGEGRAPH_DERIVED_SAMPLES): 5 programs, and 3 of 5 is a majority where 2 of 5 is not."""
+    fake_openai.responder = _programs("math.comb(10, 3)", "720", "math.comb(10, 3)", "1/0", "math.comb(10, 3)")
+    async with Judge.load(
+        "evidence", store=tmp_path / "r.db", model_url=fake_openai.url, sandbox="process", derived_samples=5
+    ) as judge:
+        t = await judge.arun(MATH_NOREF)
+    derived = next(r.data for r in t.tool_results() if r.name == "derived_reference" and r.data)
+    assert derived["derived"]["samples"] == 5 and derived["derived"]["votes"] == 3
+    assert len([r for r in fake_openai.requests if "solve math" in str(r["messages"][0])]) == 5
+    assert t.verdict is not None and t.verdict.winner == 0 and t.verdict.decided_by == "evidence"
+
+
 async def test_a_derived_oracle_settles_a_disagreement(fake_openai: FakeOpenAI, tmp_path: Path) -> None:
     """The examples pass both; the candidates disagree on generated inputs; reference programs the model writes
     (two right, one wrong) say which output is right there, and the wrong candidate fails."""

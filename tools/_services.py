@@ -58,6 +58,7 @@ class ToolServices:
         artifacts: ArtifactSink | None = None,
         embedder: Embedder | None = None,
         embedding_cache: Path | None = None,
+        derived_samples: int = 3,
     ) -> None:
         self.sandbox_backend = sandbox
         self.sandbox_pool_size = sandbox_pool_size
@@ -65,6 +66,8 @@ class ToolServices:
         self.artifacts: ArtifactSink = artifacts if artifacts is not None else MemoryArtifacts()
         self._embedder = embedder
         self._embedding_cache = embedding_cache
+        self.derived_samples = derived_samples
+        """Programs the model writes per derived answer or output (self-consistency's k; `Settings`)."""
         self._retriever: Retriever | None = None
         self._pool: SandboxPool | None = None
         self._lock = asyncio.Lock()

@@ -24,8 +24,6 @@ from judgegraph.tools._languages import languages
 from judgegraph.tools.python import PythonResult, run_program
 from judgegraph.tools.run_code import contains_code
 
-SAMPLES = 3
-"""Programs the model writes per prompt (self-consistency's k)."""
 MAJORITY = 0.5
 """A derived answer decides only when more than this share of the programs printed it."""
 SYSTEM = (
@@ -176,8 +174,9 @@ async def derived_reference(args: DerivedReferenceArgs, ctx: ToolContext) -> Too
     if ctx.services is None:
         raise ToolFailure("no sandbox is available to this judge")
     text = ctx.candidate(args.candidate)
-    key = "derived_reference:" + hashlib.sha256(f"{SAMPLES}\0{ctx.request.prompt}".encode()).hexdigest()
-    derivation = await ctx.services.once(key, lambda: _derive(ctx, SAMPLES))
+    samples = ctx.services.derived_samples
+    key = "derived_reference:" + hashlib.sha256(f"{samples}\0{ctx.request.prompt}".encode()).hexdigest()
+    derivation = await ctx.services.once(key, lambda: _derive(ctx, samples))
     extracted = committed_answer(text)
     matches = bool(derivation.answer is not None and extracted is not None and _same(extracted, derivation.answer))
     result = DerivedReferenceResult(

@@ -34,7 +34,6 @@ from judgegraph.tools.differential_test import (
 from judgegraph.tools.run_code import candidate_code
 from judgegraph.tools.run_examples import resolve
 
-SAMPLES = 3
 """Oracle programs per statement (self-consistency's k)."""
 MAX_INPUTS = 5
 SYSTEM = (
@@ -153,7 +152,7 @@ async def _run_on(
 
 
 async def _oracle(
-    ctx: ToolContext, style: str, name: str | None, inputs: list[str]
+    ctx: ToolContext, style: str, name: str | None, inputs: list[str], samples: int
 ) -> list[tuple[Observed | None, int, str]]:
     """Per input: the oracle output most programs agree on (None: no majority), its votes, and its text."""
     assert ctx.model is not None
@@ -176,7 +175,7 @@ async def _oracle(
         target = (resolve(name, code) or name) if name else None
         return await _run_on(ctx, style, code, languages.get("python"), target, inputs)
 
-    runs = await asyncio.gather(*(one(i) for i in range(SAMPLES)))
+    runs = await asyncio.gather(*(one(i) for i in range(samples)))
     any_case = read_statement(ctx.request.prompt).any_case
     out: list[tuple[Observed | None, int, str]] = []
     for k in range(len(inputs)):
@@ -187,7 +186,7 @@ async def _oracle(
             continue
         key, votes = counts.most_common(1)[0]
         majority = next(o for o in row if o.key(any_case) == key)
-        out.append((majority if votes * 2 > SAMPLES else None, votes, shown_output(majority)))
+        out.append((majority if votes * 2 > samples else None, votes, shown_output(majority)))
     return out
 
 
@@ -247,11 +246,12 @@ async def oracle_check(args: OracleCheckArgs, ctx: ToolContext) -> ToolOutput:
     style = "stdin" if function is None else "call"
     if style == "call" and found.language.name != "python":
         raise ToolFailure("calls are checked on Python code only")
+    samples = ctx.services.derived_samples
     key = (
         "oracle:"
-        + hashlib.sha256(f"{SAMPLES}\0{style}\0{function}\0{request.prompt}\0{args.inputs}".encode()).hexdigest()
+        + hashlib.sha256(f"{samples}\0{style}\0{function}\0{request.prompt}\0{args.inputs}".encode()).hexdigest()
     )
-    oracle = await ctx.services.once(key, lambda: _oracle(ctx, style, function, args.inputs))
+    oracle = await ctx.services.once(key, lambda: _oracle(ctx, style, function, args.inputs, samples))
     target = (resolve(function, found.code) or function) if function else None
     mine = await _run_on(ctx, style, found.code, found.language, target, args.inputs)
     cases = []
@@ -269,7 +269,7 @@ async def oracle_check(args: OracleCheckArgs, ctx: ToolContext) -> ToolOutput:
     result = OracleCheckResult(
         candidate=args.candidate,
         cases=cases,
-        samples=SAMPLES,
+        samples=samples,
         working=max((c.votes for c in cases), default=0),
         disagrees=sum(c.agrees is False for c in cases),
         decisive=sum(c.agrees is not None for c in cases),
