@@ -423,6 +423,94 @@ async def test_call_examples_run_on_answers_in_other_languages(services: ToolSer
     assert r1.data and r1.data["failed"] == 1 and r1.data["cases"][1]["got"] == "[0, 0]", r1.text
 
 
+GO_RUST_TWO_SUM = {
+    "go": (
+        "func twoSum(nums []int, target int) []int {\n    seen := map[int]int{}\n    for i, x := range nums {\n"
+        "        if j, ok := seen[target-x]; ok {\n            return []int{j, i}\n        }\n        seen[x] = i\n"
+        "    }\n    return nil\n}"
+    ),
+    "rust": (
+        "use std::collections::HashMap;\n\nimpl Solution {\n"
+        "    pub fn two_sum(nums: Vec<i32>, target: i32) -> Vec<i32> {\n        let mut seen = HashMap::new();\n"
+        "        for (i, &x) in nums.iter().enumerate() {\n"
+        "            if let Some(&j) = seen.get(&(target - x)) {\n                return vec![j as i32, i as i32];\n"
+        "            }\n            seen.insert(x, i);\n        }\n        vec![]\n    }\n}"
+    ),
+}
+"""Right answers to Two Sum as LeetCode's Go and Rust starters shape them (Rust's `two_sum`, snake_case)."""
+
+
+@pytest.mark.parametrize("language", ["go", "rust"])
+async def test_call_examples_run_on_go_and_rust_answers(services: ToolServices, language: str) -> None:
+    """Go and Rust answers are called as LeetCode calls them: the Go function, Rust's `Solution::two_sum` for the
+    statement's `twoSum`; the wrong one (an element paired with itself) fails the second example."""
+    right = GO_RUST_TWO_SUM[language]
+    if language == "go":
+        wrong = right.replace(
+            "if j, ok := seen[target-x]; ok {",
+            "if x*2 == target {\n            return []int{i, i}\n        }\n        if j, ok := seen[target-x]; ok {",
+        )
+        right = (
+            'package main\n\nimport "fmt"\n\n' + right + "\n\nfunc main() {\n    fmt.Println(twoSum([]int{1, 2}, 3))\n}"
+        )
+    else:
+        wrong = right.replace(
+            "if let Some(&j)",
+            "if x * 2 == target {\n                return vec![i as i32, i as i32];\n            }\n            if let Some(&j)",
+        )
+    request = {"prompt": TWO_SUM, "candidates": [_fenced(right, language), _fenced(wrong, language)]}
+    r0, r1 = [await _call(services, request, "run_examples", candidate=i) for i in (0, 1)]
+    assert r0.data and r0.data["failed"] == 0 and r0.data["decisive"] == 2, r0.text
+    assert r0.data["target"].endswith("twoSum" if language == "go" else "two_sum")
+    assert r1.data and r1.data["failed"] == 1 and r1.data["cases"][1]["got"] == "[0, 0]", r1.text
+
+
+@pytest.mark.parametrize(
+    ("language", "answer"),
+    [
+        (
+            "go",
+            "func reverseString(s []byte) {\n    for i, j := 0, len(s)-1; i < j; i, j = i+1, j-1 {\n        s[i], s[j] = s[j], s[i]\n    }\n}",
+        ),
+        ("rust", "impl Solution {\n    pub fn reverse_string(s: &mut Vec<char>) {\n        s.reverse();\n    }\n}"),
+    ],
+)
+async def test_go_and_rust_in_place_answers_are_read_from_their_argument(
+    services: ToolServices, language: str, answer: str
+) -> None:
+    """An in-place answer (`void`, Rust's `&mut`) is read from its first argument; Go's bytes print as the
+    characters the statement writes, not as numbers."""
+    prompt = (
+        'Reverse the string in place.\n\nExample 1:\nInput: s = ["h","e","l","l","o"]\nOutput: ["o","l","l","e","h"]\n'
+    )
+    r = await _call(
+        services, {"prompt": prompt, "candidates": [_fenced(answer, language), "x"]}, "run_examples", candidate=0
+    )
+    assert r.data and r.data["failed"] == 0 and r.data["decisive"] == 1, r.text
+    broken = answer.replace("}\n}", "\n}", 1) if language == "go" else answer.replace("s.reverse();", "s.reversed();")
+    r = await _call(
+        services, {"prompt": prompt, "candidates": [_fenced(broken, language), "x"]}, "run_examples", candidate=0
+    )
+    assert r.data and r.data["failed"] == 1 and "error" in (r.data["load_error"] or ""), r.text
+
+
+def test_go_and_rust_arguments_are_written_as_declared() -> None:
+    from judgegraph.tools._foreign_calls import _go_types, _go_value, _rust_value, method_for, methods, snake_case
+
+    assert _go_types("a, b int, s string") == ["int", "int", "string"]
+    assert _go_value("[][]int", [[1, 2], []]) == "[][]int{[]int{1, 2}, []int{}}"
+    assert _go_value("[]byte", ["a", "'"]) == "[]byte{'a', '\\''}" and _go_value("int", 1.5) is None
+    assert _go_value("string", "é\n") == '"é\\n"' and _go_value("map[int]int", {}) is None
+    assert _rust_value("Vec<String>", ['a"b']) == 'vec![String::from("a\\"b")]'
+    assert _rust_value("f64", 2) == "2.0" and _rust_value("i64", 3) == "3" and _rust_value("Option<i32>", 1) is None
+    assert snake_case("twoSum") == "two_sum" and snake_case("maxArea2D") == "max_area2_d"
+    rust = "impl Solution {\n    pub fn two_sum(nums: Vec<i32>, target: i32) -> Vec<i32> { vec![] }\n    fn get(&self) -> i32 { 0 }\n}"
+    assert methods(rust, "rust") == {"two_sum": 2} and method_for(rust, "twoSum", 2, "rust") == "two_sum"
+    assert methods("func (h *Heap) Push(x int) {}\nfunc twoSum(a []int, t int) []int { return nil }", "go") == {
+        "twoSum": 2
+    }
+
+
 async def test_call_examples_in_other_languages_inform_where_the_judge_cannot_call(services: ToolServices) -> None:
     """In place (`void`): the first argument as the call left it, whatever the answer printed. A method whose
     class the runner cannot build as LeetCode does (a constructor with arguments) informs; an answer that does
@@ -455,16 +543,20 @@ async def test_call_examples_in_other_languages_inform_where_the_judge_cannot_ca
 
 
 async def test_differential_testing_across_languages(services: ToolServices) -> None:
-    """A C++ or JavaScript answer and a Python one, called on the same generated arguments, compared as data."""
+    """C++, JavaScript and Go answers and a Python one, called on the same generated arguments, compared as
+    data."""
     prompt = "Return the sum of nums.\n\nExample 1:\nInput: nums = [1,3,2]\nOutput: 6\n"
     python = "class Solution:\n    def total(self, nums):\n        return sum(nums)"
     second = "class Solution {\npublic:\n    int total(vector<int>& nums) {\n        return nums.size() * 2;\n    }\n};"
     javascript = "var total = function(nums) {\n    return nums.reduce((a, b) => a + b, 0);\n};"
-    request = {"prompt": prompt, "candidates": [_fenced(python), _fenced(second, "cpp"), _fenced(javascript, "js")]}
-    request["mode"] = "best_of_n"
+    go = (
+        "func total(nums []int) int {\n    s := 0\n    for _, x := range nums {\n        s += x\n    }\n    return s\n}"
+    )
+    answers = [_fenced(python), _fenced(second, "cpp"), _fenced(javascript, "js"), _fenced(go, "go")]
+    request = {"prompt": prompt, "candidates": answers, "mode": "best_of_n"}
     found = await _call(services, request, "differential_test")
     assert found.ok and found.data is not None, found.error
-    assert found.data["disagreement_count"] >= 1 and found.data["groups"] == [[0, 2], [1]]
+    assert found.data["disagreement_count"] >= 1 and found.data["groups"] == [[0, 2, 3], [1]]
 
 
 async def test_differential_testing_finds_where_candidates_disagree(services: ToolServices) -> None:

@@ -1,8 +1,10 @@
 """A statement's call examples (`Input: nums = [2,7,11,15], target = 9` / `Output: [0,1]`, a doctest) run on an
-answer in C++, Java or JavaScript, as LeetCode runs them: the answer's code in the site's environment (C++'s
-standard headers and `using namespace std`, Java's `java.util`), and a small `main` that builds the example's
-arguments as that language's values (from the types the answer's method declares), calls the method on a fresh
-`Solution` (or the function), and prints what it returned, and its first argument as the call left it, as JSON.
+answer in C++, Java, JavaScript, Go or Rust, as LeetCode runs them: the answer's code in the site's environment
+(C++'s standard headers and `using namespace std`, Java's `java.util`, Rust's `struct Solution`), and a small
+`main` that builds the example's arguments as that language's values (from the types the answer's function
+declares), calls the method on a fresh `Solution` (or the function), and prints what it returned, and its first
+argument as the call left it, as JSON. Rust's functions are snake_case where the statement's are camelCase
+(`two_sum` for `twoSum`), as LeetCode names them.
 
 One build, then one run per example: the example's index is the run's stdin, so the stdin driver builds and
 runs it like any program. Where the method cannot be found, or an argument cannot be written for the type it
@@ -21,7 +23,7 @@ from judgegraph.sandboxes import SandboxPool
 from judgegraph.tools._languages import Language
 from judgegraph.tools._observe import CASE_TIMEOUT_S, Observations, Observed, observe_stdin
 
-FOREIGN = ("cpp", "java", "javascript")
+FOREIGN = ("cpp", "java", "javascript", "go", "rust")
 """The languages whose answers the statement's call examples run on (besides Python)."""
 
 REPORT = re.compile(r"^\{\"value\":.*\}$", re.MULTILINE)
@@ -30,16 +32,30 @@ break, after whatever the answer printed without one)."""
 
 
 _NOT_METHODS = {"if", "for", "while", "switch", "catch", "return", "sizeof", "function", "main"}
+_SIGNATURES = {
+    "go": r"\bfunc\s+(\w+)\s*\(([^()]*)\)",
+    "rust": r"\bfn\s+(\w+)\s*(?:<[^>]*>)?\s*\(([^()]*)\)",
+}
+"""Where a Go or Rust function is declared (a Go method, `func (s *T) f(...)`, is not: its receiver comes first)."""
+_C_FAMILY = r"\b(\w+)\s*(?:=\s*(?:function\s*)?)?\(([^()]*)\)\s*(?:const\s*)?(?:throws[^{]*)?(?:=>\s*)?\{"
 
 
-def methods(code: str) -> dict[str, int]:
-    """The functions and methods `code` defines (C++, Java, JavaScript), each with its number of parameters."""
+def methods(code: str, language: str = "cpp") -> dict[str, int]:
+    """The functions and methods `code` defines, each with its number of parameters (a Rust method that takes
+    `self` is left out: LeetCode's are associated functions)."""
     found: dict[str, int] = {}
-    pattern = r"\b(\w+)\s*(?:=\s*(?:function\s*)?)?\(([^()]*)\)\s*(?:const\s*)?(?:throws[^{]*)?(?:=>\s*)?\{"
-    for m in re.finditer(pattern, code):
+    for m in re.finditer(_SIGNATURES.get(language, _C_FAMILY), code):
+        params = _split_params(m.group(2))
+        if language == "rust" and any(re.fullmatch(r"&?\s*(?:mut\s+)?self", p) for p in params):
+            continue
         if m.group(1) not in _NOT_METHODS and m.group(1)[0].islower():
-            found.setdefault(m.group(1), len(_split_params(m.group(2))))
+            found.setdefault(m.group(1), len(params))
     return found
+
+
+def snake_case(name: str) -> str:
+    """`twoSum` as Rust names it on LeetCode: `two_sum`."""
+    return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name).lower()
 
 
 @dataclass(frozen=True)
@@ -52,15 +68,28 @@ class Runner:
         """Whether a failed build failed in the answer's own lines (else it is the runner's doing: a call it
         wrote that this answer's types do not take)."""
         lines = [int(n) for n in re.findall(r"^\S*?\.(?:cpp|java):(\d+)(?::\d+)?: error", build_error, re.M)]
+        lines += [int(n) for n in re.findall(r"^\S*?main\.go:(\d+):\d+:", build_error, re.M)]  # Go: every line an error
+        lines += [int(n) for n in re.findall(r"^\s*--> main\.rs:(\d+):\d+", build_error, re.M)]  # warnings are off
+        if self._unbalanced():
+            return True  # a brace it never closed: the compiler reports the error where the file ends, in the runner
         return bool(lines) and all(n in self.answer_lines for n in lines)
 
+    def _unbalanced(self) -> bool:
+        answer = "\n".join(self.source.splitlines()[self.answer_lines.start - 1 : self.answer_lines.stop - 1])
+        answer = re.sub(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)\'', "", answer)  # strings and characters
+        return answer.count("{") != answer.count("}")
 
-def method_for(code: str, named: str | None, arity: int) -> str | None:
+
+def method_for(code: str, named: str | None, arity: int, language: str = "cpp") -> str | None:
     """The method a call example runs in this answer: the one the example or the starter names, if the answer
-    defines it; for an unnamed example, the answer's only method that takes that many arguments."""
-    defined = methods(code)
+    defines it (in Rust, its snake_case name); for an unnamed example, the answer's only method that takes that
+    many arguments."""
+    defined = methods(code, language)
     if named is not None:
-        return named if named in defined else None
+        for name in (named, snake_case(named)) if language == "rust" else (named,):
+            if name in defined:
+                return name
+        return None
     fitting = [m for m, n in defined.items() if n == arity]
     return fitting[0] if len(fitting) == 1 else None
 
@@ -96,7 +125,9 @@ def program(language: str, code: str, name: str, calls: Sequence[tuple[Any, ...]
     source = build(code, name, calls) if build else None
     if source is None:
         return None
-    answer = code if language != "java" else _java_answer(code)
+    answer = _java_answer(code) if language == "java" else _go_answer(code) if language == "go" else code
+    if language == "rust":
+        answer = _rust_answer(code)
     start = source[: source.index(answer)].count("\n") + 1
     return Runner(source, range(start, start + answer.count("\n") + 1))
 
@@ -414,8 +445,260 @@ def _javascript(code: str, name: str, calls: Sequence[tuple[Any, ...]]) -> str |
     )
 
 
+# ---------------------------------------------------------------- Go
+
+_GO_INTEGER = re.compile(r"u?int(?:8|16|32|64)?|uintptr")
+
+
+def _go_value(t: str, v: Any) -> str | None:
+    t = t.replace(" ", "")
+    if t.startswith("[]"):
+        if not isinstance(v, list | tuple):
+            return None
+        items = [_go_value(t[2:], x) for x in v]
+        return None if None in items else f"{t}{{{', '.join(items)}}}"  # type: ignore[arg-type]
+    if t in ("byte", "rune"):
+        return _c_char(v) if isinstance(v, str) and len(v) == 1 else None
+    if t == "string":
+        return json.dumps(v, ensure_ascii=False) if isinstance(v, str) else None
+    if t == "bool":
+        return _scalar("bool", v, "")
+    if _GO_INTEGER.fullmatch(t):
+        return _scalar("int", v, "")
+    return _scalar("real", v, "") if t in ("float64", "float32") else None
+
+
+def _go_chars(t: str) -> str:
+    """`true` where a Go type's innermost element is a character (`byte`, `rune`): printed as a string, as the
+    statement writes it, not as the number Go holds."""
+    return "true" if t.replace(" ", "").lstrip("[]") in ("byte", "rune") else "false"
+
+
+def _go_printable(t: str) -> bool:
+    t = t.replace(" ", "").lstrip("[]")
+    return t in ("bool", "string", "byte", "rune", "float64", "float32") or _GO_INTEGER.fullmatch(t) is not None
+
+
+_GO_IMPORT = re.compile(r'^\s*import\s*(?:\(([^)]*)\)|(\w+\s+)?("[^"]+"))', re.MULTILINE)
+_GO_JSON = """
+func jgConv(v reflect.Value, chars bool) interface{} {
+	switch v.Kind() {
+	case reflect.Slice, reflect.Array:
+		out := make([]interface{}, v.Len())
+		for i := range out {
+			out[i] = jgConv(v.Index(i), chars)
+		}
+		return out
+	case reflect.Float32, reflect.Float64:
+		if f := v.Float(); !math.IsNaN(f) && !math.IsInf(f, 0) {
+			return f
+		}
+		return nil
+	case reflect.Uint8:
+		if chars {
+			return string(rune(v.Uint()))
+		}
+	case reflect.Int32:
+		if chars {
+			return string(rune(v.Int()))
+		}
+	}
+	return v.Interface()
+}
+
+func jgJSON(v interface{}, chars bool) string {
+	if v == nil {
+		return "null"
+	}
+	b, err := json.Marshal(jgConv(reflect.ValueOf(v), chars))
+	if err != nil {
+		return "null"
+	}
+	return string(b)
+}
+"""
+
+
+def _go_answer(code: str) -> str:
+    """The answer without its package clause and imports (the runner writes one import block for both), its own
+    `main` renamed."""
+    code = re.sub(r"^\s*package\s+\w+\s*$", "", code, flags=re.MULTILINE)
+    code = _GO_IMPORT.sub("", code)
+    return re.sub(r"\bfunc\s+main\s*\(", "func jgAnswerMain(", code)
+
+
+def _go_imports(code: str) -> list[str]:
+    out = []
+    for m in _GO_IMPORT.finditer(code):
+        if m.group(1) is not None:
+            out += [line.strip() for line in m.group(1).splitlines() if line.strip()]
+        else:
+            out.append(((m.group(2) or "") + m.group(3)).strip())
+    return out
+
+
+def _go_types(params: str) -> list[str]:
+    """Each parameter's type; `a, b int` gives both `int`."""
+    types: list[str | None] = []
+    for p in _split_params(params):
+        parts = p.split(None, 1)
+        types.append(parts[1].strip() if len(parts) == 2 else None)
+    for i in range(len(types) - 2, -1, -1):
+        if types[i] is None:
+            types[i] = types[i + 1]
+    return [t or "" for t in types]
+
+
+def _go(code: str, name: str, calls: Sequence[tuple[Any, ...]]) -> str | None:
+    m = re.search(rf"\bfunc\s+{re.escape(name)}\s*\(([^()]*)\)\s*([^{{]*?)\s*\{{", code)
+    if m is None:
+        return None
+    types, returns = _go_types(m.group(1)), m.group(2).strip()
+    if returns and not _go_printable(returns):
+        return None
+    cases = []
+    call = f"{name}({', '.join(f'a{i}' for i in range(len(types)))})"
+    for k, args in enumerate(calls):
+        if len(args) != len(types):
+            return None
+        values = [_go_value(t, v) for t, v in zip(types, args, strict=True)]
+        if None in values:
+            return None
+        lines = [f"var a{i} {t} = {v}" for i, (t, v) in enumerate(zip(types, values, strict=True))]
+        lines.append(f"jgR := {call}" if returns else call)
+        value = f"jgJSON(jgR, {_go_chars(returns)})" if returns else '"null"'
+        first = f"jgJSON(a0, {_go_chars(types[0])})" if types else '"null"'
+        lines.append(f'fmt.Printf("\\n{{\\"value\\":%s,\\"first\\":%s}}\\n", {value}, {first})')
+        cases.append(f"\tcase {k}:\n\t\t" + "\n\t\t".join(lines))
+    imports = dict.fromkeys(['"encoding/json"', '"fmt"', '"math"', '"reflect"', *_go_imports(code)])
+    return (
+        "package main\n\nimport (\n" + "".join(f"\t{i}\n" for i in imports) + ")\n\n"
+        f"{_go_answer(code)}\n{_GO_JSON}\n"
+        "func main() {\n\tvar jgCase int\n\tfmt.Scan(&jgCase)\n\tswitch jgCase {\n" + "\n".join(cases) + "\n\t}\n}\n"
+    )
+
+
+# ---------------------------------------------------------------- Rust
+
+_RUST_INTEGER = re.compile(r"[iu](?:8|16|32|64|128|size)")
+_RUST_JSON = r"""
+trait JgJson { fn jg(&self) -> String; }
+macro_rules! jg_plain { ($($t:ty),*) => { $(impl JgJson for $t { fn jg(&self) -> String { self.to_string() } })* } }
+jg_plain!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, bool);
+impl JgJson for f64 { fn jg(&self) -> String { if self.is_finite() { format!("{:?}", self) } else { "null".into() } } }
+impl JgJson for f32 { fn jg(&self) -> String { (*self as f64).jg() } }
+fn jg_str(s: &str) -> String {
+    let mut o = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => o.push_str("\\\""),
+            '\\' => o.push_str("\\\\"),
+            c if (c as u32) < 0x20 => o.push_str(&format!("\\u{:04x}", c as u32)),
+            c => o.push(c),
+        }
+    }
+    o.push('"');
+    o
+}
+impl JgJson for char { fn jg(&self) -> String { jg_str(&self.to_string()) } }
+impl JgJson for String { fn jg(&self) -> String { jg_str(self) } }
+impl<'a> JgJson for &'a str { fn jg(&self) -> String { jg_str(self) } }
+impl JgJson for () { fn jg(&self) -> String { "null".into() } }
+impl<T: JgJson> JgJson for Vec<T> {
+    fn jg(&self) -> String { format!("[{}]", self.iter().map(|x| x.jg()).collect::<Vec<_>>().join(",")) }
+}
+impl<'a, T: JgJson> JgJson for &'a [T] {
+    fn jg(&self) -> String { format!("[{}]", self.iter().map(|x| x.jg()).collect::<Vec<_>>().join(",")) }
+}
+"""
+
+
+def _rust_string(v: str) -> str:
+    escaped = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+    return '"' + "".join(escaped.get(c, c if ord(c) >= 0x20 else f"\\u{{{ord(c):x}}}") for c in v) + '"'
+
+
+def _rust_value(t: str, v: Any) -> str | None:
+    t = t.replace(" ", "")
+    if m := re.fullmatch(r"Vec<(.+)>", t):
+        if not isinstance(v, list | tuple):
+            return None
+        items = [_rust_value(m.group(1), x) for x in v]
+        return None if None in items else f"vec![{', '.join(items)}]"  # type: ignore[arg-type]
+    if t == "char":
+        return _c_char(v) if isinstance(v, str) and len(v) == 1 else None
+    if t == "String":
+        return f"String::from({_rust_string(v)})" if isinstance(v, str) else None
+    if t == "bool":
+        return _scalar("bool", v, "")
+    if _RUST_INTEGER.fullmatch(t):
+        return _scalar("int", v, "")
+    if t in ("f64", "f32"):
+        real = _scalar("real", v, "")
+        return real if real is None or "." in real or "e" in real or "inf" in real or "nan" in real else real + ".0"
+    return None
+
+
+def _rust_printable(t: str) -> bool:
+    t = t.replace(" ", "")
+    while m := re.fullmatch(r"Vec<(.+)>", t):
+        t = m.group(1)
+    return t in ("bool", "char", "String", "f64", "f32", "()") or _RUST_INTEGER.fullmatch(t) is not None
+
+
+def _rust_answer(code: str) -> str:
+    return re.sub(r"\bfn\s+main\s*\(", "fn jg_answer_main(", code)
+
+
+def _rust(code: str, name: str, calls: Sequence[tuple[Any, ...]]) -> str | None:
+    m = re.search(rf"\bfn\s+{re.escape(name)}\s*\(([^()]*)\)\s*(?:->\s*([^{{]+?))?\s*(?:where[^{{]*)?\{{", code)
+    if m is None:
+        return None
+    params = _split_params(m.group(1))
+    returns = (m.group(2) or "()").strip()
+    if not _rust_printable(returns):
+        return None
+    owned, passing = [], []
+    for i, p in enumerate(params):
+        declared = p.split(":", 1)[1].strip() if ":" in p else ""
+        kind = re.match(r"&\s*(mut\s+)?", declared)
+        base = declared[kind.end() :].strip() if kind else declared
+        if base == "str":
+            base = "String"
+        if kind and base.startswith("[") and base.endswith("]"):
+            base = f"Vec<{base[1:-1]}>"
+        owned.append(base)
+        if kind is None:
+            passing.append(f"a{i}.clone()")
+        else:
+            passing.append(f"&mut a{i}" if kind.group(1) else f"&a{i}")
+    cases = []
+    on = "Solution::" if re.search(r"\bimpl\s+Solution\b", code) else ""
+    for k, args in enumerate(calls):
+        if len(args) != len(owned):
+            return None
+        values = [_rust_value(t, v) for t, v in zip(owned, args, strict=True)]
+        if None in values:
+            return None
+        lines = [f"let mut a{i}: {t} = {v};" for i, (t, v) in enumerate(zip(owned, values, strict=True))]
+        lines.append(f"let jg_r = {on}{name}({', '.join(passing)});")
+        first = "a0.jg()" if owned else '"null".to_string()'
+        lines.append(f'println!("\\n{{{{\\"value\\":{{}},\\"first\\":{{}}}}}}", jg_r.jg(), {first});')
+        cases.append(f"        {k} => {{ {' '.join(lines)} }}")
+    solution = "" if re.search(r"\bstruct\s+Solution\b", code) or not on else "struct Solution;\n"
+    return (
+        f"#![allow(warnings)]\n{solution}{_rust_answer(code)}\n{_RUST_JSON}\n"
+        "fn main() {\n    let mut jg_line = String::new();\n    std::io::stdin().read_line(&mut jg_line).unwrap();\n"
+        "    match jg_line.trim().parse::<usize>().unwrap_or(usize::MAX) {\n"
+        + "\n".join(cases)
+        + "\n        _ => {}\n    }\n}\n"
+    )
+
+
 _BUILDERS: dict[str, Callable[[str, str, Sequence[tuple[Any, ...]]], str | None]] = {
     "cpp": _cpp,
     "java": _java,
     "javascript": _javascript,
+    "go": _go,
+    "rust": _rust,
 }

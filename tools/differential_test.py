@@ -228,11 +228,12 @@ async def differential_test(args: DifferentialArgs, ctx: ToolContext) -> ToolOut
 async def _observe_foreign(
     pool: SandboxPool, c: CandidateCode, function: str | None, all_args: list[tuple[Any, ...]]
 ) -> Observations:
-    """A C++, Java or JavaScript answer's values on every input (`_foreign_calls`); `not_run` throughout where
+    """A C++, Java, JavaScript, Go or Rust answer's values on every input (`_foreign_calls`); `not_run` throughout where
     the judge cannot call it."""
     assert c.code is not None
     arities = {len(a) for a in all_args}
-    name = foreign_calls.method_for(c.code, function, arities.pop() if len(arities) == 1 else -1)
+    arity = arities.pop() if len(arities) == 1 else -1
+    name = foreign_calls.method_for(c.code, function, arity, c.language.name)
     runner = foreign_calls.program(c.language.name, c.code, name, all_args) if name else None
     if runner is None:
         return Observations(

@@ -252,13 +252,13 @@ def _summary(r: RunExamplesResult) -> str:
 async def _foreign_examples(
     pool: SandboxPool, statement: Statement, found: CandidateCode, candidate: int
 ) -> tuple[list[ExampleCase], Observations, str]:
-    """The call examples run on an answer in C++, Java or JavaScript (`_foreign_calls`), built once, run once
-    per example."""
+    """The call examples run on an answer in C++, Java, JavaScript, Go or Rust (`_foreign_calls`), built once,
+    run once per example."""
     assert found.code is not None
     language = found.language.name
     runnable: list[tuple[Example, str]] = []
     for e in statement.examples:
-        name = foreign_calls.method_for(found.code, e.function or statement.method, len(e.args))
+        name = foreign_calls.method_for(found.code, e.function or statement.method, len(e.args), language)
         if name is not None and not e.kwargs:
             runnable.append((e, name))
     names = {name for _, name in runnable}
