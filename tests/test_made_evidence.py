@@ -764,6 +764,25 @@ async def test_a_derived_reference_without_a_majority_only_informs(fake_openai: 
     assert "no majority" in next(r.text for r in t.tool_results() if r.name == "derived_reference")
 
 
+async def test_an_answer_no_program_reproduces_loses_to_one_a_program_does(
+    fake_openai: FakeOpenAI, tmp_path: Path
+) -> None:
+    """Dual agreement (CodeT): no majority (120, 7, an error), but one program reproduced candidate 0's answer
+    and none candidate 1's, so candidate 1 fails; candidate 0 is supported, not proven."""
+    fake_openai.responder = _programs("math.comb(10, 3)", "7", "1/0")
+    async with Judge.load("evidence", store=tmp_path / "r.db", model_url=fake_openai.url, sandbox="process") as judge:
+        t = await judge.arun(MATH_NOREF)
+    v = t.verdict
+    assert v is not None and v.winner == 0 and v.decided_by == "evidence" and t.correct
+    results = {r.data["candidate"]: r for r in t.tool_results() if r.name == "derived_reference" and r.data}
+    assert results[0].data["support"] == 1 and results[1].data["support"] == 0  # type: ignore[index]
+    assert results[1].data["rival_support"] == 1 and not results[1].data["decisive"]  # type: ignore[index]
+    assert "0 of 3 programs printed this candidate's answer, up to 1 another candidate's" in results[1].text
+    criteria = {c.candidate: c for c in v.criteria if c.source == "derived_reference"}
+    assert criteria[1].passed is False and criteria[1].conclusive
+    assert criteria[0].passed and not criteria[0].conclusive
+
+
 async def test_self_consistency_k_is_a_setting(fake_openai: FakeOpenAI, tmp_path: Path) -> None:
     """`derived_samples` (JUDGEGRAPH_DERIVED_SAMPLES): 5 programs, and 3 of 5 is a majority where 2 of 5 is not."""
     fake_openai.responder = _programs("math.comb(10, 3)", "720", "math.comb(10, 3)", "1/0", "math.comb(10, 3)")

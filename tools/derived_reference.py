@@ -2,10 +2,16 @@
 given, the judge's model solves the problem by program k times (self-consistency, after TIR-Judge); the programs
 run in the sandbox and the answer most of them print is a derived reference, with its vote share.
 
-A derived reference is evidence marked `derived`, never ground truth: a candidate whose answer differs from a
-majority-derived answer fails it (deciding against), one that matches it is supported, not proven (the
-criterion is not conclusive). Without a majority it informs only. It is derived once per prompt (the evidence
-cache) and shared by both candidate orders, every candidate, and every later request with the same prompt.
+A derived reference is evidence marked `derived`, never ground truth, read two ways:
+- against a majority (more than half the programs print one answer): a candidate whose answer differs fails it
+  (deciding against);
+- by dual agreement (after CodeT: the candidates' answers are hypotheses, the programs independent samples): a
+  candidate whose answer no program reproduced, where another candidate's answer was reproduced by at least one,
+  fails. A small model's programs rarely agree with each other, but an answer one of them reproduces is far more
+  often the right one than the wrong one (EVALS.md, math-noref).
+A candidate that passes is supported, not proven (the criterion is not conclusive); where neither reading
+applies the result informs only. The programs run once per prompt (the evidence cache), shared by both candidate
+orders, every candidate, and every later request with the same prompt.
 """
 
 from __future__ import annotations
@@ -63,7 +69,16 @@ class DerivedReferenceResult(BaseModel):
     derived: Derivation
     matches: bool
     decisive: bool
-    """Whether the derived answer had a majority (else the comparison informs only)."""
+    """Whether the derived answer had a majority."""
+    support: int = 0
+    """How many programs printed this candidate's answer."""
+    rival_support: int = 0
+    """The most programs that printed another candidate's (different) answer."""
+
+    @property
+    def outvoted(self) -> bool:
+        """No program reproduced this candidate's answer, and at least one reproduced another's."""
+        return self.support == 0 and self.rival_support > 0
 
 
 def plan_derived_reference(request: JudgeRequest) -> list[ToolCall]:
@@ -84,13 +99,19 @@ def plan_derived_reference(request: JudgeRequest) -> list[ToolCall]:
 
 
 def derived_reference_criterion(result: ToolResult) -> CriterionResult | None:
-    """Against a majority-derived answer: a different answer decides against; the same supports, never proves."""
+    """Against a majority-derived answer, a different answer decides against; by dual agreement, an answer no
+    program reproduced (where another candidate's was) decides against. A pass supports, never proves."""
     data = result_data(result, DerivedReferenceResult)
-    if data is None or not data.decisive:
+    if data is None:
         return None
-    score = data.derived.share if data.matches else 0.0
-    criterion = candidate_criterion(result, "matches_derived_reference", data.candidate, data.matches, score)
-    return criterion if not data.matches else criterion.model_copy(update={"conclusive": False})
+    if data.decisive:
+        passed, score = data.matches, data.derived.share if data.matches else 0.0
+    elif data.outvoted or data.support > 0:
+        passed, score = not data.outvoted, data.support / max(1, data.derived.samples)
+    else:
+        return None
+    criterion = candidate_criterion(result, "matches_derived_reference", data.candidate, passed, score)
+    return criterion if not passed else criterion.model_copy(update={"conclusive": False})
 
 
 def _answer_of(run: PythonResult) -> str | None:
@@ -159,13 +180,16 @@ def _summary(r: DerivedReferenceResult) -> str:
         return f"no derived reference: none of the {d.samples} programs printed an answer"
     head = f"derived reference (not ground truth): {d.answer!r}, printed by {d.votes} of {d.samples} programs"
     if not r.decisive:
-        head += " (no majority: it informs only)"
+        head += " (no majority)"
     said = "states no final answer" if r.extracted is None else f"states {r.extracted!r}"
     verdict = "which matches it" if r.matches else "which differs from it"
-    return f"{head}\ncandidate {r.candidate} {said}, {verdict}"
+    agreement = f"{r.support} of {d.samples} programs printed this candidate's answer"
+    if r.rival_support:
+        agreement += f", up to {r.rival_support} another candidate's"
+    return f"{head}\ncandidate {r.candidate} {said}, {verdict}; {agreement}"
 
 
-@tool("derived_reference", timeout_s=240.0, plan=plan_derived_reference, criterion=derived_reference_criterion)
+@tool("derived_reference", timeout_s=600.0, plan=plan_derived_reference, criterion=derived_reference_criterion)
 async def derived_reference(args: DerivedReferenceArgs, ctx: ToolContext) -> ToolOutput:
     """Derive a reference answer by writing and running programs that solve the problem (several times, by vote),
     then compare one candidate's final answer with it. The derived answer is evidence, not ground truth."""
@@ -179,14 +203,26 @@ async def derived_reference(args: DerivedReferenceArgs, ctx: ToolContext) -> Too
     derivation = await ctx.services.once(key, lambda: _derive(ctx, samples))
     extracted = committed_answer(text)
     matches = bool(derivation.answer is not None and extracted is not None and _same(extracted, derivation.answer))
+    rivals = [a for c in ctx.request.candidates if (a := committed_answer(c.content)) is not None]
+    if extracted is not None:
+        rivals = [a for a in rivals if not _same(a, extracted)]
     result = DerivedReferenceResult(
         candidate=args.candidate,
         extracted=extracted,
         derived=derivation,
         matches=matches,
         decisive=derivation.answer is not None and derivation.share > MAJORITY,
+        support=_support(extracted, derivation),
+        rival_support=max((_support(a, derivation) for a in rivals), default=0),
     )
     return ToolOutput(text=_summary(result), data=result)
+
+
+def _support(answer: str | None, derivation: Derivation) -> int:
+    """How many of the programs printed `answer`."""
+    if answer is None:
+        return 0
+    return sum(1 for a in derivation.answers if a is not None and _same(answer, a))
 
 
 def _same(answer: str, derived: str) -> bool:

@@ -1,0 +1,128 @@
+"""Math without a reference (issue #21): how often the answers a model's programs print separate a right final
+answer from a wrong one, and how often wrongly, under each reading of the votes.
+
+On every `math-noref` pair (real MATH and GSM8K solutions: one right final answer, one wrong), the judge's
+`derived_reference` tool runs as the evidence judge runs it (the model writes k programs for the problem, they
+run in the sandbox, each candidate is compared) with k = 5; the first 3 programs are what k = 3 gives (the same
+seeds). Each reading is scored per pair: decided rightly (the wrong candidate fails, the right one does not),
+decided wrongly, or undecided.
+
+- majority: only an answer more than half the programs print decides (the tool before dual agreement);
+- dual agreement (the tool now): as majority, and a candidate whose answer no program reproduced, where a program
+  reproduced the other's, fails.
+
+Run: `python -m benchmarks.derived_votes [--model qwen2.5-coder-1.5b] [--pairs 34]` (the embedded model on
+this machine's CPU; minutes a pair).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import time
+from collections import Counter
+
+from benchmarks._util import table
+from judgegraph.backends import EmbeddedServer, ModelClient
+from judgegraph.evals import build_set
+from judgegraph.schema import JudgeRequest, ToolCall, ToolResult
+from judgegraph.tools import DerivedReferenceResult, ToolContext, ToolServices, call_tool
+from judgegraph.tools.derived_reference import MAJORITY, Derivation, _same, _vote, derived_reference_criterion
+
+SAMPLES = 5
+
+
+async def _pair(ctx: ToolContext) -> list[DerivedReferenceResult]:
+    results: list[ToolResult] = [
+        await call_tool(ToolCall(name="derived_reference", arguments={"candidate": i}), ctx) for i in range(2)
+    ]
+    out = []
+    for r in results:
+        if not r.ok or r.data is None:
+            raise RuntimeError(f"derived_reference failed: {r.error}")
+        out.append(DerivedReferenceResult.model_validate(r.data))
+    return out
+
+
+def _outcome(request: JudgeRequest, passes: list[bool | None]) -> str:
+    label = request.label
+    assert label is not None and label.winner is not None
+    right, wrong = passes[label.winner], passes[1 - label.winner]
+    if wrong is False and right is not False:
+        return "rightly"
+    if right is False and wrong is not False:
+        return "wrongly"
+    return "undecided"
+
+
+async def run(model: str, pairs: int) -> str:
+    requests = await build_set("math-noref", pairs)
+    server = EmbeddedServer(model=model)
+    url = await server.start()
+    client = ModelClient(url, timeout_s=900.0)
+    services = ToolServices(sandbox="auto", derived_samples=SAMPLES)
+    counts: dict[str, Counter[str]] = {}
+    seconds: list[float] = []
+    try:
+        for request in requests:
+            ctx = ToolContext(request=request, services=services, model=client)
+            start = time.perf_counter()
+            found = await _pair(ctx)
+            seconds.append(time.perf_counter() - start)
+            for k in (3, SAMPLES):
+                shortened = [_first(r, found, k) for r in found]
+                for dual in (False, True):
+                    name = f"k = {k}, " + ("dual agreement (the tool)" if dual else "majority only")
+                    passes = [_passes(r, dual) for r in shortened]
+                    counts.setdefault(name, Counter())[_outcome(request, passes)] += 1
+    finally:
+        await services.aclose()
+        await client.close()
+        await server.stop()
+    rows = [[name, len(requests), c["rightly"], c["wrongly"], c["undecided"]] for name, c in counts.items()]
+    footer = f"\n\n{model}: {sum(seconds) / max(1, len(seconds)):.0f} s a prompt for {SAMPLES} programs"
+    return table(["reading", "pairs", "decided rightly", "decided wrongly", "undecided"], rows) + footer
+
+
+def _passes(result: DerivedReferenceResult, dual: bool) -> bool | None:
+    """Whether the candidate passes under a reading (None: it decides nothing about it)."""
+    if not dual:
+        return result.matches if result.decisive else None
+    criterion = derived_reference_criterion(
+        ToolResult(call_id="c", name="derived_reference", ok=True, text="", data=result.model_dump())
+    )
+    return None if criterion is None else bool(criterion.passed)
+
+
+def _first(result: DerivedReferenceResult, pair: list[DerivedReferenceResult], k: int) -> DerivedReferenceResult:
+    """The result had the tool written only the first `k` programs (the same seeds)."""
+    answers = result.derived.answers[:k]
+    answer, votes = _vote(answers)
+
+    def support(text: str | None) -> int:
+        return 0 if text is None else sum(1 for a in answers if a is not None and _same(text, a))
+
+    mine = result.extracted
+    rivals = [
+        o.extracted for o in pair if o.extracted is not None and not (mine is not None and _same(o.extracted, mine))
+    ]
+    derivation = Derivation(
+        answer=answer, votes=votes, samples=k, share=votes / k, answers=answers, programs=result.derived.programs[:k]
+    )
+    return result.model_copy(
+        update={
+            "derived": derivation,
+            "matches": bool(answer is not None and mine is not None and _same(mine, answer)),
+            "decisive": answer is not None and votes / k > MAJORITY,
+            "support": support(mine),
+            "rival_support": max((support(o) for o in rivals), default=0),
+        }
+    )
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--model", default="qwen2.5-coder-1.5b")
+    parser.add_argument("--pairs", type=int, default=34)
+    args = parser.parse_args()
+    print(asyncio.run(run(args.model, args.pairs)))
