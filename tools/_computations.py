@@ -3,11 +3,15 @@
 and no model.
 
 Only what reads unambiguously as numbers is checked. A side that touches a variable (`2x + 3`), a function
-(`f(2)`), a unit joined to a number (`5cm`), a word that changes its meaning (`20% of 20`, `3 more than`), two
-numbers without an operator (`1 \\frac{1}{10}`, a mixed number) or a power too large to evaluate is skipped, not
-guessed. Written values are read as people round them: `1/3 = 0.33` and `0.333` hold (one unit of the last digit
-written), `250/60 = 4` (an integer where the value is not one: a count, a floor) is unsure, `≈` is lenient.
-Percentages are read both ways (`0.25 × 100 = 25%` and `25% × 80 = 20` both hold).
+(`f(2)`, `\\sin 30`), a unit joined to a number (`5cm`), a word that changes its meaning (`20% of 20`, `3 more
+than`), two numbers without an operator (`1 \\frac{1}{10}`, a mixed number) or a power too large to evaluate is
+skipped, not guessed; so is arithmetic in another base, modulo n or with carries, and an equation the response
+itself says fails. Units that follow a number are read past (`20 sacks x 65 pounds = 1300 pounds`); a conversion
+between units is not judged. Written values are read as people round them: `1/3 = 0.33` holds (one unit of the
+last digit written, where the value needs more digits than written; `4.20 + 9.45 + 1.35 = 14.99` does not),
+`250/60 = 4` (an integer where the value is not one: a count, a floor) is unsure, `≈` is lenient, and a repeating
+decimal or a constant cut short and used again (`3.33 * 300`, `3.14159 * 18`) carries its rounding. Percentages
+are read both ways (`0.25 × 100 = 25%` and `25% × 80 = 20` both hold).
 
 Response text is untrusted: the evaluator is a small recursive-descent parser over exact fractions with bounded
 powers; nothing reaches `eval` or sympy.
