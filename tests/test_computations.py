@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -117,7 +118,7 @@ def test_on_processbench_a_false_computation_is_rare_where_the_final_answer_is_r
     assert flagged[False] >= 10 * max(flagged[True], 1), flagged
 
 
-MATH_PAIR = {
+MATH_PAIR: dict[str, Any] = {
     "id": "arith",
     "prompt": "Randy has 9 oatmeal cookies and 4 chocolate chip cookies. He eats 3 oatmeal cookies. How many "
     "cookies does he have now?",
@@ -146,3 +147,20 @@ async def test_a_pair_without_a_reference_is_decided_by_a_false_computation(
     criteria = {c.candidate: c for c in v.criteria if c.source == "check_computations"}
     assert criteria[0].passed is False and criteria[0].conclusive and criteria[1].passed and not criteria[1].conclusive
     assert report.identical
+
+
+async def test_a_single_response_with_a_false_computation_scores_zero(fake_openai: FakeOpenAI, tmp_path: Path) -> None:
+    """Pointwise (an RL reward for one rollout, no reference): a false computation sets the score by evidence; a
+    response whose arithmetic holds is left to the model (holding arithmetic proves nothing)."""
+    wrong = {
+        "id": "one",
+        "prompt": MATH_PAIR["prompt"],
+        "candidates": [MATH_PAIR["candidates"][0]],
+        "mode": "pointwise",
+    }
+    right = {**wrong, "id": "two", "candidates": [MATH_PAIR["candidates"][1]]}
+    async with Judge.load("evidence", store=tmp_path / "r.db", model_url=fake_openai.url, sandbox="process") as judge:
+        t_wrong, t_right = await judge.arun(wrong), await judge.arun(right)
+    assert t_wrong.verdict is not None and t_wrong.verdict.decided_by == "evidence"
+    assert t_wrong.verdict.scores == [0.0]
+    assert t_right.verdict is not None and t_right.verdict.decided_by != "evidence"
