@@ -77,10 +77,10 @@ class Settings(BaseModel):
     first that runs here (Docker when an engine answers and the image exists, else bubblewrap)."""
     sandbox_pool_size: int = Field(default=2, ge=1)
     """Sandboxes kept warm for concurrent code runs."""
-    derived_samples: int = Field(default=3, ge=1, le=16)
+    derived_samples: int = Field(default=5, ge=1, le=16)
     """Programs the model writes for evidence it derives (self-consistency's k): a derived reference answer
-    (`derived_reference`) and a derived expected output (`oracle_check`); the answer more than half of them
-    agree on decides."""
+    (`derived_reference`) and a derived expected output (`oracle_check`). With 5 rather than 3, dual agreement
+    rightly decided 16 math-noref pairs instead of 10, with the same 3 wrongly (EVALS.md)."""
     mcp_servers: tuple[MCPSource, ...] = ()
     """MCP servers whose tools every judge here may use (beside those its spec names); from
     `JUDGEGRAPH_MCP_SERVERS`, a JSON list of MCPSource objects."""

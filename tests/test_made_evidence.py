@@ -4,6 +4,7 @@ write them (HumanEval docstrings, LeetCode examples, contest samples); sandboxes
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
@@ -745,11 +746,11 @@ async def test_math_without_a_reference_is_judged_against_a_derived_one(
     results = [r for r in t.tool_results() if r.name == "derived_reference"]
     assert len(results) == 2 and all(r.data for r in results)
     derived = results[0].data["derived"]  # type: ignore[index]
-    assert derived["provenance"] == "derived" and derived["answer"] == "120" and derived["votes"] == 2
+    assert derived["provenance"] == "derived" and derived["answer"] == "120" and derived["votes"] == 4  # of 5
     assert results[1].data["extracted"] == "720" and not results[1].data["matches"]  # type: ignore[index]
     criteria = {c.candidate: c for c in v.criteria if c.source == "derived_reference"}
     assert criteria[0].passed and not criteria[0].conclusive and criteria[1].passed is False
-    assert len([r for r in fake_openai.requests if "solve math" in str(r["messages"][0])]) == 3  # k, not 2k or 4k
+    assert len([r for r in fake_openai.requests if "solve math" in str(r["messages"][0])]) == 5  # k, not 2k or 4k
     assert again.verdict is not None and again.verdict.winner == 0
     async with Judge.load("skill", store=tmp_path / "r.db", model_url=fake_openai.url, sandbox="process") as judge:
         report = await judge.areplay(t)  # the programs' turns come back with the derived reference's result
@@ -767,32 +768,32 @@ async def test_a_derived_reference_without_a_majority_only_informs(fake_openai: 
 async def test_an_answer_no_program_reproduces_loses_to_one_a_program_does(
     fake_openai: FakeOpenAI, tmp_path: Path
 ) -> None:
-    """Dual agreement (CodeT): no majority (120, 7, an error), but one program reproduced candidate 0's answer
-    and none candidate 1's, so candidate 1 fails; candidate 0 is supported, not proven."""
+    """Dual agreement (CodeT): no majority (120, 7, an error, 120, 7), but programs reproduced candidate 0's
+    answer and none candidate 1's, so candidate 1 fails; candidate 0 is supported, not proven."""
     fake_openai.responder = _programs("math.comb(10, 3)", "7", "1/0")
     async with Judge.load("evidence", store=tmp_path / "r.db", model_url=fake_openai.url, sandbox="process") as judge:
         t = await judge.arun(MATH_NOREF)
     v = t.verdict
     assert v is not None and v.winner == 0 and v.decided_by == "evidence" and t.correct
     results = {r.data["candidate"]: r for r in t.tool_results() if r.name == "derived_reference" and r.data}
-    assert results[0].data["support"] == 1 and results[1].data["support"] == 0  # type: ignore[index]
-    assert results[1].data["rival_support"] == 1 and not results[1].data["decisive"]  # type: ignore[index]
-    assert "0 of 3 programs printed this candidate's answer, up to 1 another candidate's" in results[1].text
+    assert results[0].data["support"] == 2 and results[1].data["support"] == 0  # type: ignore[index]
+    assert results[1].data["rival_support"] == 2 and not results[1].data["decisive"]  # type: ignore[index]
+    assert "0 of 5 programs printed this candidate's answer, up to 2 another candidate's" in results[1].text
     criteria = {c.candidate: c for c in v.criteria if c.source == "derived_reference"}
     assert criteria[1].passed is False and criteria[1].conclusive
     assert criteria[0].passed and not criteria[0].conclusive
 
 
 async def test_self_consistency_k_is_a_setting(fake_openai: FakeOpenAI, tmp_path: Path) -> None:
-    """`derived_samples` (JUDGEGRAPH_DERIVED_SAMPLES): 5 programs, and 3 of 5 is a majority where 2 of 5 is not."""
+    """`derived_samples` (JUDGEGRAPH_DERIVED_SAMPLES; 5 by default): 3 programs, and 2 of 3 is a majority."""
     fake_openai.responder = _programs("math.comb(10, 3)", "720", "math.comb(10, 3)", "1/0", "math.comb(10, 3)")
     async with Judge.load(
-        "evidence", store=tmp_path / "r.db", model_url=fake_openai.url, sandbox="process", derived_samples=5
+        "evidence", store=tmp_path / "r.db", model_url=fake_openai.url, sandbox="process", derived_samples=3
     ) as judge:
         t = await judge.arun(MATH_NOREF)
     derived = next(r.data for r in t.tool_results() if r.name == "derived_reference" and r.data)
-    assert derived["derived"]["samples"] == 5 and derived["derived"]["votes"] == 3
-    assert len([r for r in fake_openai.requests if "solve math" in str(r["messages"][0])]) == 5
+    assert derived["derived"]["samples"] == 3 and derived["derived"]["votes"] == 2
+    assert len([r for r in fake_openai.requests if "solve math" in str(r["messages"][0])]) == 3
     assert t.verdict is not None and t.verdict.winner == 0 and t.verdict.decided_by == "evidence"
 
 
@@ -803,7 +804,7 @@ async def test_a_derived_oracle_settles_a_disagreement(fake_openai: FakeOpenAI, 
     right = prompt + HUMANEVAL["HumanEval/3"]["canonical_solution"]
     wrong = right.replace("for op in operations:", "for op in operations[1:]:")
     brute = "def below_zero(operations):\n    return any(sum(operations[: i + 1]) < 0 for i in range(len(operations)))"
-    programs = iter([brute, brute, "def below_zero(operations):\n    return False"])
+    programs = itertools.cycle([brute, brute, "def below_zero(operations):\n    return False"])
     fake_openai.responder = scripted("reference solutions that a judge trusts", programs)
     pair = {"id": "he3", "prompt": prompt, "candidates": [_fenced(wrong), _fenced(right)], "label": 1}
     async with Judge.load("skill", store=tmp_path / "r.db", model_url=fake_openai.url, sandbox="process") as judge:
@@ -815,7 +816,7 @@ async def test_a_derived_oracle_settles_a_disagreement(fake_openai: FakeOpenAI, 
     assert checks[0]["disagrees"] >= 1 and checks[1]["disagrees"] == 0
     assert all(c["provenance"] == "derived" and c["votes"] >= 2 for c in checks[1]["cases"])
     asked = [r for r in fake_openai.requests if "reference solutions" in r["messages"][0]["content"]]
-    assert len(asked) == 3  # written once for both candidates
+    assert len(asked) == 5  # k programs, written once for both candidates
     async with Judge.load("skill", store=tmp_path / "r.db", model_url=fake_openai.url, sandbox="process") as judge:
         report = await judge.areplay(t)  # every round of made evidence replays from the record, no model, no sandbox
     assert report.identical and report.unused_model_turns == 0 and report.unused_tool_results == 0, report.divergence

@@ -58,7 +58,7 @@ class ToolServices:
         artifacts: ArtifactSink | None = None,
         embedder: Embedder | None = None,
         embedding_cache: Path | None = None,
-        derived_samples: int = 3,
+        derived_samples: int = 5,
     ) -> None:
         self.sandbox_backend = sandbox
         self.sandbox_pool_size = sandbox_pool_size
