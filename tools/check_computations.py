@@ -16,10 +16,9 @@ import asyncio
 from pydantic import BaseModel, Field
 
 from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult
-from judgegraph.tools._answers import committed_answer, equivalent
 from judgegraph.tools._base import ToolContext, ToolOutput, candidate_criterion, each_candidate, result_data, tool
 from judgegraph.tools._computations import Computation, Finding, computations
-from judgegraph.tools.run_code import contains_code
+from judgegraph.tools.derived_reference import math_to_settle
 
 SHOWN = 12
 """Computations listed in the text the model reads (the wrong ones first); the result keeps them all."""
@@ -50,18 +49,8 @@ class CheckComputationsResult(BaseModel):
 
 
 def plan_check_computations(request: JudgeRequest) -> list[ToolCall]:
-    """No reference and no tests, no candidate is code, each states a final answer, and they do not all state
-    the same one (a single response: it states one)."""
-    if request.has_evidence("reference") or request.tests or not request.candidates:
-        return []
-    if any(contains_code(request, c.content) for c in request.candidates):
-        return []
-    answers = [committed_answer(c.content) for c in request.candidates]
-    if any(a is None for a in answers):
-        return []
-    first = answers[0]
-    assert first is not None
-    if len(answers) > 1 and all(a is not None and equivalent(a, first).equivalent for a in answers[1:]):
+    """Math to settle (no reference, the final answers differ, or one response): check each one's arithmetic."""
+    if not math_to_settle(request):
         return []
     return each_candidate("check_computations", request, "no reference was given: check the worked arithmetic")
 

@@ -81,19 +81,24 @@ class DerivedReferenceResult(BaseModel):
         return self.support == 0 and self.rival_support > 0
 
 
-def plan_derived_reference(request: JudgeRequest) -> list[ToolCall]:
-    """No reference, no tests, more than one candidate, each stating a final answer (not code), and not all the
-    same answer: derive a reference and compare every candidate with it."""
-    if request.has_evidence("reference") or request.tests or len(request.candidates) < 2:
-        return []
+def math_to_settle(request: JudgeRequest) -> bool:
+    """Math with nothing to settle it: no reference, no tests, no candidate is code, each commits to a final
+    answer, and they do not all commit to the same one (a single response: it commits to one)."""
+    if request.has_evidence("reference") or request.tests or not request.candidates:
+        return False
     if any(contains_code(request, c.content) for c in request.candidates):
-        return []
+        return False
     answers = [committed_answer(c.content) for c in request.candidates]
     if any(a is None for a in answers):
-        return []
+        return False
     first = answers[0]
     assert first is not None
-    if all(a is not None and equivalent(a, first).equivalent for a in answers[1:]):
+    return len(answers) == 1 or not all(a is not None and equivalent(a, first).equivalent for a in answers[1:])
+
+
+def plan_derived_reference(request: JudgeRequest) -> list[ToolCall]:
+    """More than one candidate and math to settle: derive a reference and compare every candidate with it."""
+    if len(request.candidates) < 2 or not math_to_settle(request):
         return []
     return each_candidate("derived_reference", request, "no reference was given and the final answers differ")
 
