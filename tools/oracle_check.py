@@ -224,7 +224,7 @@ def agrees_with(expected: Observed, got: Observed, statement: Statement) -> bool
 
 @tool(
     "oracle_check",
-    timeout_s=300.0,
+    timeout_s=600.0,
     follow_up=follow_oracle,
     criterion=oracle_criterion,
     applies=differential_applies,
