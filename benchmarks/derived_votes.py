@@ -27,7 +27,7 @@ from judgegraph.backends import EmbeddedServer, ModelClient
 from judgegraph.evals import build_set
 from judgegraph.schema import JudgeRequest, ToolCall, ToolResult
 from judgegraph.tools import DerivedReferenceResult, ToolContext, ToolServices, call_tool
-from judgegraph.tools.derived_reference import MAJORITY, Derivation, _same, _vote, derived_reference_criterion
+from judgegraph.tools.derived_reference import Derivation, _vote, compare, derived_reference_criterion
 
 SAMPLES = 5
 
@@ -98,26 +98,11 @@ def _first(result: DerivedReferenceResult, pair: list[DerivedReferenceResult], k
     """The result had the tool written only the first `k` programs (the same seeds)."""
     answers = result.derived.answers[:k]
     answer, votes = _vote(answers)
-
-    def support(text: str | None) -> int:
-        return 0 if text is None else sum(1 for a in answers if a is not None and _same(text, a))
-
-    mine = result.extracted
-    rivals = [
-        o.extracted for o in pair if o.extracted is not None and not (mine is not None and _same(o.extracted, mine))
-    ]
     derivation = Derivation(
         answer=answer, votes=votes, samples=k, share=votes / k, answers=answers, programs=result.derived.programs[:k]
     )
-    return result.model_copy(
-        update={
-            "derived": derivation,
-            "matches": bool(answer is not None and mine is not None and _same(mine, answer)),
-            "decisive": answer is not None and votes / k > MAJORITY,
-            "support": support(mine),
-            "rival_support": max((support(o) for o in rivals), default=0),
-        }
-    )
+    others = [o.extracted for o in pair if o.candidate != result.candidate]
+    return compare(result.candidate, result.extracted, derivation, others)
 
 
 if __name__ == "__main__":

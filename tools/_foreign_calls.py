@@ -125,9 +125,8 @@ def program(language: str, code: str, name: str, calls: Sequence[tuple[Any, ...]
     source = build(code, name, calls) if build else None
     if source is None:
         return None
-    answer = _java_answer(code) if language == "java" else _go_answer(code) if language == "go" else code
-    if language == "rust":
-        answer = _rust_answer(code)
+    rewrite = _ANSWERS.get(language)
+    answer = rewrite(code) if rewrite else code
     start = source[: source.index(answer)].count("\n") + 1
     return Runner(source, range(start, start + answer.count("\n") + 1))
 
@@ -694,6 +693,9 @@ def _rust(code: str, name: str, calls: Sequence[tuple[Any, ...]]) -> str | None:
         + "\n        _ => {}\n    }\n}\n"
     )
 
+
+_ANSWERS: dict[str, Callable[[str], str]] = {"java": _java_answer, "go": _go_answer, "rust": _rust_answer}
+"""How each builder rewrites the answer's code before it places it in the runner (where the rest is as written)."""
 
 _BUILDERS: dict[str, Callable[[str, str, Sequence[tuple[Any, ...]]], str | None]] = {
     "cpp": _cpp,

@@ -206,21 +206,26 @@ async def derived_reference(args: DerivedReferenceArgs, ctx: ToolContext) -> Too
     samples = ctx.services.derived_samples
     key = "derived_reference:" + hashlib.sha256(f"{samples}\0{ctx.request.prompt}".encode()).hexdigest()
     derivation = await ctx.services.once(key, lambda: _derive(ctx, samples))
-    extracted = committed_answer(text)
-    matches = bool(derivation.answer is not None and extracted is not None and _same(extracted, derivation.answer))
-    rivals = [a for c in ctx.request.candidates if (a := committed_answer(c.content)) is not None]
-    if extracted is not None:
-        rivals = [a for a in rivals if not _same(a, extracted)]
-    result = DerivedReferenceResult(
-        candidate=args.candidate,
+    others = [committed_answer(c.content) for i, c in enumerate(ctx.request.candidates) if i != args.candidate]
+    result = compare(args.candidate, committed_answer(text), derivation, others)
+    return ToolOutput(text=_summary(result), data=result)
+
+
+def compare(
+    candidate: int, extracted: str | None, derivation: Derivation, others: list[str | None]
+) -> DerivedReferenceResult:
+    """One candidate's answer against the derivation: the majority reading and its support against the other
+    candidates' (different) answers."""
+    rivals = [a for a in others if a is not None and not (extracted is not None and _same(a, extracted))]
+    return DerivedReferenceResult(
+        candidate=candidate,
         extracted=extracted,
         derived=derivation,
-        matches=matches,
+        matches=bool(derivation.answer is not None and extracted is not None and _same(extracted, derivation.answer)),
         decisive=derivation.answer is not None and derivation.share > MAJORITY,
         support=_support(extracted, derivation),
         rival_support=max((_support(a, derivation) for a in rivals), default=0),
     )
-    return ToolOutput(text=_summary(result), data=result)
 
 
 def _support(answer: str | None, derivation: Derivation) -> int:
