@@ -110,6 +110,25 @@ def test_a_response_must_commit_to_one_final_answer(text: str, matches: bool) ->
 
 
 @pytest.mark.parametrize(
+    ("text", "reference", "matches"),
+    [
+        # Minerva's format, which MATH harnesses prompt for: the phrase said twice
+        ("so it is $\\boxed{15}$. Final Answer: The final answer is 15. I hope it is correct.", "15", True),
+        ("Final Answer: The final answer is $(1,4\\sqrt{3})$. I hope it is correct.", "(1, 4\\sqrt{3})", True),
+        ("Final Answer: The final answer is \\((2, 3\\sqrt{5})\\). I hope it is correct.", "(2,3\\sqrt5)", True),
+        ("Final Answer: The final answer is \\((2, 3\\sqrt{5})\\). I hope it is correct.", "(1,4\\sqrt{3})", False),
+        ("**Final answer:** the answer is \\[\\frac{1}{2}\\]", "0.5", True),
+    ],
+)
+def test_answers_said_in_a_restated_phrase_or_math_delimiters(text: str, reference: str, matches: bool) -> None:
+    from judgegraph.tools._answers import committed_answer
+
+    answer = committed_answer(text)
+    assert answer is not None and "answer" not in answer.lower()
+    assert equivalent(answer, reference).equivalent is matches
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "",

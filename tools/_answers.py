@@ -92,9 +92,16 @@ _ANSWER_PHRASE = re.compile(
 """`The answer is x`, `Final answer: x`, and their markdown (`**Final answer:** x`, `*Answer*: x`)."""
 
 
+_RESTATED = re.compile(r"(?:the\s+)?(?:final\s+)?answer\s*(?:is\b|:|=)\s*", re.IGNORECASE)
+"""The phrase said again inside the answer: Minerva's harness format, which MATH evaluations prompt for, ends
+`Final Answer: The final answer is x. I hope it is correct.`"""
+
+
 def _phrase_answer(found: str) -> str:
-    """A phrase's answer without the markdown emphasis around it (`**x**`, `_x_`)."""
-    return re.sub(r"^(?:\*\*|__|\*|_)\s*|\s*(?:\*\*|__|\*|_)$", "", found.strip()).strip()
+    """A phrase's answer without the markdown emphasis around it (`**x**`, `_x_`) or the phrase said again."""
+    s = re.sub(r"^(?:\*\*|__|\*|_)\s*|\s*(?:\*\*|__|\*|_)$", "", found.strip()).strip()
+    restated = _RESTATED.match(s)
+    return _phrase_answer(s[restated.end() :]) if restated and restated.end() < len(s) else s
 
 
 _GSM8K = re.compile(r"####\s*(.+?)\s*$", re.MULTILINE)
@@ -192,6 +199,7 @@ _LATEX_SUBS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(pattern), repl)
     for pattern, repl in (
         (r"\\[hv]?phantom\{[^{}]*\}", ""),
+        (r"\\[()\[\]]", ""),  # \( x \) and \[ x \]: math delimiters, as $ is
         (r"\\left|\\right|\\!|\\,|\\;|\\:|\\displaystyle", ""),
         (r"\\[dt]?frac\{([^{}]*)\}\{([^{}]*)\}", r"((\1)/(\2))"),
         (r"\\sqrt\{([^{}]*)\}", r"sqrt(\1)"),
