@@ -512,6 +512,95 @@ def test_go_and_rust_arguments_are_written_as_declared() -> None:
     }
 
 
+C_TWO_SUM = """/**
+ * Note: The returned array must be malloced, assume caller calls free().
+ */
+int* twoSum(int* nums, int numsSize, int target, int* returnSize) {
+    int* r = malloc(2 * sizeof(int));
+    *returnSize = 2;
+    for (int i = 0; i < numsSize; i++) {
+        for (int j = i + 1; j < numsSize; j++) {
+            if (nums[i] + nums[j] == target) { r[0] = i; r[1] = j; return r; }
+        }
+    }
+    *returnSize = 0;
+    return r;
+}"""
+"""A right answer to Two Sum as LeetCode's C starter shapes it: the array and its size, the result's length
+returned through `returnSize`."""
+
+
+async def test_call_examples_run_on_c_answers(services: ToolServices) -> None:
+    """A C answer is called as LeetCode calls it: `nums` passed with `numsSize`, the returned array read for
+    `*returnSize` elements; the wrong one (j from i) fails the second example."""
+    wrong = C_TWO_SUM.replace("int j = i + 1;", "int j = i;")
+    request = {"prompt": TWO_SUM, "candidates": [_fenced(C_TWO_SUM, "c"), _fenced(wrong, "c")]}
+    r0, r1 = [await _call(services, request, "run_examples", candidate=i) for i in (0, 1)]
+    assert r0.data and r0.data["language"] == "c" and r0.data["failed"] == 0 and r0.data["decisive"] == 2, r0.text
+    assert r1.data and r1.data["failed"] == 1 and r1.data["cases"][1]["got"] == "[0, 0]", r1.text
+    broken = C_TWO_SUM.replace("    *returnSize = 0;\n    return r;\n}", "    return r;\n")  # a brace never closed
+    r = await _call(
+        services, {"prompt": TWO_SUM, "candidates": [_fenced(broken, "c"), "x"]}, "run_examples", candidate=0
+    )
+    assert r.data and r.data["failed"] == 2 and "error" in (r.data["load_error"] or ""), r.text
+
+
+C_SHAPES = [
+    (
+        'Reverse the string in place.\n\nExample 1:\nInput: s = ["h","e","l","l","o"]\nOutput: ["o","l","l","e","h"]\n',
+        "void reverseString(char* s, int sSize) {\n    for (int i = 0, j = sSize - 1; i < j; i++, j--) {\n"
+        "        char t = s[i]; s[i] = s[j]; s[j] = t;\n    }\n}",
+    ),
+    (
+        "Return the transpose of matrix.\n\nExample 1:\nInput: matrix = [[1,2,3],[4,5,6]]\nOutput: [[1,4],[2,5],[3,6]]\n",
+        "int** transpose(int** matrix, int matrixSize, int* matrixColSize, int* returnSize, int** returnColumnSizes) {\n"
+        "    int m = matrixSize, n = matrixColSize[0];\n    int** r = malloc(n * sizeof(int*));\n"
+        "    *returnColumnSizes = malloc(n * sizeof(int));\n    *returnSize = n;\n    for (int j = 0; j < n; j++) {\n"
+        "        r[j] = malloc(m * sizeof(int));\n        (*returnColumnSizes)[j] = m;\n"
+        "        for (int i = 0; i < m; i++) r[j][i] = matrix[i][j];\n    }\n    return r;\n}",
+    ),
+    (
+        'Find the longest common prefix.\n\nExample 1:\nInput: strs = ["flower","flow","flight"]\nOutput: "fl"\n\n'
+        'Example 2:\nInput: strs = ["dog","racecar","car"]\nOutput: ""\n',
+        "char* longestCommonPrefix(char** strs, int strsSize) {\n    static char buf[256];\n    int k = 0;\n"
+        "    for (;; k++) {\n        char c = strs[0][k];\n        if (!c) break;\n"
+        "        for (int i = 1; i < strsSize; i++) if (strs[i][k] != c) goto done;\n        buf[k] = c;\n    }\n"
+        "done:\n    buf[k] = 0;\n    return buf;\n}",
+    ),
+    (
+        "Is x a palindrome?\n\nExample 1:\nInput: x = 121\nOutput: true\n\nExample 2:\nInput: x = -121\nOutput: false\n",
+        "bool isPalindrome(int x) {\n    if (x < 0) return false;\n    long long r = 0, y = x;\n"
+        "    while (y) { r = r * 10 + y % 10; y /= 10; }\n    return r == x;\n}",
+    ),
+]
+
+
+@pytest.mark.parametrize(("prompt", "answer"), C_SHAPES, ids=["in-place chars", "grid", "strings", "bool"])
+async def test_c_answers_in_leetcodes_shapes(services: ToolServices, prompt: str, answer: str) -> None:
+    """LeetCode's C shapes: a char array and its size changed in place, a grid with its rows' sizes in and out
+    (`returnColumnSizes`), an array of strings, a string and a bool returned."""
+    r = await _call(
+        services, {"prompt": prompt, "candidates": [_fenced(answer, "c"), "x"]}, "run_examples", candidate=0
+    )
+    assert r.data and r.data["failed"] == 0 and r.data["decisive"] == r.data["passed"] >= 1, r.text
+
+
+def test_c_parameters_are_read_as_leetcode_declares_them() -> None:
+    from judgegraph.tools._foreign_calls import _c_params, _c_string, _CParam, method_for, methods, program
+
+    params, returned = _c_params("int** grid, int gridSize, int* gridColSize, char* s, double x, int* returnSize") or (
+        [],
+        [],
+    )
+    assert params == [_CParam("grid", "int"), _CParam("string", "char"), _CParam("scalar", "double")]
+    assert returned == ["returnSize"]
+    assert _c_params("struct TreeNode* root") is None and _c_params("int* nums") is None  # a pointer with no size
+    assert methods(C_TWO_SUM, "c") == {"twoSum": 2} and method_for(C_TWO_SUM, None, 2, "c") == "twoSum"
+    assert _c_string('é"\\?') == '"\\303\\251\\"\\\\\\077"'  # bytes, quotes, backslashes, no trigraphs
+    assert program("c", C_TWO_SUM, "twoSum", [([1], 2.5)]) is None  # a real where an int is declared
+    assert program("c", "int* f(int n) {\n    return 0;\n}", "f", [(1,)]) is None  # an array of unknown length
+
+
 async def test_call_examples_in_other_languages_inform_where_the_judge_cannot_call(services: ToolServices) -> None:
     """In place (`void`): the first argument as the call left it, whatever the answer printed. A method whose
     class the runner cannot build as LeetCode does (a constructor with arguments) informs; an answer that does
@@ -544,7 +633,7 @@ async def test_call_examples_in_other_languages_inform_where_the_judge_cannot_ca
 
 
 async def test_differential_testing_across_languages(services: ToolServices) -> None:
-    """C++, JavaScript and Go answers and a Python one, called on the same generated arguments, compared as
+    """C++, JavaScript, Go and C answers and a Python one, called on the same generated arguments, compared as
     data."""
     prompt = "Return the sum of nums.\n\nExample 1:\nInput: nums = [1,3,2]\nOutput: 6\n"
     python = "class Solution:\n    def total(self, nums):\n        return sum(nums)"
@@ -553,11 +642,12 @@ async def test_differential_testing_across_languages(services: ToolServices) -> 
     go = (
         "func total(nums []int) int {\n    s := 0\n    for _, x := range nums {\n        s += x\n    }\n    return s\n}"
     )
-    answers = [_fenced(python), _fenced(second, "cpp"), _fenced(javascript, "js"), _fenced(go, "go")]
+    c = "int total(int* nums, int numsSize) {\n    int s = 0;\n    for (int i = 0; i < numsSize; i++) s += nums[i];\n    return s;\n}"
+    answers = [_fenced(python), _fenced(second, "cpp"), _fenced(javascript, "js"), _fenced(go, "go"), _fenced(c, "c")]
     request = {"prompt": prompt, "candidates": answers, "mode": "best_of_n"}
     found = await _call(services, request, "differential_test")
     assert found.ok and found.data is not None, found.error
-    assert found.data["disagreement_count"] >= 1 and found.data["groups"] == [[0, 2, 3], [1]]
+    assert found.data["disagreement_count"] >= 1 and found.data["groups"] == [[0, 2, 3, 4], [1]]
 
 
 async def test_differential_testing_finds_where_candidates_disagree(services: ToolServices) -> None:

@@ -228,8 +228,8 @@ async def differential_test(args: DifferentialArgs, ctx: ToolContext) -> ToolOut
 async def _observe_foreign(
     pool: SandboxPool, c: CandidateCode, function: str | None, all_args: list[tuple[Any, ...]]
 ) -> Observations:
-    """A C++, Java, JavaScript, Go or Rust answer's values on every input (`_foreign_calls`); `not_run` throughout where
-    the judge cannot call it."""
+    """A C, C++, Java, JavaScript, Go or Rust answer's values on every input (`_foreign_calls`); `not_run`
+    throughout where the judge cannot call it."""
     assert c.code is not None
     arities = {len(a) for a in all_args}
     arity = arities.pop() if len(arities) == 1 else -1

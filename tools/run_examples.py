@@ -252,7 +252,7 @@ def _summary(r: RunExamplesResult) -> str:
 async def _foreign_examples(
     pool: SandboxPool, statement: Statement, found: CandidateCode, candidate: int
 ) -> tuple[list[ExampleCase], Observations, str]:
-    """The call examples run on an answer in C++, Java, JavaScript, Go or Rust (`_foreign_calls`), built once,
+    """The call examples run on an answer in C, C++, Java, JavaScript, Go or Rust (`_foreign_calls`), built once,
     run once per example."""
     assert found.code is not None
     language = found.language.name
