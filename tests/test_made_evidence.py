@@ -1059,6 +1059,32 @@ async def test_differential_testing_runs_the_inputs_a_generator_the_model_wrote(
         assert all(d["input"] != "12345" for d in data["disagreements"])
 
 
+async def test_a_contest_problem_without_samples_is_varied_by_the_models_generator(
+    fake_openai: FakeOpenAI, tmp_path: Path
+) -> None:
+    """A statement that gives its input format but no sample: the model's generator writes the inputs, and the
+    candidates' programs disagree where the wrong one breaks; without a model there is nothing to vary."""
+    prompt = (
+        "Read an integer n (1 <= n <= 10^4) from standard input and print n squared.\n\n"
+        "Input\nOne line with the integer n.\n\nOutput\nOne line with n squared.\n"
+    )
+    right = "n = int(input())\nprint(n * n)"
+    wrong = "n = int(input())\nprint(n * n if n < 1000 else n * 2)"
+    fake_openai.responder = scripted("test-input generators", iter(['import json\nprint(json.dumps(["5", "1000"]))']))
+    pair = {"id": "sq", "prompt": prompt, "candidates": [_fenced(right), _fenced(wrong)], "label": 0}
+    async with Judge.load("evidence", store=tmp_path / "r.db", model_url=fake_openai.url, sandbox="process") as j:
+        t = await j.arun(pair)
+    diff = next(r for r in t.tool_results() if r.name == "differential_test")
+    assert diff.ok and diff.data is not None, diff.error
+    assert diff.data["model_inputs"] == 2 and [d["input"].strip() for d in diff.data["disagreements"]] == ["1000"]
+    services = ToolServices(sandbox="process")
+    try:
+        found = await _call(services, pair, "differential_test")
+    finally:
+        await services.aclose()
+    assert not found.ok and "nothing to vary" in (found.error or "")
+
+
 def test_an_unnamed_example_calls_the_method_that_takes_its_arguments() -> None:
     """A LeetCode statement without its starter names no method: the example calls the candidate's method that
     takes its arguments (by name, else by count), not a helper the others call; where that leaves a choice, no

@@ -137,10 +137,11 @@ async def differential_test(args: DifferentialArgs, ctx: ToolContext) -> ToolOut
     generated: list[Any]
     function = call_function(request, statement, codes)
     if statement.style == "stdin" or (statement.style is None and function is None):
-        if not examples:
-            raise ToolFailure("no examples and no function to call: nothing to vary")
+        if not examples and ctx.model is None:
+            raise ToolFailure("no examples, no function to call and no model to write a generator: nothing to vary")
         style = "stdin"
-        generated = stdin_inputs([e.stdin or "" for e in examples], request.prompt)[:VARIED]
+        # without samples, only the model's generator writes inputs (from the statement's input format)
+        generated = stdin_inputs([e.stdin or "" for e in examples], request.prompt)[:VARIED] if examples else []
         written = await model_inputs(ctx, "stdin", None, None)
         generated += written
         inputs = [e.stdin or "" for e in examples] + generated
