@@ -44,16 +44,21 @@ _C_FAMILY = r"\b(\w+)\s*(?:=\s*(?:function\s*)?)?\(([^()]*)\)\s*(?:const\s*)?(?:
 
 def methods(code: str, language: str = "cpp") -> dict[str, int]:
     """The functions and methods `code` defines, each with its number of parameters (a Rust method that takes
-    `self` is left out: LeetCode's are associated functions)."""
-    if language == "c":
-        return _c_methods(code)
+    `self` is left out: LeetCode's are associated functions; a C function counts the statement's arguments, its
+    sizes and out-parameters not, and one whose parameters are not LeetCode's shapes is left out)."""
     found: dict[str, int] = {}
     for m in re.finditer(_SIGNATURES.get(language, _C_FAMILY), code):
         params = _split_params(m.group(2))
         if language == "rust" and any(re.fullmatch(r"&?\s*(?:mut\s+)?self", p) for p in params):
             continue
+        count = len(params)
+        if language == "c":
+            parsed = _c_params(m.group(2))
+            if parsed is None:
+                continue
+            count = len(parsed[0])
         if m.group(1) not in _NOT_METHODS and m.group(1)[0].islower():
-            found.setdefault(m.group(1), len(params))
+            found.setdefault(m.group(1), count)
     return found
 
 
@@ -377,6 +382,11 @@ def _c_string(v: str) -> str:
     return '"' + "".join(out) + '"'
 
 
+def _c_text(v: Any) -> str | None:
+    """A C string literal of `v`, or None where `v` is not a string C can hold (one with a NUL in it)."""
+    return _c_string(v) if isinstance(v, str) and "\0" not in v else None
+
+
 def _c_scalar(t: str, v: Any) -> str | None:
     if t == "bool":
         return _scalar("bool", v, "")
@@ -394,16 +404,12 @@ def _c_declare(name: str, p: _CParam, v: Any) -> list[str] | None:
         value = _c_scalar(p.element, v)
         return None if value is None else [f"{p.element} {name} = {value};", name]
     if p.kind == "string":
-        return [f"char {name}[] = {_c_string(v)};", name] if isinstance(v, str) and "\0" not in v else None
+        text = _c_text(v)
+        return None if text is None else [f"char {name}[] = {text};", name]
     if not isinstance(v, list | tuple):
         return None
     if p.kind in ("array", "strings"):
-        items = [
-            (_c_string(x) if isinstance(x, str) and "\0" not in x else None)
-            if p.kind == "strings"
-            else _c_scalar(p.element, x)
-            for x in v
-        ]
+        items = [_c_text(x) if p.kind == "strings" else _c_scalar(p.element, x) for x in v]
         written = [x for x in items if x is not None]
         if len(written) != len(items):
             return None
@@ -459,16 +465,6 @@ _C_HEADERS = "".join(
     f"#include <{h}.h>\n" for h in ("stdio", "stdlib", "string", "stdbool", "math", "limits", "ctype", "stdint")
 )
 """What LeetCode's C environment gives an answer without its own includes."""
-
-
-def _c_methods(code: str) -> dict[str, int]:
-    """Each function and the number of the statement's arguments it takes (sizes and out-parameters not)."""
-    found: dict[str, int] = {}
-    for m in re.finditer(_C_FAMILY, code):
-        parsed = _c_params(m.group(2))
-        if parsed is not None and m.group(1) not in _NOT_METHODS and m.group(1)[0].islower():
-            found.setdefault(m.group(1), len(parsed[0]))
-    return found
 
 
 def _c(code: str, name: str, calls: Sequence[tuple[Any, ...]]) -> str | None:

@@ -141,7 +141,7 @@ async def differential_test(args: DifferentialArgs, ctx: ToolContext) -> ToolOut
             raise ToolFailure("no examples, no function to call and no model to write a generator: nothing to vary")
         style = "stdin"
         # without samples, only the model's generator writes inputs (from the statement's input format)
-        generated = stdin_inputs([e.stdin or "" for e in examples], request.prompt)[:VARIED] if examples else []
+        generated = stdin_inputs([e.stdin or "" for e in examples], request.prompt)[:VARIED]
         written = await model_inputs(ctx, "stdin", None, None)
         generated += written
         inputs = [e.stdin or "" for e in examples] + generated
