@@ -29,9 +29,10 @@ RECIPE_REVISION = 2
 
 LANGUAGE_PACKAGES = ("python3", "gcc", "g++", "libc6-dev", "default-jdk-headless", "nodejs", "golang-go", "rustc")
 """Every language `run_code` runs (tools/_languages.py), from Debian's own packages."""
-LIBRARY_PACKAGES = ("python3-numpy", "python3-sortedcontainers")
+LIBRARY_PACKAGES = ("python3-numpy", "python3-sortedcontainers", "python3-sympy")
 """Libraries the judges answers are written for give Python code (AtCoder numpy, LeetCode sortedcontainers): a
-right answer that imports one must run (scripts/test-services.sh installs them for the process sandbox)."""
+right answer that imports one must run. sympy is what tool-integrated math reasoning writes with (the judge's
+own programs for a derived reference). scripts/test-services.sh installs them for the process sandbox."""
 
 # PID 1 of every sandbox container: reaps orphans (so they do not eat the pids limit) and, being PID 1,
 # survives the `kill -9 -1` with which each run removes what it left running.

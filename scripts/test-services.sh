@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What the judges and tests need on the machine besides Python: bubblewrap (process sandbox), debootstrap
 # (sandbox image build), the toolchains run_code builds with in the process sandbox (which runs the host's /usr:
-# gcc, g++, a JDK, Node, Go, Rust, Python's numpy and sortedcontainers; the Docker image has its own), Tesseract
+# gcc, g++, a JDK, Node, Go, Rust, Python's numpy, sortedcontainers and sympy; the Docker image has its own), Tesseract
 # (OCR), Chromium (the viewer's browser tests) and a running Docker engine (Docker sandbox). Installs Debian's packages when missing and starts dockerd
 # when it is not running (these machines have no systemd). Used by `make test`; needs root where it must act.
 set -euo pipefail
@@ -17,7 +17,7 @@ for tool in gcc:gcc g++:g++ javac:default-jdk-headless node:nodejs go:golang-go 
   [ -x "/usr/bin/${tool%%:*}" ] || missing+=("${tool#*:}")
 done
 # The Python libraries answers are written for (the image's LIBRARY_PACKAGES, sandboxes/_image.py).
-for module in numpy:python3-numpy sortedcontainers:python3-sortedcontainers; do
+for module in numpy:python3-numpy sortedcontainers:python3-sortedcontainers sympy:python3-sympy; do
   /usr/bin/python3 -c "import ${module%%:*}" 2>/dev/null || missing+=("${module#*:}")
 done
 if [ ${#missing[@]} -gt 0 ]; then

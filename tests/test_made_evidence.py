@@ -740,6 +740,10 @@ async def test_python_tool_runs_the_models_program_under_the_sandbox_limits(
     request = {"prompt": "How many subsets of 10 elements have 3?", "candidates": ["120", "720"]}
     done = await _call(services, request, "python", code="import math\nprint(math.comb(10, 3))")
     assert done.ok and done.data and done.data["stdout"].strip() == "120"
+    solved = await _call(
+        services, request, "python", code="import sympy as sp\nx = sp.symbols('x')\nprint(sp.solve(x**2 - 3*x, x))"
+    )
+    assert solved.ok and solved.data and solved.data["stdout"].strip() == "[0, 3]"  # what TIR programs write with
     failed = await _call(services, request, "python", code="x = 1\n" + "y = 2\n" * 20 + "raise ValueError('no')")
     assert failed.ok and failed.data and failed.data["error"].endswith("ValueError: no")
     assert len(failed.data["error"].splitlines()) <= 6  # the end of the traceback only
@@ -872,6 +876,55 @@ async def test_an_answer_no_program_reproduces_loses_to_one_a_program_does(
     criteria = {c.candidate: c for c in v.criteria if c.source == "derived_reference"}
     assert criteria[1].passed is False and criteria[1].conclusive
     assert criteria[0].passed and not criteria[0].conclusive
+
+
+async def test_a_program_that_fails_is_sent_back_once_with_its_error(fake_openai: FakeOpenAI, tmp_path: Path) -> None:
+    """Self-debugging: a program that fails (a misspelled name) or prints nothing goes back to the model once with
+    its error's last lines; the rewrite's answer counts, a second failure is not sent back again."""
+    from benchmarks.fake_openai import Reply
+
+    def respond(body: dict[str, Any]) -> Any:
+        messages = body["messages"]
+        if "solve math problems by writing a Python" not in messages[0]["content"]:
+            return Reply(content='{"winner": "tie", "confidence": 0.1, "rationale": "unsure"}')
+        if len(messages) == 2:  # the first try of each program: a typo, or nothing printed
+            seed = body.get("seed") or 0
+            code = (
+                "import math\nways = math.comb(10, 3)"
+                if seed % 2
+                else "import math\nway = math.comb(10, 3)\nprint(ways)"
+            )
+            return Reply(content=f"```python\n{code}\n```")
+        told = messages[-1]["content"]
+        assert messages[-2]["role"] == "assistant" and "Fix it" in told
+        if "NameError: name 'ways' is not defined" in told:
+            return Reply(content="```python\nimport math\nprint(math.comb(10, 3))\n```")
+        assert "printed nothing" in told
+        return Reply(content="```python\nprint(undefined)\n```")  # fails again: not sent back a third time
+
+    fake_openai.responder = respond
+    async with Judge.load("evidence", store=tmp_path / "r.db", model_url=fake_openai.url, sandbox="process") as judge:
+        t = await judge.arun(MATH_NOREF)
+        report = await judge.areplay(t)  # the repairs' turns come back too
+    derived = next(r.data for r in t.tool_results() if r.name == "derived_reference" and r.data)["derived"]
+    assert derived["answers"] == ["120", None, "120", None, "120"] and derived["repaired"] == 5
+    assert len([r for r in fake_openai.requests if "solve math" in str(r["messages"][0])]) == 10  # k, then k repairs
+    assert t.verdict is not None and t.verdict.winner == 0 and t.verdict.decided_by == "evidence"
+    assert "5 of them rewritten once after failing" in t.tool_results()[0].text
+    assert report.identical and report.unused_model_turns == 0
+
+
+def test_a_programs_answer_is_its_last_line_as_sympy_prints_a_solution() -> None:
+    from judgegraph.tools.derived_reference import _answer_of
+    from judgegraph.tools.python import PythonResult
+
+    def answer(stdout: str) -> str | None:
+        return _answer_of(PythonResult(code="", stdout=stdout, error="", exit_code=0))
+
+    assert answer("x = 3\nFinal answer: 12\n") == "12"
+    assert answer("[{x: 12}]") == "12" and answer("{n: 5/2}") == "5/2"  # solve(..., dict=True), one unknown
+    assert answer("[{x: 1, y: 2}]") == "[{x: 1, y: 2}]"  # two unknowns: left as printed, compared as a whole
+    assert answer("\n\n") is None
 
 
 async def test_self_consistency_k_is_a_setting(fake_openai: FakeOpenAI, tmp_path: Path) -> None:

@@ -33,11 +33,15 @@ from judgegraph.tools.run_code import contains_code
 MAJORITY = 0.5
 """A derived answer decides only when more than this share of the programs printed it."""
 SYSTEM = (
-    "You solve math problems by writing a Python 3 program (standard library only: fractions, math, itertools). "
+    "You solve math problems by writing a Python 3 program (the standard library, sympy and numpy are available). "
     "Compute the answer exactly; do not guess. The program's last printed line must be the final answer alone: "
     "a number, a fraction like 3/4, or an expression."
 )
 USER = "Problem:\n{problem}\n\nReply with the program in one ```python block."
+REPAIRS = 1
+"""A program that fails or prints nothing goes back to the model this many times with what went wrong
+(self-debugging): most failures are a misspelled name or a syntax slip (EVALS.md, math-noref)."""
+REPAIR = "The program {what}\n\nFix it. Reply with the whole corrected program in one ```python block."
 
 
 class DerivedReferenceArgs(BaseModel):
@@ -59,6 +63,8 @@ class Derivation(BaseModel):
     answers: list[str | None]
     """Each program's answer, in order (None: it printed nothing or failed)."""
     programs: list[PythonResult]
+    repaired: int = 0
+    """How many of the programs are a repair: the model's rewrite of one that failed or printed nothing."""
 
 
 class DerivedReferenceResult(BaseModel):
@@ -119,6 +125,9 @@ def derived_reference_criterion(result: ToolResult) -> CriterionResult | None:
     return criterion if not passed else criterion.model_copy(update={"conclusive": False})
 
 
+_SOLVED = re.compile(r"^\[?\{\s*[A-Za-z_]\w*\s*:\s*([^,{}:]+?)\s*\}\]?$")
+
+
 def _answer_of(run: PythonResult) -> str | None:
     if run.timed_out or run.oom_killed or run.exit_code not in (0, None):
         return None
@@ -126,7 +135,8 @@ def _answer_of(run: PythonResult) -> str | None:
     if not lines:
         return None
     last = re.sub(r"^(?:final answer|answer)\s*[:=]\s*", "", lines[-1], flags=re.IGNORECASE)
-    return last[:200] or None
+    solved = _SOLVED.match(last)  # sympy's solve(..., dict=True) for one unknown: [{x: 12}]
+    return (solved.group(1) if solved else last)[:200] or None
 
 
 def _vote(answers: list[str | None]) -> tuple[str | None, int]:
@@ -157,16 +167,29 @@ async def _derive(ctx: ToolContext, samples: int) -> Derivation:
         {"role": "user", "content": USER.format(problem=ctx.request.prompt)},
     ]
 
-    async def one(i: int) -> PythonResult | None:
+    async def one(i: int) -> tuple[PythonResult | None, bool]:
+        """The i-th program's last run, and whether it was a repair."""
         sampling = Sampling(temperature=0.0 if samples == 1 else 0.7, max_tokens=700, seed=i)
-        turn = await ctx.model.chat(messages, sampling=sampling)  # type: ignore[union-attr]
-        if ctx.on_model_turn is not None:
-            ctx.on_model_turn(turn)
-        if turn.error is not None or not turn.text:
-            return None
-        return await run_program(pool, languages.get("python").extract(turn.text, None) or turn.text)
+        conversation = list(messages)
+        run: PythonResult | None = None
+        for attempt in range(1 + REPAIRS):
+            turn = await ctx.model.chat(conversation, sampling=sampling)  # type: ignore[union-attr]
+            if ctx.on_model_turn is not None:
+                ctx.on_model_turn(turn)
+            if turn.error is not None or not turn.text:
+                break
+            run = await run_program(pool, languages.get("python").extract(turn.text, None) or turn.text)
+            what = _what_went_wrong(run)
+            if what is None or attempt == REPAIRS:
+                return run, attempt > 0
+            conversation += [
+                {"role": "assistant", "content": turn.text},
+                {"role": "user", "content": REPAIR.format(what=what)},
+            ]
+        return run, False
 
-    runs = await asyncio.gather(*(one(i) for i in range(samples)))
+    found = await asyncio.gather(*(one(i) for i in range(samples)))
+    runs = [r for r, _ in found]
     answers = [_answer_of(r) if r is not None else None for r in runs]
     answer, votes = _vote(answers)
     return Derivation(
@@ -176,7 +199,20 @@ async def _derive(ctx: ToolContext, samples: int) -> Derivation:
         share=votes / samples,
         answers=answers,
         programs=[r for r in runs if r is not None],
+        repaired=sum(repaired for _, repaired in found),
     )
+
+
+def _what_went_wrong(run: PythonResult) -> str | None:
+    """What to tell the model about a program worth repairing (None: it printed an answer, or it ran out of time
+    or memory, which a rewrite of the same idea rarely fixes)."""
+    if run.timed_out or run.oom_killed:
+        return None
+    if run.exit_code not in (0, None):
+        return "failed:\n" + (run.error or f"exit code {run.exit_code}")
+    if _answer_of(run) is None:
+        return "printed nothing. Its last printed line must be the final answer."
+    return None
 
 
 def _summary(r: DerivedReferenceResult) -> str:
@@ -186,6 +222,8 @@ def _summary(r: DerivedReferenceResult) -> str:
     head = f"derived reference (not ground truth): {d.answer!r}, printed by {d.votes} of {d.samples} programs"
     if not r.decisive:
         head += " (no majority)"
+    if d.repaired:
+        head += f"; {d.repaired} of them rewritten once after failing"
     said = "states no final answer" if r.extracted is None else f"states {r.extracted!r}"
     verdict = "which matches it" if r.matches else "which differs from it"
     agreement = f"{r.support} of {d.samples} programs printed this candidate's answer"

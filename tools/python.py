@@ -30,7 +30,7 @@ class PythonArgs(BaseModel):
 
     code: str = Field(
         min_length=1,
-        description="A complete Python 3 program (standard library only). What it prints is returned.",
+        description="A complete Python 3 program (standard library, sympy, numpy). What it prints is returned.",
     )
     """No `maxLength` in the schema: a grammar-constrained decoder (llama.cpp) expands it into a rule of that many
     repetitions, and 20,000 of them crash the server. The tool refuses longer programs itself."""
@@ -79,9 +79,9 @@ def _summary(r: PythonResult) -> str:
 
 @tool("python", timeout_s=60.0, max_output_chars=8000, applies=python_applies)
 async def python(args: PythonArgs, ctx: ToolContext) -> ToolOutput:
-    """Run a Python program you write (standard library only, no network, 10 s) and read what it prints. Use it
-    to compute the right output for an input, solve a problem by brute force, or check an answer by
-    substitution; print the result."""
+    """Run a Python program you write (standard library, sympy and numpy; no network, 10 s) and read what it
+    prints. Use it to compute the right output for an input, solve a problem by brute force, or check an answer
+    by substitution; print the result."""
     if len(args.code) > MAX_CODE:
         raise ToolFailure(f"the program is {len(args.code)} characters long; at most {MAX_CODE} are run")
     if ctx.services is None:
