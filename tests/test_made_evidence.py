@@ -601,6 +601,34 @@ def test_c_parameters_are_read_as_leetcode_declares_them() -> None:
     assert program("c", "int* f(int n) {\n    return 0;\n}", "f", [(1,)]) is None  # an array of unknown length
 
 
+NON_FINITE = {
+    "python": "class Solution:\n    def scaled(self, x: float) -> list[float]:\n        big = x * 1e308 * 10\n"
+    "        return [big, -big, big - big]",
+    "c": "double* scaled(double x, int* returnSize) {\n    double* r = malloc(3 * sizeof(double));\n"
+    "    double big = x * 1e308 * 10;\n    r[0] = big; r[1] = -big; r[2] = big - big;\n    *returnSize = 3;\n"
+    "    return r;\n}",
+    "cpp": "class Solution {\npublic:\n    vector<double> scaled(double x) {\n        double big = x * 1e308 * 10;\n"
+    "        return {big, -big, big - big};\n    }\n};",
+    "java": "class Solution {\n    public double[] scaled(double x) {\n        double big = x * 1e308 * 10;\n"
+    "        return new double[]{big, -big, big - big};\n    }\n}",
+    "go": "func scaled(x float64) []float64 {\n    big := x * 1e308 * 10\n    return []float64{big, -big, big - big}\n}",
+    "rust": "impl Solution {\n    pub fn scaled(x: f64) -> Vec<f64> {\n        let big = x * 1e308 * 10.0;\n"
+    "        vec![big, -big, big - big]\n    }\n}",
+    "javascript": "var scaled = function(x) {\n    const big = x * 1e308 * 10;\n    return [big, -big, big - big];\n};",
+}
+
+
+@pytest.mark.parametrize("language", list(NON_FINITE))
+async def test_non_finite_reals_come_back_as_a_python_answers_do(services: ToolServices, language: str) -> None:
+    """JSON has no infinity or NaN: every language prints the tokens Python's reader takes, so an answer that
+    returns them is compared (before, the foreign languages printed null: `[None, None, None]`)."""
+    prompt = "Return x scaled.\n\nExample 1:\nInput: x = 2.0\nOutput: [2.0]\n"
+    request = {"prompt": prompt, "candidates": [_fenced(NON_FINITE[language], language), "x"]}
+    r = await _call(services, request, "run_examples", candidate=0)
+    assert r.data and [c["got"] for c in r.data["cases"]] == ["[inf, -inf, nan]"], r.text
+    assert r.data["failed"] == 1
+
+
 async def test_call_examples_in_other_languages_inform_where_the_judge_cannot_call(services: ToolServices) -> None:
     """In place (`void`): the first argument as the call left it, whatever the answer printed. A method whose
     class the runner cannot build as LeetCode does (a constructor with arguments) informs; an answer that does

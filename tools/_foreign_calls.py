@@ -255,7 +255,7 @@ template <class T> static void jg_json(std::ostream& o, const T& v) {
     else if constexpr (std::is_integral_v<T>) o << +v;
     else if constexpr (std::is_floating_point_v<T>) {
         if (std::isfinite(v)) { std::ostringstream s; s << std::setprecision(17) << v; o << s.str(); }
-        else o << "null";
+        else o << (std::isnan(v) ? "NaN" : v > 0 ? "Infinity" : "-Infinity");
     }
     else if constexpr (std::is_convertible_v<T, std::string>) jg_string(o, v);
     else {
@@ -459,7 +459,9 @@ static void jg_str(const char* s) {
 static void jg_char(char c) { char s[2] = {c, 0}; jg_str(s); }
 static void jg_int(long long v) { printf("%lld", v); }
 static void jg_bool(bool v) { fputs(v ? "true" : "false", stdout); }
-static void jg_real(double v) { if (isfinite(v)) printf("%.17g", v); else fputs("null", stdout); }
+static void jg_real(double v) {
+    if (isfinite(v)) printf("%.17g", v); else fputs(isnan(v) ? "NaN" : v > 0 ? "Infinity" : "-Infinity", stdout);
+}
 """
 _C_HEADERS = "".join(
     f"#include <{h}.h>\n" for h in ("stdio", "stdlib", "string", "stdbool", "math", "limits", "ctype", "stdint")
@@ -555,7 +557,8 @@ _JAVA_JSON = r"""
         if (o instanceof Character) return jgString(String.valueOf(o));
         if (o instanceof Double || o instanceof Float) {
             double d = ((Number) o).doubleValue();
-            return Double.isFinite(d) ? Double.toString(d) : "null";
+            if (Double.isNaN(d)) return "NaN";
+            return Double.isInfinite(d) ? (d > 0 ? "Infinity" : "-Infinity") : Double.toString(d);
         }
         if (o instanceof Number || o instanceof Boolean) return o.toString();
         java.util.List<Object> items = new java.util.ArrayList<>();
@@ -644,7 +647,10 @@ def _javascript(code: str, name: str, calls: Sequence[tuple[Any, ...]]) -> str |
         "  const plain = (v) => v === null || v === undefined || ['number', 'string', 'boolean'].includes(typeof v)\n"
         "    || (Array.isArray(v) && v.every(plain));\n"
         "  if (!plain(jgR)) { console.log('\\n' + JSON.stringify({value: null, unprintable: String(jgR)})); return; }\n"
-        "  console.log('\\n' + JSON.stringify({value: jgR === undefined ? null : jgR, first}));\n"
+        "  // JSON has no non-finite numbers; Python's reader takes these tokens (as Python answers' reals travel)\n"
+        "  const real = (k, v) => typeof v === 'number' && !Number.isFinite(v) ? '\\u0000jg:' + v : v;\n"
+        "  const text = JSON.stringify({value: jgR === undefined ? null : jgR, first}, real);\n"
+        "  console.log('\\n' + text.replace(/\"\\\\u0000jg:(NaN|-?Infinity)\"/g, '$1'));\n"
         "})();\n"
     )
 
@@ -694,10 +700,16 @@ func jgConv(v reflect.Value, chars bool) interface{} {
 		}
 		return out
 	case reflect.Float32, reflect.Float64:
-		if f := v.Float(); !math.IsNaN(f) && !math.IsInf(f, 0) {
-			return f
+		f := v.Float()
+		switch {
+		case math.IsNaN(f):
+			return "\\x00jg:NaN"
+		case math.IsInf(f, 1):
+			return "\\x00jg:Infinity"
+		case math.IsInf(f, -1):
+			return "\\x00jg:-Infinity"
 		}
-		return nil
+		return f
 	case reflect.Uint8:
 		if chars {
 			return string(rune(v.Uint()))
@@ -718,8 +730,11 @@ func jgJSON(v interface{}, chars bool) string {
 	if err != nil {
 		return "null"
 	}
-	return string(b)
+	// JSON has no non-finite numbers; Python's reader takes these tokens (as Python answers' reals travel)
+	return jgNonFinite.ReplaceAllString(string(b), "$1")
 }
+
+var jgNonFinite = regexp.MustCompile(`"\\\\u0000jg:(NaN|-?Infinity)"`)
 """
 
 
@@ -774,7 +789,7 @@ def _go(code: str, name: str, calls: Sequence[tuple[Any, ...]]) -> str | None:
         first = f"jgJSON(a0, {_go_chars(types[0])})" if types else '"null"'
         lines.append(f'fmt.Printf("\\n{{\\"value\\":%s,\\"first\\":%s}}\\n", {value}, {first})')
         cases.append(f"\tcase {k}:\n\t\t" + "\n\t\t".join(lines))
-    imports = dict.fromkeys(['"encoding/json"', '"fmt"', '"math"', '"reflect"', *_go_imports(code)])
+    imports = dict.fromkeys(['"encoding/json"', '"fmt"', '"math"', '"reflect"', '"regexp"', *_go_imports(code)])
     return (
         "package main\n\nimport (\n" + "".join(f"\t{i}\n" for i in imports) + ")\n\n"
         f"{_go_answer(code)}\n{_GO_JSON}\n"
@@ -789,7 +804,12 @@ _RUST_JSON = r"""
 trait JgJson { fn jg(&self) -> String; }
 macro_rules! jg_plain { ($($t:ty),*) => { $(impl JgJson for $t { fn jg(&self) -> String { self.to_string() } })* } }
 jg_plain!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, bool);
-impl JgJson for f64 { fn jg(&self) -> String { if self.is_finite() { format!("{:?}", self) } else { "null".into() } } }
+impl JgJson for f64 {
+    fn jg(&self) -> String {
+        if self.is_finite() { format!("{:?}", self) }
+        else if self.is_nan() { "NaN".into() } else if *self > 0.0 { "Infinity".into() } else { "-Infinity".into() }
+    }
+}
 impl JgJson for f32 { fn jg(&self) -> String { (*self as f64).jg() } }
 fn jg_str(s: &str) -> String {
     let mut o = String::from("\"");
