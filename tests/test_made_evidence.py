@@ -951,8 +951,30 @@ def test_a_programs_answer_is_its_last_line_as_sympy_prints_a_solution() -> None
 
     assert answer("x = 3\nFinal answer: 12\n") == "12"
     assert answer("[{x: 12}]") == "12" and answer("{n: 5/2}") == "5/2"  # solve(..., dict=True), one unknown
-    assert answer("[{x: 1, y: 2}]") == "[{x: 1, y: 2}]"  # two unknowns: left as printed, compared as a whole
+    assert answer("[(1, 4*sqrt(3))]") == "(1, 4*sqrt(3))" and answer("[7]") == "7"  # solve's list of one solution
+    assert answer("[{x: 1, y: 2}]") == "{x: 1, y: 2}"  # two unknowns: compared as a whole
+    assert answer("[-3, 2]") == "[-3, 2]" and answer("[1] + [2]") == "[1] + [2]"  # several, or not one list
     assert answer("\n\n") is None
+
+
+async def test_a_majority_no_candidate_states_leaves_them_to_dual_agreement(
+    fake_openai: FakeOpenAI, tmp_path: Path
+) -> None:
+    """Four programs print 5, one 120: the majority says both 120 and 720 are wrong and orders neither, so the
+    answer a program reproduced (120) is preferred to the one none did; a lone candidate still fails it."""
+    fake_openai.responder = _programs("5", "5", "math.comb(10, 3)", "5", "5")
+    async with Judge.load("evidence", store=tmp_path / "r.db", model_url=fake_openai.url, sandbox="process") as judge:
+        t = await judge.arun(MATH_NOREF)
+    v = t.verdict
+    assert v is not None and v.winner == 0 and v.decided_by == "evidence" and t.correct
+    results = {r.data["candidate"]: r for r in t.tool_results() if r.name == "derived_reference" and r.data}
+    assert results[0].data["derived"]["votes"] == 4 and not results[0].data["decisive"]  # type: ignore[index]
+    assert "a majority no candidate states" in results[0].text
+    from judgegraph.tools.derived_reference import Derivation, compare
+
+    derivation = Derivation.model_validate(results[0].data["derived"])  # type: ignore[index]
+    alone = compare(0, "120", derivation, [])
+    assert alone.decisive and not alone.matches  # pointwise: the majority decides against it
 
 
 async def test_self_consistency_k_is_a_setting(fake_openai: FakeOpenAI, tmp_path: Path) -> None:

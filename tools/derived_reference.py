@@ -8,7 +8,9 @@ A derived reference is evidence marked `derived`, never ground truth, read two w
 - by dual agreement (after CodeT: the candidates' answers are hypotheses, the programs independent samples): a
   candidate whose answer no program reproduced, where another candidate's answer was reproduced by at least one,
   fails. A small model's programs rarely agree with each other, but an answer one of them reproduces is far more
-  often the right one than the wrong one (EVALS.md, math-noref).
+  often the right one than the wrong one (EVALS.md, math-noref). A majority that no candidate states (two or
+  more answered) says they are all wrong and orders none of them: they are read this way too.
+A program that fails or prints nothing goes back to the model once with its error (self-debugging).
 A candidate that passes is supported, not proven (the criterion is not conclusive); where neither reading
 applies the result informs only. The programs run once per prompt (the evidence cache), shared by both candidate
 orders, every candidate, and every later request with the same prompt.
@@ -75,7 +77,8 @@ class DerivedReferenceResult(BaseModel):
     derived: Derivation
     matches: bool
     decisive: bool
-    """Whether the derived answer had a majority."""
+    """Whether the derived answer had a majority that decides: one some candidate states, or any where a single
+    candidate answered. A majority no candidate states orders none of them: they are read by dual agreement."""
     support: int = 0
     """How many programs printed this candidate's answer."""
     rival_support: int = 0
@@ -125,7 +128,23 @@ def derived_reference_criterion(result: ToolResult) -> CriterionResult | None:
     return criterion if not passed else criterion.model_copy(update={"conclusive": False})
 
 
-_SOLVED = re.compile(r"^\[?\{\s*[A-Za-z_]\w*\s*:\s*([^,{}:]+?)\s*\}\]?$")
+_MAPPING = re.compile(r"^\{\s*[A-Za-z_]\w*\s*:\s*([^,{}:]+?)\s*\}$")
+
+
+def _one_solution(printed: str) -> str:
+    """sympy's `solve` prints its solutions as a list (`[3]`, `[(1, 2)]`; with dict=True, `[{x: 3}]`): a list of
+    one solution is read as that solution, a mapping of one unknown as its value. Several stay as printed."""
+    if printed.startswith("[") and printed.endswith("]"):
+        depth = 0
+        for i, ch in enumerate(printed):
+            depth += ch in "([{"
+            depth -= ch in ")]}"
+            if (depth == 0 and i < len(printed) - 1) or (depth == 1 and ch == ","):
+                break  # the first bracket closes early, or a second solution
+        else:
+            printed = printed[1:-1].strip()
+    found = _MAPPING.match(printed)
+    return found.group(1) if found else printed
 
 
 def _answer_of(run: PythonResult) -> str | None:
@@ -135,8 +154,7 @@ def _answer_of(run: PythonResult) -> str | None:
     if not lines:
         return None
     last = re.sub(r"^(?:final answer|answer)\s*[:=]\s*", "", lines[-1], flags=re.IGNORECASE)
-    solved = _SOLVED.match(last)  # sympy's solve(..., dict=True) for one unknown: [{x: 12}]
-    return (solved.group(1) if solved else last)[:200] or None
+    return _one_solution(last)[:200] or None
 
 
 def _vote(answers: list[str | None]) -> tuple[str | None, int]:
@@ -220,8 +238,10 @@ def _summary(r: DerivedReferenceResult) -> str:
     if d.answer is None:
         return f"no derived reference: none of the {d.samples} programs printed an answer"
     head = f"derived reference (not ground truth): {d.answer!r}, printed by {d.votes} of {d.samples} programs"
-    if not r.decisive:
+    if d.share <= MAJORITY:
         head += " (no majority)"
+    elif not r.decisive:
+        head += " (a majority no candidate states: read by which answers a program reproduced)"
     if d.repaired:
         head += f"; {d.repaired} of them rewritten once after failing"
     said = "states no final answer" if r.extracted is None else f"states {r.extracted!r}"
@@ -255,12 +275,17 @@ def compare(
     """One candidate's answer against the derivation: the majority reading and its support against the other
     candidates' (different) answers."""
     rivals = [a for a in others if a is not None and not (extracted is not None and _same(a, extracted))]
+    stated = [a for a in (extracted, *others) if a is not None]
+    majority = derivation.answer is not None and derivation.share > MAJORITY
+    if majority and len(stated) > 1:
+        assert derivation.answer is not None
+        majority = any(_same(a, derivation.answer) for a in stated)
     return DerivedReferenceResult(
         candidate=candidate,
         extracted=extracted,
         derived=derivation,
         matches=bool(derivation.answer is not None and extracted is not None and _same(extracted, derivation.answer)),
-        decisive=derivation.answer is not None and derivation.share > MAJORITY,
+        decisive=majority,
         support=_support(extracted, derivation),
         rival_support=max((_support(a, derivation) for a in rivals), default=0),
     )
