@@ -36,7 +36,7 @@ MAJORITY = 0.5
 """A derived answer decides only when more than this share of the programs printed it."""
 SYSTEM = (
     # Plain arithmetic, not sympy (which the sandbox has): told sympy is there, the 1.5B model wrote 76% of its
-    # MATH programs with it (3% before) and fewer pairs were judged right (EVALS.md, math-noref).
+    # MATH programs with it (5% before) and fewer pairs were judged right (EVALS.md, math-noref).
     "You solve math problems by writing a Python 3 program (standard library only: fractions, math, itertools). "
     "Compute the answer exactly; do not guess. The program's last printed line must be the final answer alone: "
     "a number, a fraction like 3/4, or an expression."
