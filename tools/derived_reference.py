@@ -278,16 +278,19 @@ def compare(
     candidates' (different) answers."""
     rivals = [a for a in others if a is not None and not (extracted is not None and _same(a, extracted))]
     stated = [a for a in (extracted, *others) if a is not None]
-    majority = derivation.answer is not None and derivation.share > MAJORITY
-    if majority and len(stated) > 1:
-        assert derivation.answer is not None
-        majority = any(_same(a, derivation.answer) for a in stated)
+    answer = derivation.answer
+    # a majority decides where some candidate states it, or where only one answered (it then fails or matches)
+    decisive = (
+        answer is not None
+        and derivation.share > MAJORITY
+        and (len(stated) < 2 or any(_same(a, answer) for a in stated))
+    )
     return DerivedReferenceResult(
         candidate=candidate,
         extracted=extracted,
         derived=derivation,
-        matches=bool(derivation.answer is not None and extracted is not None and _same(extracted, derivation.answer)),
-        decisive=majority,
+        matches=bool(answer is not None and extracted is not None and _same(extracted, answer)),
+        decisive=decisive,
         support=_support(extracted, derivation),
         rival_support=max((_support(a, derivation) for a in rivals), default=0),
     )
