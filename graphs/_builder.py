@@ -62,6 +62,7 @@ class RecordedGraph:
             sandbox_pool_size=settings.sandbox_pool_size,
             artifacts=artifacts,
             derived_samples=settings.derived_samples,
+            derived_repairs=settings.derived_repairs,
         )
         self._graph = self.build(spec)
         self._uncheckpointed = self._graph.compile(name=spec.name)

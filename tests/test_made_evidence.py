@@ -941,6 +941,16 @@ async def test_a_program_that_fails_is_sent_back_once_with_its_error(fake_openai
     assert "5 of them rewritten once after failing" in t.tool_results()[0].text
     assert report.identical and report.unused_model_turns == 0
 
+    fake_openai.requests.clear()  # JUDGEGRAPH_DERIVED_REPAIRS=0: no program goes back, none prints an answer
+    async with Judge.load(
+        "evidence", store=tmp_path / "r0.db", model_url=fake_openai.url, sandbox="process", derived_repairs=0
+    ) as judge:
+        t = await judge.arun(MATH_NOREF)
+    derived = next(r.data for r in t.tool_results() if r.name == "derived_reference" and r.data)["derived"]
+    assert derived["answers"] == [None] * 5 and derived["repaired"] == 0
+    assert len([r for r in fake_openai.requests if "solve math" in str(r["messages"][0])]) == 5
+    assert t.verdict is not None and t.verdict.decided_by == "model"
+
 
 def test_a_programs_answer_is_its_last_line_as_sympy_prints_a_solution() -> None:
     from judgegraph.tools.derived_reference import _answer_of

@@ -59,6 +59,7 @@ class ToolServices:
         embedder: Embedder | None = None,
         embedding_cache: Path | None = None,
         derived_samples: int = 5,
+        derived_repairs: int = 1,
     ) -> None:
         self.sandbox_backend = sandbox
         self.sandbox_pool_size = sandbox_pool_size
@@ -68,6 +69,8 @@ class ToolServices:
         self._embedding_cache = embedding_cache
         self.derived_samples = derived_samples
         """Programs the model writes per derived answer or output (self-consistency's k; `Settings`)."""
+        self.derived_repairs = derived_repairs
+        """Times a derived reference's failing program goes back to the model with its error (`Settings`)."""
         self._retriever: Retriever | None = None
         self._pool: SandboxPool | None = None
         self._lock = asyncio.Lock()

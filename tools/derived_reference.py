@@ -42,9 +42,6 @@ SYSTEM = (
     "a number, a fraction like 3/4, or an expression."
 )
 USER = "Problem:\n{problem}\n\nReply with the program in one ```python block."
-REPAIRS = 1
-"""A program that fails or prints nothing goes back to the model this many times with what went wrong
-(self-debugging): most failures are a misspelled name or a syntax slip (EVALS.md, math-noref)."""
 REPAIR = "The program {what}\n\nFix it. Reply with the whole corrected program in one ```python block."
 
 
@@ -176,7 +173,9 @@ def _vote(answers: list[str | None]) -> tuple[str | None, int]:
     return max(groups, key=lambda g: g[1])
 
 
-async def _derive(ctx: ToolContext, samples: int) -> Derivation:
+async def _derive(ctx: ToolContext, samples: int, repairs: int) -> Derivation:
+    """k programs for the problem, run; one that fails or prints nothing goes back to the model with what went
+    wrong, up to `repairs` times (self-debugging: most failures are a misspelled name or a syntax slip)."""
     assert ctx.model is not None and ctx.services is not None
     from judgegraph.backends import Sampling
 
@@ -192,7 +191,7 @@ async def _derive(ctx: ToolContext, samples: int) -> Derivation:
         sampling = Sampling(temperature=0.0 if samples == 1 else 0.7, max_tokens=700, seed=i)
         conversation = list(messages)
         run: PythonResult | None = None
-        for attempt in range(1 + REPAIRS):
+        for attempt in range(1 + repairs):
             turn = await ctx.model.chat(conversation, sampling=sampling)  # type: ignore[union-attr]
             if ctx.on_model_turn is not None:
                 ctx.on_model_turn(turn)
@@ -200,7 +199,7 @@ async def _derive(ctx: ToolContext, samples: int) -> Derivation:
                 break
             run = await run_program(pool, languages.get("python").extract(turn.text, None) or turn.text)
             what = _what_went_wrong(run)
-            if what is None or attempt == REPAIRS:
+            if what is None or attempt == repairs:
                 return run, attempt > 0
             conversation += [
                 {"role": "assistant", "content": turn.text},
@@ -263,9 +262,9 @@ async def derived_reference(args: DerivedReferenceArgs, ctx: ToolContext) -> Too
     if ctx.services is None:
         raise ToolFailure("no sandbox is available to this judge")
     text = ctx.candidate(args.candidate)
-    samples = ctx.services.derived_samples
-    key = "derived_reference:" + hashlib.sha256(f"{samples}\0{ctx.request.prompt}".encode()).hexdigest()
-    derivation = await ctx.services.once(key, lambda: _derive(ctx, samples))
+    samples, repairs = ctx.services.derived_samples, ctx.services.derived_repairs
+    key = "derived_reference:" + hashlib.sha256(f"{samples}\0{repairs}\0{ctx.request.prompt}".encode()).hexdigest()
+    derivation = await ctx.services.once(key, lambda: _derive(ctx, samples, repairs))
     others = [committed_answer(c.content) for i, c in enumerate(ctx.request.candidates) if i != args.candidate]
     result = compare(args.candidate, committed_answer(text), derivation, others)
     return ToolOutput(text=_summary(result), data=result)
