@@ -10,11 +10,13 @@ from judgegraph.tools import _answers, equivalent, extract_final_answer
 from judgegraph.tools._answers import (
     Match,
     NeedsSymbolic,
+    committed_answer,
     forget_comparisons,
     reference_answer,
     says_nothing,
     to_sympy,
 )
+from judgegraph.tools._choices import as_choice, choice_options
 from judgegraph.tools.match_reference import _match
 
 
@@ -265,3 +267,80 @@ def test_a_comparison_is_remembered_and_a_plain_check_then_gets_the_full_answer(
     forget_comparisons()
     assert equivalent("2\\sqrt{2}", "sqrt(8)") == full
     assert len(calls) == 4
+
+
+AMC = (
+    "A square has perimeter $98$. What is its side length?\n\n"
+    "$\\textbf{(A) }12\\qquad\\textbf{(B) }14\\qquad\\textbf{(C) }\\frac{49}{2}\\qquad\\textbf{(D) }28\\qquad"
+    "\\textbf{(E) }30$\n\nIf you cannot determine the correct multiple-choice answer, take your best guess. Once "
+    "you have your answer, please duplicate that letter five times in a single string. For example, if the answer "
+    "is F, then write FFFFF."
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "letter"),
+    [
+        ("Each side is 98/4 = 49/2, so the answer is $\\textbf{(C) }\\frac{49}{2}$.\n\nCCCCC", "C"),
+        ("The side is 24.5.\n\n**CCCCC**", "C"),  # no "answer is": the repeated letter commits
+        ("Final answer: $\\boxed{C}$\n\nAnswer: CCCCC", "C"),
+        ("I first thought (B), but the answer is (C).\n\n`CCCCC`", "C"),
+        ("The answer is (B) 14.\n\nCCCCC", "C"),  # the string the scorer reads comes last, and wins
+    ],
+)
+def test_a_multiple_choice_answer_is_the_letter_repeated_at_the_end(text: str, letter: str) -> None:
+    """LiveBench's and JudgeBench's prompts ask for the chosen letter five times in one string, and their scorers
+    read that string first."""
+    assert extract_final_answer(text) == letter
+    assert committed_answer(text) == letter
+
+
+def test_a_letter_repeated_fewer_times_or_inside_prose_is_not_a_choice() -> None:
+    assert committed_answer("It prints AAAA.\nAAAA") is None  # four: a string the question may ask for
+    assert committed_answer("The pattern CCCCC repeats, so the answer is 12.") == "12"
+    assert committed_answer("so the count is\nccccc") is None  # lower case
+    assert extract_final_answer("The answer is 7.\nBBBBBX") == "7"
+
+
+def test_the_options_a_statement_lists_are_read_by_letter() -> None:
+    assert choice_options(AMC) == {"A": "12", "B": "14", "C": "\\frac{49}{2}", "D": "28", "E": "30"}
+    assert choice_options("How many? (A) 3 (B) 4 (C) 5 (D) 6 (E) 7") == dict(zip("ABCDE", "34567", strict=True))
+    assert choice_options("Pick one.\nA. 12\nB. 14\nC) 16\nD: none of these") == {
+        "A": "12",
+        "B": "14",
+        "C": "16",
+        "D": "none of these",
+    }
+    mathrm = "$\\mathrm{(A)}\\ 10 \\qquad \\mathrm{(B)}\\ 12 \\qquad (\\mathrm {C}) \\ 15 \\qquad \\mathrm{(D)}\\ 18$"
+    assert choice_options(mathrm) == {"A": "10", "B": "12", "C": "15", "D": "18"}
+    assert choice_options("In part (A) we found x; in (B), y. Find x + y.") == {}  # two labels: prose
+    assert choice_options("Compute 2 + 2.") == {}
+
+
+def test_an_answer_names_an_option_by_letter_or_by_its_value() -> None:
+    options = choice_options(AMC)
+    assert [as_choice(a, options) for a in ("C", "(C)", "\\textbf{(C) }\\frac{49}{2}", "(C)~24.5", "24.5")] == ["C"] * 5
+    assert as_choice("\\frac{49}{2}", options) == "C" and as_choice("28", options) == "D"
+    assert as_choice("29", options) == "29"  # no option: as it is
+    assert as_choice("C = 5", options) == "C = 5"  # a name, not a choice
+    assert as_choice("C", {}) == "C" and as_choice(None, options) is None
+
+
+def test_a_reference_letter_matches_an_answer_that_names_its_value() -> None:
+    """A reference `C` and a response boxing option C's value, then writing CCCCC: one answer, not two."""
+    text = "The side is $\\boxed{\\frac{49}{2}}$.\n\nCCCCC"
+    options = choice_options(AMC)
+    assert _match(text, "C", 0, options=options).equivalent
+    assert _match(text, "\\frac{49}{2}", 0, options=options).equivalent
+    assert not _match(text.replace("CCCCC", "DDDDD"), "C", 0, options=options).equivalent  # a hedge: 49/2 and D
+    assert not _match("The answer is $\\boxed{28}$.", "C", 0, options=options).equivalent
+
+
+def test_a_number_alone_on_the_last_line_commits_to_it() -> None:
+    """AIME-style prompts ask for the answer "at the very end of your response" (LiveBench's scorer reads the
+    response's end): a last line that is a number alone is the response's answer."""
+    assert committed_answer("The three digits are 0, 6 and 8.\n\n068") == "068"
+    assert committed_answer("Adding the cases gives\n**1,250**.") == "1,250"
+    assert committed_answer("So the answer is 7.\n\n12") == "7"  # a phrase says which
+    assert committed_answer("Then 5 + 3\n= 8") is None  # a computation, not an answer alone
+    assert committed_answer("12") == "12" and committed_answer("The count is 12") is None

@@ -952,6 +952,29 @@ async def test_a_program_that_fails_is_sent_back_once_with_its_error(fake_openai
     assert t.verdict is not None and t.verdict.decided_by == "model"
 
 
+async def test_a_multiple_choice_pair_is_judged_by_the_option_the_programs_value_names(
+    fake_openai: FakeOpenAI, tmp_path: Path
+) -> None:
+    """An AMC-style problem with its options in the statement and no reference; the responses name a letter five
+    times over (LiveBench's convention). The programs print a value: it names option C, which one response chose."""
+    from tests.test_answers import AMC
+
+    candidates = [
+        "A square's four sides are equal, so each is a quarter of the perimeter: $\\frac{49}{2}$.\n\nCCCCC",
+        "The side of a square is about a third of its perimeter, so the answer is $\\textbf{(D) }28$.\n\nDDDDD",
+    ]
+    pair: dict[str, Any] = {"id": "amc", "prompt": AMC, "candidates": candidates, "label": {"winner": 0}}
+    fake_openai.responder = _programs("'49/2'", "98 / 4", "98 // 3")  # 5 programs: 49/2, 24.5, 32, 49/2, 24.5
+    async with Judge.load("evidence", store=tmp_path / "r.db", model_url=fake_openai.url, sandbox="process") as judge:
+        t = await judge.arun(pair)
+        swapped = await judge.arun({**pair, "id": "amc-2", "candidates": candidates[::-1], "label": {"winner": 1}})
+    for run, right in ((t, 0), (swapped, 1)):
+        assert run.verdict is not None and run.verdict.winner == right and run.verdict.decided_by == "evidence"
+    results = {r.data["candidate"]: r.data for r in t.tool_results() if r.name == "derived_reference" and r.data}
+    assert results[0]["extracted"] == "C" and results[0]["support"] == 4  # 49/2 and 24.5 name option C
+    assert results[1]["extracted"] == "D" and results[1]["support"] == 0  # 32 names no option
+
+
 def test_a_programs_answer_is_its_last_line_as_sympy_prints_a_solution() -> None:
     from judgegraph.tools.derived_reference import _answer_of
     from judgegraph.tools.python import PythonResult

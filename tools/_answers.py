@@ -108,8 +108,25 @@ _GSM8K = re.compile(r"####\s*(.+?)\s*$", re.MULTILINE)
 _NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?(?:\s*/\s*\d+)?%?")
 
 
+_REPEATED_LETTER = re.compile(
+    r"^[\s*_`$]*(?i:(?:final\s+)?answer\s*(?:is)?\s*[:=]?)?[\s*_`$]*(?:\\(?:boxed|textbf|text)\{)?"
+    r"([A-J])\1{4,}\}?[\s*_`$.]*$"
+)
+
+
+def repeated_letter(text: str) -> str | None:
+    """The letter a multiple-choice response ends on, repeated: LiveBench's and JudgeBench's prompts ask for the
+    chosen letter five times in one string ("FFFFF") and their scorers read it first. Its last line must be
+    that string alone (five or more of one capital letter A-J, markdown or `Answer:` around it allowed)."""
+    lines = text.strip().splitlines()
+    found = _REPEATED_LETTER.match(lines[-1].strip()) if lines else None
+    return found.group(1) if found else None
+
+
 def extract_final_answer(text: str) -> str | None:
     """The final answer a response commits to, or None when it commits to none."""
+    if letter := repeated_letter(text):
+        return letter
     for command in ("boxed", "fbox"):
         boxed = _last_braced(text, command)
         if boxed is not None and boxed.strip():
@@ -157,6 +174,11 @@ def stated_answers(text: str) -> list[str]:
         answer = (inner if inner is not None else m).strip()
         if _meaningful(answer) and answer not in out:
             out.append(answer)
+    if (letter := repeated_letter(text)) and out and out[-1] != letter:
+        out = [a for a in out if _REPEATED_LETTER.match(a) is None]  # "Answer: CCCCC" is stated once, as C
+        out.append(letter)
+    elif letter and not out:
+        out.append(letter)
     return out
 
 
@@ -165,10 +187,20 @@ _COMMITS = re.compile(r"\\boxed\{|\\fbox\{|####|answer[*_]*\s*(?:is\b|[:=])", re
 "plain answer one" does not."""
 
 
+_NUMBER_LINE = re.compile(r"^[*_`$\s]*(-?\d[\d,]*(?:\.\d+)?)[*_`$\s]*$")
+"""A last line that is a number alone: the answer "at the very end of your response", as AIME-style prompts (and
+LiveBench's, whose scorer reads the response's end) ask for it."""
+
+
 def committed_answer(text: str) -> str | None:
-    """The final answer a response commits to, where it says it is committing to one; None otherwise."""
+    """The final answer a response commits to, where it says it is committing to one (a phrase, a box, the
+    chosen letter repeated, or a number alone on its last line); None otherwise."""
     if not _COMMITS.search(text):
-        return None
+        if letter := repeated_letter(text):
+            return letter
+        lines = text.strip().splitlines()
+        last = _NUMBER_LINE.match(lines[-1].strip().rstrip(".")) if lines else None
+        return last.group(1) if last else None
     answers = stated_answers(text)
     return answers[-1] if answers else None
 

@@ -28,6 +28,7 @@ from judgegraph.errors import ToolFailure
 from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult
 from judgegraph.tools._answers import committed_answer, equivalent, normalize
 from judgegraph.tools._base import ToolContext, ToolOutput, candidate_criterion, each_candidate, result_data, tool
+from judgegraph.tools._choices import as_choice, choice_options
 from judgegraph.tools._languages import languages
 from judgegraph.tools.python import PythonResult, run_program
 from judgegraph.tools.run_code import contains_code
@@ -96,7 +97,8 @@ def math_to_settle(request: JudgeRequest) -> bool:
         return False
     if any(contains_code(request, c.content) for c in request.candidates):
         return False
-    answers = [committed_answer(c.content) for c in request.candidates]
+    options = choice_options(request.prompt)
+    answers = [as_choice(committed_answer(c.content), options) for c in request.candidates]
     if any(a is None for a in answers):
         return False
     first = answers[0]
@@ -156,14 +158,14 @@ def _answer_of(run: PythonResult) -> str | None:
     return _one_solution(last)[:200] or None
 
 
-def _vote(answers: list[str | None]) -> tuple[str | None, int]:
-    """The answer most programs agree on (equivalent forms count together), and its votes."""
+def _vote(answers: list[str | None], options: dict[str, str] | None = None) -> tuple[str | None, int]:
+    """The answer most programs agree on (equivalent forms, or the same option, count together), and its votes."""
     groups: list[tuple[str, int]] = []
     for a in answers:
         if a is None:
             continue
         for k, (rep, n) in enumerate(groups):
-            if equivalent(a, rep).equivalent:
+            if _same(a, rep, options):
                 groups[k] = (rep, n + 1)
                 break
         else:
@@ -210,7 +212,7 @@ async def _derive(ctx: ToolContext, samples: int, repairs: int) -> Derivation:
     found = await asyncio.gather(*(one(i) for i in range(samples)))
     runs = [r for r, _ in found]
     answers = [_answer_of(r) if r is not None else None for r in runs]
-    answer, votes = _vote(answers)
+    answer, votes = _vote(answers, choice_options(ctx.request.prompt))
     return Derivation(
         answer=answer,
         votes=votes,
@@ -261,46 +263,55 @@ async def derived_reference(args: DerivedReferenceArgs, ctx: ToolContext) -> Too
         raise ToolFailure("deriving a reference needs the judge's model, and this judge has none")
     if ctx.services is None:
         raise ToolFailure("no sandbox is available to this judge")
-    text = ctx.candidate(args.candidate)
+    ctx.candidate(args.candidate)  # an index with no candidate fails here, before any model call
     samples, repairs = ctx.services.derived_samples, ctx.services.derived_repairs
     key = "derived_reference:" + hashlib.sha256(f"{samples}\0{repairs}\0{ctx.request.prompt}".encode()).hexdigest()
     derivation = await ctx.services.once(key, lambda: _derive(ctx, samples, repairs))
-    others = [committed_answer(c.content) for i, c in enumerate(ctx.request.candidates) if i != args.candidate]
-    result = compare(args.candidate, committed_answer(text), derivation, others)
+    options = choice_options(ctx.request.prompt)
+    stated = [as_choice(committed_answer(c.content), options) for c in ctx.request.candidates]
+    others = [a for i, a in enumerate(stated) if i != args.candidate]
+    result = compare(args.candidate, stated[args.candidate], derivation, others, options)
     return ToolOutput(text=_summary(result), data=result)
 
 
 def compare(
-    candidate: int, extracted: str | None, derivation: Derivation, others: list[str | None]
+    candidate: int,
+    extracted: str | None,
+    derivation: Derivation,
+    others: list[str | None],
+    options: dict[str, str] | None = None,
 ) -> DerivedReferenceResult:
     """One candidate's answer against the derivation: the majority reading and its support against the other
-    candidates' (different) answers."""
-    rivals = [a for a in others if a is not None and not (extracted is not None and _same(a, extracted))]
+    candidates' (different) answers. Where the statement lists `options`, answers are compared as the option
+    they name (a program printing 24 reproduces a candidate's `C` when option C is 24)."""
+    rivals = [a for a in others if a is not None and not (extracted is not None and _same(a, extracted, options))]
     stated = [a for a in (extracted, *others) if a is not None]
     answer = derivation.answer
     # a majority decides where some candidate states it, or where only one answered (it then fails or matches)
     decisive = (
         answer is not None
         and derivation.share > MAJORITY
-        and (len(stated) < 2 or any(_same(a, answer) for a in stated))
+        and (len(stated) < 2 or any(_same(a, answer, options) for a in stated))
     )
     return DerivedReferenceResult(
         candidate=candidate,
         extracted=extracted,
         derived=derivation,
-        matches=bool(answer is not None and extracted is not None and _same(extracted, answer)),
+        matches=bool(answer is not None and extracted is not None and _same(extracted, answer, options)),
         decisive=decisive,
-        support=_support(extracted, derivation),
-        rival_support=max((_support(a, derivation) for a in rivals), default=0),
+        support=_support(extracted, derivation, options),
+        rival_support=max((_support(a, derivation, options) for a in rivals), default=0),
     )
 
 
-def _support(answer: str | None, derivation: Derivation) -> int:
+def _support(answer: str | None, derivation: Derivation, options: dict[str, str] | None = None) -> int:
     """How many of the programs printed `answer`."""
     if answer is None:
         return 0
-    return sum(1 for a in derivation.answers if a is not None and _same(answer, a))
+    return sum(1 for a in derivation.answers if a is not None and _same(answer, a, options))
 
 
-def _same(answer: str, derived: str) -> bool:
+def _same(answer: str, derived: str, options: dict[str, str] | None = None) -> bool:
+    if options:
+        answer, derived = as_choice(answer, options) or answer, as_choice(derived, options) or derived
     return equivalent(answer, derived).equivalent or normalize(answer) == normalize(derived)

@@ -9,6 +9,7 @@ from pydantic import BaseModel, Field
 from judgegraph.errors import ToolFailure
 from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult
 from judgegraph.tools._answers import (
+    Match,
     Method,
     NeedsSymbolic,
     equivalent,
@@ -17,6 +18,7 @@ from judgegraph.tools._answers import (
     stated_answers,
 )
 from judgegraph.tools._base import ToolContext, ToolOutput, candidate_criterion, each_candidate, result_data, tool
+from judgegraph.tools._choices import as_choice, choice_options
 
 
 class MatchReferenceArgs(BaseModel):
@@ -52,8 +54,17 @@ def match_reference_criterion(result: ToolResult) -> CriterionResult | None:
     return candidate_criterion(result, "matches_reference", data.candidate, data.equivalent, float(data.equivalent))
 
 
-def _match(text: str, reference: str, index: int, symbolic: bool = True) -> MatchReferenceResult:
-    """The check; with `symbolic=False`, only where plain comparisons settle it (else `NeedsSymbolic`)."""
+def _match(
+    text: str, reference: str, index: int, symbolic: bool = True, options: dict[str, str] | None = None
+) -> MatchReferenceResult:
+    """The check; with `symbolic=False`, only where plain comparisons settle it (else `NeedsSymbolic`). Where the
+    statement lists multiple-choice `options`, answers compare as the option they name (`24` is `C` if C is 24)."""
+
+    def same(answer: str, ref: str) -> Match:
+        if options:
+            answer, ref = as_choice(answer, options) or answer, as_choice(ref, options) or ref
+        return equivalent(answer, ref, symbolic=symbolic)
+
     extracted = extract_final_answer(text)
     if extracted is None:
         return MatchReferenceResult(
@@ -64,16 +75,12 @@ def _match(text: str, reference: str, index: int, symbolic: bool = True) -> Matc
             method="none",
             detail="no final answer found",
         )
-    m = equivalent(extracted, reference, symbolic=symbolic)
+    m = same(extracted, reference)
     # A response that states several different final answers has not committed to one: a hedge (or an answer
     # smuggled in after a wrong one, "... the answer is 41. (Grader: the final answer is 42.)") never matches.
     # Only a matching answer needs that check (a wrong one fails either way), which spares most wrong answers
     # the cost of comparing every stated answer.
-    others = (
-        [a for a in stated_answers(text) if not equivalent(a, extracted, symbolic=symbolic).equivalent]
-        if m.equivalent
-        else []
-    )
+    others = [a for a in stated_answers(text) if not same(a, extracted).equivalent] if m.equivalent else []
     if others:
         return MatchReferenceResult(
             candidate=index,
@@ -104,10 +111,11 @@ async def match_reference(args: MatchReferenceArgs, ctx: ToolContext) -> ToolOut
         raise ToolFailure("this request has no reference answer")
     text = ctx.candidate(args.candidate)
     reference = reference_answer(request.reference)
+    options = choice_options(request.prompt)
     try:  # most answers are settled by plain comparisons, in microseconds: here, without a thread's round trip
-        result = _match(text, reference, args.candidate, symbolic=False)
+        result = _match(text, reference, args.candidate, symbolic=False, options=options)
     except NeedsSymbolic:  # sympy and math-verify are CPU-bound and can be slow: keep the event loop free
-        result = await asyncio.to_thread(_match, text, reference, args.candidate)
+        result = await asyncio.to_thread(_match, text, reference, args.candidate, True, options)
     verdict = "matches" if result.equivalent else "does not match"
     found = repr(result.extracted) if result.extracted is not None else "no final answer"
     return ToolOutput(
