@@ -315,6 +315,9 @@ def test_the_options_a_statement_lists_are_read_by_letter() -> None:
     assert choice_options(mathrm) == {"A": "10", "B": "12", "C": "15", "D": "18"}
     assert choice_options("In part (A) we found x; in (B), y. Find x + y.") == {}  # two labels: prose
     assert choice_options("Compute 2 + 2.") == {}
+    figure = "Find $AD$. [asy] pair A, B, C; dot(A);dot(B);dot(C); D = (A + B)/2; [/asy]"
+    assert choice_options(figure) == {}  # a figure's code names its points (A), (B), (C): not options
+    assert choice_options(figure + " (A) 1 (B) 2 (C) 3") == {"A": "1", "B": "2", "C": "3"}
 
 
 def test_an_answer_names_an_option_by_letter_or_by_its_value() -> None:

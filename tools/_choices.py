@@ -18,6 +18,7 @@ _LABEL = re.compile(
     r"\(\s*(?:\\(?:textbf|mathrm|text|mathbf|textrm)\s*\{\s*)?([A-J])\s*\}?\s*\)"  # (A), (\mathrm{A})
     r"(?:\s*\})?"
 )
+_ASY = re.compile(r"\[asy\].*?(?:\[/asy\]|$)", re.DOTALL | re.IGNORECASE)
 _LINE = re.compile(r"^\s*([A-J])\s*[.):]\s+(\S.*)$", re.MULTILINE)
 _VALUE_END = re.compile(r"\\qquad|\\quad|\$|\n|\\\\")
 _MIN_OPTIONS = 3
@@ -28,6 +29,7 @@ def choice_options(statement: str) -> dict[str, str]:
     """The options a statement lists, by letter (`{"A": "12", "B": "14", ...}`), or {} where it lists none: the
     last run of labels `(A)`, `(B)`, `(C)`... in order (inline or one a line), each option's value the text up
     to the next label (or the end of its line or math)."""
+    statement = _ASY.sub(" ", statement)  # a figure's code names points (A), (B): not options
     labels = list(_LABEL.finditer(statement))
     runs: list[list[re.Match[str]]] = []
     for m in labels:
