@@ -256,7 +256,9 @@ async def test_the_python_tool_runs_the_models_programs_up_to_its_limit(tmp_path
     """No tests and no reference: the agent writes programs (TIR-Judge); the fourth call of a judgment is refused
     with a result that says why, recorded like any call, and the tool is not offered again."""
     server = _server("vllm")
-    request = {"id": "p", "prompt": "How many ways are there to choose 3 of 10 books?", "candidates": ["720", "120"]}
+    # neither response commits to a final answer (a phrase, a box, a number alone): no derived reference to offer
+    candidates = ["Picking in order: 720 ways.", "Order does not matter here: 120 ways."]
+    request = {"id": "p", "prompt": "How many ways are there to choose 3 of 10 books?", "candidates": candidates}
 
     def respond(body: dict[str, Any]) -> Reply:
         ran = sum(m["role"] == "tool" for m in body["messages"])
