@@ -64,7 +64,7 @@ async def run(model: str, pairs: int, samples: int = 5, repairs: int = 1, thread
     services = ToolServices(sandbox="auto", derived_samples=samples, derived_repairs=repairs)
     half = samples // 2
     draws = {f"k = {min(3, samples)}, the first": (0, min(3, samples)), f"k = {samples}": (0, samples)}
-    if half >= 3 and samples > 5:
+    if samples >= 6:  # two halves of at least 3
         draws |= {f"k = {half}, the first half": (0, half), f"k = {half}, the second half": (half, 2 * half)}
     counts: dict[str, Counter[str]] = {}
     seconds: list[float] = []
@@ -74,7 +74,7 @@ async def run(model: str, pairs: int, samples: int = 5, repairs: int = 1, thread
             start = time.perf_counter()
             found = await _pair(ctx)
             seconds.append(time.perf_counter() - start)
-            print(request.id, f"{seconds[-1]:.0f} s", [r.derived.answers for r in found[:1]], file=sys.stderr)
+            print(request.id, f"{seconds[-1]:.0f} s", found[0].derived.answers, file=sys.stderr)
             for draw, (start, stop) in draws.items():
                 shortened = [_some(r, found, start, stop) for r in found]
                 for dual in (False, True):

@@ -327,6 +327,11 @@ def test_an_answer_names_an_option_by_letter_or_by_its_value() -> None:
     assert as_choice("29", options) == "29"  # no option: as it is
     assert as_choice("C = 5", options) == "C = 5"  # a name, not a choice
     assert as_choice("C", {}) == "C" and as_choice(None, options) is None
+    forget_comparisons()  # a value only sympy settles is not compared on the event loop by the plain check
+    roots = {"A": "\\sqrt{8}", "B": "1", "C": "3"}
+    with pytest.raises(NeedsSymbolic):
+        as_choice("2\\sqrt{2}", roots, symbolic=False)
+    assert as_choice("2\\sqrt{2}", roots) == "A"
 
 
 def test_a_reference_letter_matches_an_answer_that_names_its_value() -> None:

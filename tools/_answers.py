@@ -118,9 +118,13 @@ def repeated_letter(text: str) -> str | None:
     """The letter a multiple-choice response ends on, repeated: LiveBench's and JudgeBench's prompts ask for the
     chosen letter five times in one string ("FFFFF") and their scorers read it first. Its last line must be
     that string alone (five or more of one capital letter A-J, markdown or `Answer:` around it allowed)."""
-    lines = text.strip().splitlines()
-    found = _REPEATED_LETTER.match(lines[-1].strip()) if lines else None
+    found = _REPEATED_LETTER.match(_last_line(text))
     return found.group(1) if found else None
+
+
+def _last_line(text: str) -> str:
+    lines = text.strip().splitlines()
+    return lines[-1].strip() if lines else ""
 
 
 def extract_final_answer(text: str) -> str | None:
@@ -174,11 +178,8 @@ def stated_answers(text: str) -> list[str]:
         answer = (inner if inner is not None else m).strip()
         if _meaningful(answer) and answer not in out:
             out.append(answer)
-    if (letter := repeated_letter(text)) and out and out[-1] != letter:
-        out = [a for a in out if _REPEATED_LETTER.match(a) is None]  # "Answer: CCCCC" is stated once, as C
-        out.append(letter)
-    elif letter and not out:
-        out.append(letter)
+    if letter := repeated_letter(text):  # stated last, once ("Answer: CCCCC" states C)
+        out = [a for a in out if a != letter and _REPEATED_LETTER.match(a) is None] + [letter]
     return out
 
 
@@ -198,8 +199,7 @@ def committed_answer(text: str) -> str | None:
     if not _COMMITS.search(text):
         if letter := repeated_letter(text):
             return letter
-        lines = text.strip().splitlines()
-        last = _NUMBER_LINE.match(lines[-1].strip().rstrip(".")) if lines else None
+        last = _NUMBER_LINE.match(_last_line(text).rstrip("."))
         return last.group(1) if last else None
     answers = stated_answers(text)
     return answers[-1] if answers else None

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from judgegraph.tools._answers import equivalent, normalize
+from judgegraph.tools._answers import Match, equivalent, normalize
 
 _LABEL = re.compile(
     r"(?:\\(?:textbf|mathrm|text|mathbf|textrm)\s*\{\s*)?"  # \textbf{(A) }
@@ -75,14 +75,23 @@ _NAMED = re.compile(r"^(?:\(\s*([A-J])\s*\)(?:\s.*)?|([A-J])\s*[.:)]?)$", re.DOT
 """`(C)` with or without its value after it, or the letter alone: not `C = 5`."""
 
 
-def as_choice(answer: str | None, options: dict[str, str]) -> str | None:
+def as_choice(answer: str | None, options: dict[str, str], *, symbolic: bool = True) -> str | None:
     """The option letter an answer names, where the statement lists options: its letter (`C`, `(C)`,
-    `\\textbf{(C) } 24`), else the one option whose value it equals (`24`); else the answer as it is."""
+    `\\textbf{(C) } 24`), else the one option whose value it equals (`24`); else the answer as it is. With
+    `symbolic=False`, a value only plain comparisons settle (else `NeedsSymbolic`, as `equivalent` raises)."""
     if answer is None or not options:
         return answer
     named = _NAMED.match(normalize(answer).replace("~", " ").replace("\\ ", " ").strip())
     letter = named and (named.group(1) or named.group(2))
     if letter and letter in options:
         return letter
-    same = [letter for letter, value in options.items() if equivalent(answer, value).equivalent]
+    same = [letter for letter, value in options.items() if equivalent(answer, value, symbolic=symbolic).equivalent]
     return same[0] if len(same) == 1 else answer
+
+
+def equivalent_choice(answer: str, reference: str, options: dict[str, str], *, symbolic: bool = True) -> Match:
+    """`equivalent`, comparing the two as the option each names where the statement lists `options`."""
+    if options:
+        answer = as_choice(answer, options, symbolic=symbolic) or answer
+        reference = as_choice(reference, options, symbolic=symbolic) or reference
+    return equivalent(answer, reference, symbolic=symbolic)

@@ -28,7 +28,7 @@ from judgegraph.errors import ToolFailure
 from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult
 from judgegraph.tools._answers import committed_answer, equivalent, normalize
 from judgegraph.tools._base import ToolContext, ToolOutput, candidate_criterion, each_candidate, result_data, tool
-from judgegraph.tools._choices import as_choice, choice_options
+from judgegraph.tools._choices import as_choice, choice_options, equivalent_choice
 from judgegraph.tools._languages import languages
 from judgegraph.tools.python import PythonResult, run_program
 from judgegraph.tools.run_code import contains_code
@@ -175,7 +175,7 @@ def _vote(answers: list[str | None], options: dict[str, str] | None = None) -> t
     return max(groups, key=lambda g: g[1])
 
 
-async def _derive(ctx: ToolContext, samples: int, repairs: int) -> Derivation:
+async def _derive(ctx: ToolContext, samples: int, repairs: int, options: dict[str, str]) -> Derivation:
     """k programs for the problem, run; one that fails or prints nothing goes back to the model with what went
     wrong, up to `repairs` times (self-debugging: most failures are a misspelled name or a syntax slip)."""
     assert ctx.model is not None and ctx.services is not None
@@ -212,7 +212,7 @@ async def _derive(ctx: ToolContext, samples: int, repairs: int) -> Derivation:
     found = await asyncio.gather(*(one(i) for i in range(samples)))
     runs = [r for r, _ in found]
     answers = [_answer_of(r) if r is not None else None for r in runs]
-    answer, votes = _vote(answers, choice_options(ctx.request.prompt))
+    answer, votes = _vote(answers, options)
     return Derivation(
         answer=answer,
         votes=votes,
@@ -266,8 +266,8 @@ async def derived_reference(args: DerivedReferenceArgs, ctx: ToolContext) -> Too
     ctx.candidate(args.candidate)  # an index with no candidate fails here, before any model call
     samples, repairs = ctx.services.derived_samples, ctx.services.derived_repairs
     key = "derived_reference:" + hashlib.sha256(f"{samples}\0{repairs}\0{ctx.request.prompt}".encode()).hexdigest()
-    derivation = await ctx.services.once(key, lambda: _derive(ctx, samples, repairs))
     options = choice_options(ctx.request.prompt)
+    derivation = await ctx.services.once(key, lambda: _derive(ctx, samples, repairs, options))
     stated = [as_choice(committed_answer(c.content), options) for c in ctx.request.candidates]
     others = [a for i, a in enumerate(stated) if i != args.candidate]
     result = compare(args.candidate, stated[args.candidate], derivation, others, options)
@@ -312,6 +312,4 @@ def _support(answer: str | None, derivation: Derivation, options: dict[str, str]
 
 
 def _same(answer: str, derived: str, options: dict[str, str] | None = None) -> bool:
-    if options:
-        answer, derived = as_choice(answer, options) or answer, as_choice(derived, options) or derived
-    return equivalent(answer, derived).equivalent or normalize(answer) == normalize(derived)
+    return equivalent_choice(answer, derived, options or {}).equivalent or normalize(answer) == normalize(derived)

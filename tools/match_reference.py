@@ -12,13 +12,12 @@ from judgegraph.tools._answers import (
     Match,
     Method,
     NeedsSymbolic,
-    equivalent,
     extract_final_answer,
     reference_answer,
     stated_answers,
 )
 from judgegraph.tools._base import ToolContext, ToolOutput, candidate_criterion, each_candidate, result_data, tool
-from judgegraph.tools._choices import as_choice, choice_options
+from judgegraph.tools._choices import choice_options, equivalent_choice
 
 
 class MatchReferenceArgs(BaseModel):
@@ -61,9 +60,7 @@ def _match(
     statement lists multiple-choice `options`, answers compare as the option they name (`24` is `C` if C is 24)."""
 
     def same(answer: str, ref: str) -> Match:
-        if options:
-            answer, ref = as_choice(answer, options) or answer, as_choice(ref, options) or ref
-        return equivalent(answer, ref, symbolic=symbolic)
+        return equivalent_choice(answer, ref, options or {}, symbolic=symbolic)
 
     extracted = extract_final_answer(text)
     if extracted is None:
