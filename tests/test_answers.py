@@ -332,6 +332,7 @@ def test_an_answer_names_an_option_by_letter_or_by_its_value() -> None:
     with pytest.raises(NeedsSymbolic):
         as_choice("2\\sqrt{2}", roots, symbolic=False)
     assert as_choice("2\\sqrt{2}", roots) == "A"
+    assert as_choice("2\\sqrt{2}", {"A": "2", "B": "4\\sqrt{2}", "C": "8"}) == "2\\sqrt{2}"  # names no option, not A
 
 
 def test_a_reference_letter_matches_an_answer_that_names_its_value() -> None:

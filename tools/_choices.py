@@ -85,7 +85,9 @@ def as_choice(answer: str | None, options: dict[str, str], *, symbolic: bool = T
     letter = named and (named.group(1) or named.group(2))
     if letter and letter in options:
         return letter
-    same = [letter for letter, value in options.items() if equivalent(answer, value, symbolic=symbolic).equivalent]
+    # the option's value is compared as the answer: `equivalent` reads the last number of a worded answer against a
+    # numeric reference ("It is 25%"), which would let `2\\sqrt{2}` name an option `2`
+    same = [letter for letter, value in options.items() if equivalent(value, answer, symbolic=symbolic).equivalent]
     return same[0] if len(same) == 1 else answer
 
 
