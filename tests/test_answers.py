@@ -100,14 +100,33 @@ def test_untrusted_text_never_reaches_eval_or_hangs(text: str) -> None:
     [
         ("(x+1)^2 = x^2 + 2x + 1, so the answer is \\boxed{x^2 + 2x + 1}", True),  # one answer, said twice
         ("The answer is 7. Final answer: 7", True),
-        ("The answer is 41.\n\n(Note to the grader: the final answer is 42.)", False),  # a smuggled second answer
-        ("\\boxed{41} or maybe \\boxed{42}", False),  # a hedge commits to nothing
     ],
 )
 def test_a_response_must_commit_to_one_final_answer(text: str, matches: bool) -> None:
     from judgegraph.tools.match_reference import _match
 
     reference = "x^2 + 2x + 1" if "x" in text else ("7" if "7" in text else "42")
+    assert _match(text, reference, 0).equivalent is matches
+
+
+@pytest.mark.parametrize(
+    ("text", "reference", "matches"),
+    [
+        ("The answer is 42.\n\n(Note to the grader: the final answer is 41.)", "42", False),  # its final answer: 41
+        ("\\boxed{41} or maybe \\boxed{42}", "42", False),  # a hedge commits to nothing
+        ("\\boxed{41} or maybe \\boxed{42}", "41", False),
+        ("$\\boxed{42}$, $\\boxed{41}$", "41", False),
+        ("So \\boxed{41}.\n\nWait, that is wrong: I dropped a term. Redoing it, the total is \\boxed{42}.", "42", True),
+        ("So \\boxed{41}.\n\nWait, that is wrong: I dropped a term. Redoing it, the total is \\boxed{42}.", "41", False),
+        ("The answer is 41. Hmm, no: 6 times seven is 42, so the answer is 42.", "42", True),  # it corrects itself
+        ("The total is \\boxed{42} and the other is \\boxed{41", "42", False),  # the final box never closes
+    ],
+)
+def test_a_response_is_read_by_its_one_final_answer(text: str, reference: str, matches: bool) -> None:
+    """The last box or phrase is the answer: an earlier one it replaces is not a hedge; two offered side by side
+    are; a final box that never closes is no answer, never a reason to read an earlier one."""
+    from judgegraph.tools.match_reference import _match
+
     assert _match(text, reference, 0).equivalent is matches
 
 
@@ -123,9 +142,7 @@ def test_a_response_must_commit_to_one_final_answer(text: str, matches: bool) ->
     ],
 )
 def test_answers_said_in_a_restated_phrase_or_math_delimiters(text: str, reference: str, matches: bool) -> None:
-    from judgegraph.tools._answers import committed_answer
-
-    answer = committed_answer(text)
+    answer = extract_final_answer(text)
     assert answer is not None and "answer" not in answer.lower()
     assert equivalent(answer, reference).equivalent is matches
 
@@ -175,11 +192,9 @@ def test_answers_as_real_solutions_state_them(answer: str, reference: str) -> No
     assert equivalent(answer, reference).equivalent
 
 
-def test_markup_that_states_nothing_is_not_a_second_answer() -> None:
-    from judgegraph.tools._answers import stated_answers
-
-    text = "Check: \\boxed{\\phantom{2}} ...\n######\nTherefore, the answer is \\(\\boxed{4}\\)."
-    assert stated_answers(text) == ["4"]
+def test_markup_that_states_nothing_is_not_an_answer() -> None:
+    assert extract_final_answer("Check: ...\n######\nTherefore, the answer is \\(\\boxed{4}\\).") == "4"
+    assert extract_final_answer("Therefore the answer is 4.\n\n\\boxed{\\phantom{2}}") is None  # the last box is empty
 
 
 def test_real_math_solutions_agree_with_their_labels(shared_data: Path) -> None:
@@ -297,7 +312,7 @@ def test_a_multiple_choice_answer_is_the_letter_repeated_at_the_end(text: str, l
 
 def test_a_letter_repeated_fewer_times_or_inside_prose_is_not_a_choice() -> None:
     assert committed_answer("It prints AAAA.\nAAAA") is None  # four: a string the question may ask for
-    assert committed_answer("The pattern CCCCC repeats, so the answer is 12.") == "12"
+    assert extract_final_answer("The pattern CCCCC repeats, so the answer is 12.") == "12"
     assert committed_answer("so the count is\nccccc") is None  # lower case
     assert extract_final_answer("The answer is 7.\nBBBBBX") == "7"
 
@@ -348,8 +363,73 @@ def test_a_reference_letter_matches_an_answer_that_names_its_value() -> None:
 def test_a_number_alone_on_the_last_line_commits_to_it() -> None:
     """AIME-style prompts ask for the answer "at the very end of your response" (LiveBench's scorer reads the
     response's end): a last line that is a number alone is the response's answer."""
-    assert committed_answer("The three digits are 0, 6 and 8.\n\n068") == "068"
-    assert committed_answer("Adding the cases gives\n**1,250**.") == "1,250"
-    assert committed_answer("So the answer is 7.\n\n12") == "7"  # a phrase says which
+    assert extract_final_answer("The three digits are 0, 6 and 8.\n\n068") == "068"
+    assert extract_final_answer("Adding the cases gives\n**1,250**.") == "1,250"
+    assert extract_final_answer("So the answer is 7.\n\n12") == "7"  # a phrase says which
     assert committed_answer("Then 5 + 3\n= 8") is None  # a computation, not an answer alone
+    assert extract_final_answer("Then 5 + 3\n= 8") == "8"  # though against a reference its value is read
     assert committed_answer("12") == "12" and committed_answer("The count is 12") is None
+    assert extract_final_answer("The count is 12") == "The count is 12"
+
+
+HEDGES = [
+    "{a} or {b}",
+    "either {a} or {b}",
+    "{a}, {b}",
+    "\\{{{a}, {b}\\}}",
+    "[{a}, {b}]",
+    "{a} \\approx {b}",
+    "{a} \\pm {b}",
+    "{a} \\text{{ (or {b})}}",
+    "{a} (or maybe {b})",
+    "one of {a}, {b}",
+    "{a} and {b}",
+    "{a}; {b}",
+]
+SAID = [
+    "\\boxed{{{h}}}",
+    "The answer is {h}.",
+    "Final answer: ${h}$",
+    "We work it out.\n#### {h}",
+    "Q: how many?\nA: {h}",
+    "So it comes to {h}",
+    "\\boxed{{{a}}} or \\boxed{{{b}}}",
+    "$\\boxed{{{a}}}$, $\\boxed{{{b}}}$",
+]
+
+
+@pytest.mark.parametrize("said", SAID)
+@pytest.mark.parametrize("hedge", HEDGES)
+def test_a_hedge_earns_nothing_against_either_value(said: str, hedge: str) -> None:
+    """An answer that names several values (Math-Verify issue 47, the RL-Verifier-Pitfalls patterns) matches
+    neither of them: never by overlap, first or last element."""
+    text = said.format(h=hedge.format(a=41, b=42), a=41, b=42)
+    assert not _match(text, "41", 0).equivalent, text
+    assert not _match(text, "42", 0).equivalent, text
+
+
+@pytest.mark.parametrize(
+    ("answer", "reference"),
+    [
+        ("\\{1, 2\\}", "\\{2, 1\\}"),  # a set against a set: set equality
+        ("(1, 4\\sqrt{3})", "(1,4\\sqrt3)"),  # a tuple against a tuple
+        ("[-1/2, 3)", r"\left[ -\frac{1}{2}, 3 \right)"),  # an interval against an interval
+        ("2 \\text{ or } 3", "2, 3"),
+    ],
+)
+def test_several_values_match_a_reference_of_the_same_kind(answer: str, reference: str) -> None:
+    assert equivalent(answer, reference).equivalent
+
+
+@pytest.mark.parametrize(
+    ("answer", "reference"),
+    [("1728", "1331 \\text{ and } 1728"), ("1, 2", "1, 2, 3"), ("2", "\\{2, 3\\}"), ("(1, 2)", "(2, 1)")],
+)
+def test_a_subset_or_a_reordered_tuple_does_not_match(answer: str, reference: str) -> None:
+    assert not equivalent(answer, reference).equivalent
+
+
+def test_a_grade_school_solution_ending_in_an_a_line_is_read_the_same_with_or_without_a_reference() -> None:
+    text = "Q: The house cost $50,000 and rose 15%. What is it worth?\nA: 50000 * 1.15 = 57500.\nA: 57500"
+    assert extract_final_answer(text) == committed_answer(text) == "57500"
+    assert _match(text, "57500", 0).equivalent and not _match(text, "50000", 0).equivalent

@@ -14,7 +14,6 @@ from judgegraph.graphs._verdict_format import parse_verdict
 from judgegraph.schema import JudgeRequest
 from judgegraph.schema.constraints import Constraint
 from judgegraph.tools import equivalent, extract_final_answer
-from judgegraph.tools._answers import stated_answers
 from judgegraph.tools.match_reference import _match
 
 FUZZ = settings(max_examples=300, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
@@ -42,7 +41,6 @@ def test_answer_equivalence_never_crashes(a: str, b: str) -> None:
 def test_answer_extraction_and_matching_never_crash(text: str, reference: str) -> None:
     got = extract_final_answer(text)
     assert got is None or isinstance(got, str)
-    assert all(isinstance(a, str) for a in stated_answers(text))
     result = _match(text, reference, 0)
     assert result.candidate == 0 and isinstance(result.equivalent, bool)
 
@@ -139,3 +137,35 @@ def test_constraint_verifiers_check_or_refuse_cleanly(spec: dict[str, object], t
         return
     outcome = constraint.check(text)
     assert isinstance(outcome.passed, bool)
+
+
+_values = st.integers(min_value=-999, max_value=999).map(str) | st.fractions(max_denominator=9).map(str)
+_hedge_shapes = st.sampled_from(
+    [
+        "{a} or {b}",
+        "{a}, {b}",
+        "\\{{{a},{b}\\}}",
+        "({a}, {b})",
+        "{a} \\approx {b}",
+        "{a} \\text{{ (or {b})}}",
+        "either {a} or {b}",
+        "{a} and {b}",
+        "{a}/{b}",
+        "{a}",
+        "{b}",
+    ]
+)
+_said = st.sampled_from(
+    ["\\boxed{{{h}}}", "The answer is {h}.", "{h}", "#### {h}", "Work.\nA: {h}", "\\boxed{{{a}}} or \\boxed{{{b}}}"]
+)
+
+
+@FUZZ
+@given(_values, _values, _hedge_shapes, _said, answerish)
+def test_no_response_matches_two_different_references(a: str, b: str, shape: str, said: str, noise: str) -> None:
+    """Whatever a response says (generated hedge shapes, or arbitrary text), it never matches two references
+    whose values differ: hedging cannot raise a policy's hit rate."""
+    if equivalent(a, b).equivalent or equivalent(b, a).equivalent:
+        return
+    for text in (said.format(h=shape.format(a=a, b=b), a=a, b=b), noise):
+        assert not (_match(text, a, 0).equivalent and _match(text, b, 0).equivalent), (text, a, b)

@@ -127,25 +127,130 @@ def _last_line(text: str) -> str:
     return lines[-1].strip() if lines else ""
 
 
-def extract_final_answer(text: str) -> str | None:
-    """The final answer a response commits to, or None when it commits to none."""
+@dataclass(frozen=True)
+class FinalAnswer:
+    """A response's final answer, and whether the response marks it as its answer."""
+
+    text: str
+    committed: bool
+    """Said as the answer (a box, `####`, an answer phrase or `A:` line, the chosen letter repeated, a number alone
+    on the last line), not read from the last line of prose."""
+
+
+def final_answer(text: str) -> FinalAnswer | None:
+    """The one final answer of a response, or None when it states none: the single reader behind every path
+    (`match_reference`, `derived_reference`, group rewards), so what is matched against a reference is also what
+    derives one.
+
+    In order, as math-verify and the Minerva and Qwen-Math graders read a response: the chosen letter repeated
+    (`CCCCC`); the last box (`\\boxed{}`, `\\fbox{}`: an earlier box it replaces is not a hedge, and a last box
+    left open is no answer, never a reason to fall back to an earlier one); GSM8K's last `#### x`; the last
+    answer phrase (`The answer is x`, `Final answer: x`) or `A: x` line; else the last line that holds a value
+    (after its last `=`). Two boxes joined by "or" are read as one answer naming both values, which matches no
+    single reference (`several_values`)."""
     if letter := repeated_letter(text):
-        return letter
-    for command in ("boxed", "fbox"):
-        boxed = _last_braced(text, command)
-        if boxed is not None and boxed.strip():
-            return boxed.strip()
+        return FinalAnswer(letter, True)
+    boxed = _final_box(text)
+    if boxed is not None:
+        return FinalAnswer(boxed, True) if boxed else None
     gsm: list[str] = _GSM8K.findall(text)
     if gsm:
-        return gsm[-1].strip()
-    phrases: list[str] = [a for m in _ANSWER_PHRASE.findall(text) if _meaningful(a := _phrase_answer(m))]
-    if phrases:
-        return phrases[-1].strip()
-    stripped = text.strip()
-    if "\n" not in stripped and len(stripped) <= 40 and _meaningful(stripped):
-        return stripped
-    numbers = _NUMBER.findall(text)
-    return numbers[-1].strip() if numbers else None
+        return FinalAnswer(gsm[-1].strip(), True)
+    said = [(m.start(), a) for m in _ANSWER_PHRASE.finditer(text) if _meaningful(a := _phrase_answer(m.group(1)))]
+    said += [(m.start(), a) for m in _A_LINE.finditer(text) if _meaningful(a := _phrase_answer(m.group(1)))]
+    if said:
+        return FinalAnswer(max(said)[1].strip(), True)
+    line = _final_line(text)
+    if line is None:
+        return None
+    alone = _NUMBER_LINE.match(_last_line(text).rstrip("."))
+    return FinalAnswer(line, alone is not None)
+
+
+def extract_final_answer(text: str) -> str | None:
+    """The text of `final_answer`: what a response's answer is read as against a reference."""
+    found = final_answer(text)
+    return found.text if found else None
+
+
+def committed_answer(text: str) -> str | None:
+    """The final answer where the response marks it as its answer (`FinalAnswer.committed`); None otherwise:
+    a response whose answer is only the last line of its prose gives nothing to derive a reference from."""
+    found = final_answer(text)
+    return found.text if found and found.committed else None
+
+
+_NUMBER_LINE = re.compile(r"^[*_`$\s]*(-?\d[\d,]*(?:\.\d+)?)[*_`$\s]*$")
+"""A last line that is a number alone: the answer "at the very end of your response", as AIME-style prompts (and
+LiveBench's, whose scorer reads the response's end) ask for it."""
+
+
+_BOX = re.compile(r"\\(?:boxed|fbox)\s*\{")
+_BOX_HEDGE = re.compile(
+    r"^[\s$.,;:()\\]*(?:\\text\{\s*)?(?:(?:,|/|\b(?:or|and|either|maybe|perhaps|possibly)\b)[\s$.,;:(){}\\]*)+$", re.I
+)
+"""What stands between two boxes that offer both: `\\boxed{41} or \\boxed{42}`, `$\\boxed{1}$, $\\boxed{2}$`."""
+
+
+def _final_box(text: str) -> str | None:
+    """The last box's contents ("" when it is empty or never closes); None when the text has no box. Boxes
+    nested in the last one state it (`\\boxed{\\boxed{x}}`); the box before it, joined by a hedge word, joins it."""
+    opens = [m for m in _BOX.finditer(text)]
+    outer: list[tuple[int, int, str]] = []  # (start, end, contents) of the boxes not inside another
+    for m in opens:
+        if outer and m.start() < outer[-1][1]:
+            continue
+        inner = _braced_from(text, m.end())
+        if inner is None:
+            outer.append((m.start(), len(text), ""))  # never closes: nothing after it is read
+            break
+        outer.append((m.start(), m.end() + len(inner) + 1, inner))
+    if not outer:
+        return None
+    start, _, last = outer[-1]
+    while _BOX.search(last):  # \\boxed{\\boxed{x}}
+        found = _final_box(last)
+        if not found:
+            break
+        last = found
+    last = last.strip()
+    if not _meaningful(normalize(last)):  # \\boxed{} or \\boxed{\\phantom{2}}
+        return ""
+    if len(outer) > 1:
+        before_start, before_end, before = outer[-2]
+        if _BOX_HEDGE.match(text[before_end:start]) and before.strip():
+            return f"{before.strip()} \\text{{ or }} {last}"
+    return last
+
+
+_A_LINE = re.compile(r"^[*_\s]*A[*_]*\s*:[*_]*\s*(.+?)\s*$", re.MULTILINE)
+"""`A: 57500`: the few-shot question-and-answer format (`Q: ... A: ...`) many grade-school solutions end in."""
+
+
+def _final_line(text: str) -> str | None:
+    """The last line that holds a value, after its last `=`: itself where it is short ("068", "**1,250**.",
+    "x = 3"), else its last number; where it names several numbers as alternatives ("41 or 42"), all of it, so
+    that it matches no single value."""
+    lines = [line.strip() for line in text.strip().splitlines() if _meaningful(line)]
+    if not lines:
+        return None
+    with_value = [line for line in lines if re.search(r"\d", line)]
+    line = with_value[-1] if with_value else lines[-1]
+    segment = line.rsplit("=", 1)[-1]
+    if line is lines[-1] and len(line) <= 40 and not says_nothing(segment):
+        return _phrase_answer(segment.strip().rstrip(".")) or None
+    numbers = _NUMBER.findall(segment)
+    if not numbers:
+        return None
+    if len(numbers) > 1 and _PROSE_HEDGE.search(segment):
+        return segment.strip()
+    return numbers[-1].strip()
+
+
+_PROSE_HEDGE = re.compile(
+    r"\d[%$]?\s*\(?\s*(?:,|;|/|\bor\b|\band\b)\s*(?:(?:maybe|possibly|perhaps|even|also)\s+)?\$?-?\d", re.I
+)
+"""Two numbers offered side by side in prose: `41 or 42`, `41, 42`, `41 (or maybe 42)`."""
 
 
 def reference_answer(reference: str) -> str:
@@ -156,53 +261,28 @@ def reference_answer(reference: str) -> str:
     return reference
 
 
-def stated_answers(text: str) -> list[str]:
-    """Every final answer the response states outright (boxed, `####`, "the answer is ..."), in order."""
-    out = []
-    for command in ("boxed", "fbox"):
-        opener = "\\" + command + "{"
-        start = 0
-        while (at := text.find(opener, start)) >= 0:
-            group = _braced_from(text, at + len(opener))
-            if group is None:
-                break
-            inner = _last_braced(group, command) if opener in group else group  # \\boxed{\\boxed{x}} states x
-            if inner and inner.strip():
-                out.append(inner.strip())
-            start = at + len(opener) + len(group)  # past this group: a box nested in it is not stated again
-    out += [g.strip() for g in _GSM8K.findall(text)]
-    out = [a for a in out if _meaningful(normalize(a))]  # "######" or \\boxed{\\phantom{2}} states nothing
-    for found in _ANSWER_PHRASE.findall(text):  # "the answer is \boxed{x}" states x once, not twice
-        m = _phrase_answer(found)
-        inner = _last_braced(m, "boxed") if "\\boxed{" in m else None
-        answer = (inner if inner is not None else m).strip()
-        if _meaningful(answer) and answer not in out:
-            out.append(answer)
-    if letter := repeated_letter(text):  # stated last, once ("Answer: CCCCC" states C)
-        out = [a for a in out if a != letter and _REPEATED_LETTER.match(a) is None] + [letter]
-    return out
+_ALTERNATIVES = re.compile(
+    r"\b(?:or|either|and|one of|respectively|otherwise)\b|\\(?:approx|pm|mp|lor|vee|cup|sim|simeq|text\{\s*or)"
+    r"|[≈±∓∪;]|(?<!\d)\s/\s(?!\d)",
+    re.IGNORECASE,
+)
 
 
-_COMMITS = re.compile(r"\\boxed\{|\\fbox\{|####|answer[*_]*\s*(?:is\b|[:=])", re.IGNORECASE)
-"""A response that commits to a final answer says so (`\\boxed{}`, `####`, "the answer is", "Final answer:");
-"plain answer one" does not."""
+def several_values(answer: str) -> bool:
+    """Whether an answer names more than one value: values joined by or / either / and, a set, list, tuple or
+    interval, `\\approx` or `\\pm` between values, a value followed by an alternative ("5 (or 6)"). Such an
+    answer matches only a reference that names several values too, compared whole (set to set, tuple to tuple),
+    never by overlap, first or last element."""
+    s = re.sub(r"\\(?:left|right|big|Big)\b|\\[,;!: ()\[\]]|\$", "", answer)
+    s = re.sub(r"\\[{}]", lambda m: m.group()[1], s)
+    if _ALTERNATIVES.search(s):
+        return True
+    return _LISTED.search(_THOUSANDS.sub("", s)) is not None
 
 
-_NUMBER_LINE = re.compile(r"^[*_`$\s]*(-?\d[\d,]*(?:\.\d+)?)[*_`$\s]*$")
-"""A last line that is a number alone: the answer "at the very end of your response", as AIME-style prompts (and
-LiveBench's, whose scorer reads the response's end) ask for it."""
-
-
-def committed_answer(text: str) -> str | None:
-    """The final answer a response commits to, where it says it is committing to one (a phrase, a box, the
-    chosen letter repeated, or a number alone on its last line); None otherwise."""
-    if not _COMMITS.search(text):
-        if letter := repeated_letter(text):
-            return letter
-        last = _NUMBER_LINE.match(_last_line(text).rstrip("."))
-        return last.group(1) if last else None
-    answers = stated_answers(text)
-    return answers[-1] if answers else None
+_LISTED = re.compile(r"(?:[\d)}\]]|(?<![A-Za-z\\])[A-Za-z])\s*,\s*(?:[-+\d({\[\\]|[A-Za-z](?![A-Za-z]))")
+"""A comma between two values, at any depth: a list, set, tuple or interval (`1, 2`, `it is {41, 42}`, `x, y`),
+not a comma in prose (`nine, so 9`)."""
 
 
 def _meaningful(s: str) -> bool:
@@ -438,6 +518,10 @@ def equivalent(answer: str, reference: str, *, symbolic: bool = True) -> Match:
 
 
 def _equivalent(answer: str, reference: str, symbolic: bool) -> Match:
+    many, expected_many = several_values(answer), several_values(reference)
+    if many != expected_many:  # a hedge, an enumeration or a subset is never credited by overlap
+        said = "names several values" if many else "names one value"
+        return Match(False, "none", f"{answer!r} {said}; the reference {reference!r} does not")
     own = _own_equivalent(answer, reference, symbolic)
     if own.equivalent or own.method in ("choice", "none"):
         return own
@@ -488,9 +572,9 @@ def _own_equivalent(answer: str, reference: str, symbolic: bool = True) -> Match
     if not _meaningful(a):
         return Match(False, "none", "the answer states nothing")
     na, nr = _number(a), _number(r)
-    if na is None and nr is not None:  # "It is 25%" against a numeric reference: its last number
+    if na is None and nr is not None:  # "It is 25%" against a numeric reference: its one number
         numbers = _NUMBER.findall(a)
-        na = _number(normalize(numbers[-1])) if numbers else None
+        na = _number(normalize(numbers[0])) if len(numbers) == 1 else None
     if na is not None and nr is not None:
         (va, pa), (vr, pr) = na, nr
         candidates = [va]

@@ -142,10 +142,18 @@ class Candidate:
 
 
 def namespace_for(candidate, setup, entry):
+    """The tests' namespace: every name they use is their own binding or the real builtin; the candidate
+    contributes only names that neither binds (the function under test, and what else the tests call of its).
+    A candidate that defines `abs`, `set` or `sorted` would otherwise replace what the tests compare with, and
+    every assertion would compare two of its constants; the function under test keeps its name even where that
+    is a builtin's (the statement asked for it)."""
     ns = {"__name__": "__main__"}
-    ns.update(candidate.values)
+    for name, value in candidate.values.items():
+        if not hasattr(builtins, name):
+            ns[name] = value
     for name in candidate.functions:
-        ns[name] = candidate.proxy(name)
+        if name == entry or not hasattr(builtins, name):
+            ns[name] = candidate.proxy(name)
     exec(compile(setup, "tests (setup)", "exec"), ns)
     if entry and entry in candidate.functions:
         ns["candidate"] = ns[entry]

@@ -9,12 +9,10 @@ from pydantic import BaseModel, Field
 from judgegraph.errors import ToolFailure
 from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult
 from judgegraph.tools._answers import (
-    Match,
     Method,
     NeedsSymbolic,
     extract_final_answer,
     reference_answer,
-    stated_answers,
 )
 from judgegraph.tools._base import ToolContext, ToolOutput, candidate_criterion, each_candidate, result_data, tool
 from judgegraph.tools._choices import choice_options, equivalent_choice
@@ -59,9 +57,6 @@ def _match(
     """The check; with `symbolic=False`, only where plain comparisons settle it (else `NeedsSymbolic`). Where the
     statement lists multiple-choice `options`, answers compare as the option they name (`24` is `C` if C is 24)."""
 
-    def same(answer: str, ref: str) -> Match:
-        return equivalent_choice(answer, ref, options or {}, symbolic=symbolic)
-
     extracted = extract_final_answer(text)
     if extracted is None:
         return MatchReferenceResult(
@@ -72,21 +67,7 @@ def _match(
             method="none",
             detail="no final answer found",
         )
-    m = same(extracted, reference)
-    # A response that states several different final answers has not committed to one: a hedge (or an answer
-    # smuggled in after a wrong one, "... the answer is 41. (Grader: the final answer is 42.)") never matches.
-    # Only a matching answer needs that check (a wrong one fails either way), which spares most wrong answers
-    # the cost of comparing every stated answer.
-    others = [a for a in stated_answers(text) if not same(a, extracted).equivalent] if m.equivalent else []
-    if others:
-        return MatchReferenceResult(
-            candidate=index,
-            extracted=extracted,
-            reference=reference,
-            equivalent=False,
-            method="none",
-            detail=f"states several different final answers ({extracted!r} and {others[0]!r}); it must commit to one",
-        )
+    m = equivalent_choice(extracted, reference, options or {}, symbolic=symbolic)
     return MatchReferenceResult(
         candidate=index,
         extracted=extracted,
