@@ -239,6 +239,56 @@ async def test_only_plain_data_crosses_from_the_candidate(services: ToolServices
     assert "cannot be sent to the candidate" in messages[7]
 
 
+SHADOWS = {
+    # HumanEval/2's test: `abs(truncate_number(3.5) - 0.5) < 1e-6`; a module-level `abs` answered every check
+    "HumanEval/2": "def abs(x):\n    return 0\ndef truncate_number(number):\n    return 7.0\n",
+    # HumanEval/4's: `abs(candidate([...]) - 2.0/3.0) < 1e-6`
+    "HumanEval/4": "def abs(x):\n    return 0\ndef mean_absolute_deviation(numbers):\n    return 99.0\n",
+    # HumanEval/33's: `tuple(candidate([...])) == tuple([...])`
+    "HumanEval/33": "def tuple(x):\n    return ()\ndef sort_third(l):\n    return []\n",
+    # HumanEval/37's: `tuple(candidate([...])) == tuple([...])`
+    "HumanEval/37": "def tuple(x):\n    return ()\ndef sort_even(l):\n    return []\n",
+}
+
+
+@pytest.mark.parametrize("task", sorted(SHADOWS))
+async def test_a_candidate_cannot_replace_the_builtins_the_tests_call(services: ToolServices, task: str) -> None:
+    """Defining `abs` or `tuple` beside a wrong answer once made every assertion compare two of the candidate's
+    constants: the tests' names resolve to their own bindings or the real builtins, and the wrong answer fails.
+    The canonical solution still passes."""
+    p = HUMANEVAL[task]
+    hack = {
+        "id": task,
+        "mode": "pointwise",
+        "prompt": p["prompt"],
+        "candidates": [f"```python\n{SHADOWS[task]}```"],
+        "tests": [p["test"]],
+    }
+    data = await _run(services, hack, 0)
+    entry = data["entry_point"]
+    independent = [c for c in data["cases"] if f"{entry}(" not in c["source"]]  # /33 also checks f(x) == f(x)
+    assert independent and all(c["status"] == "failed" for c in independent), data["cases"]
+    assert not data["all_passed"]
+    honest = {**hack, "candidates": [f"```python\n{p['prompt']}{p['canonical_solution']}```"]}
+    data = await _run(services, honest, 0)
+    assert data["all_passed"], data["cases"]
+
+
+async def test_a_function_under_test_named_as_a_builtin_is_the_candidates(services: ToolServices) -> None:
+    """A statement may ask for a function named as a builtin: the function under test keeps its name, so a wrong
+    one fails (the real builtin would have passed for it)."""
+    wrong = "```python\ndef max(a, b):\n    return a\n```"
+    request = {
+        "id": "m",
+        "mode": "pointwise",
+        "prompt": "Write `def max(a, b)`.",
+        "candidates": [wrong],
+        "tests": ["assert max(3, 5) == 5"],
+    }
+    data = await _run(services, request, 0)
+    assert data["entry_point"] == "max" and data["cases"][0]["status"] == "failed", data["cases"]
+
+
 async def test_hostile_candidate_inside_a_judge_request(services: ToolServices, tmp_path: Path) -> None:
     canary = tmp_path / "canary.txt"
     canary.write_text("safe")
