@@ -6,6 +6,7 @@ from judgegraph.graphs._strategies import Policies, aggregations
 from judgegraph.graphs._verdict_format import ModelRuling
 from judgegraph.schema import CriterionResult, JudgeRequest, ToolResult, Verdict, sole_best
 from judgegraph.tools import tools
+from judgegraph.tools._answers import commits_to_nothing
 
 
 def evidence_criteria(evidence: list[ToolResult]) -> list[CriterionResult]:
@@ -19,6 +20,44 @@ def evidence_criteria(evidence: list[ToolResult]) -> list[CriterionResult]:
     return sorted(out, key=lambda c: (c.candidate, c.name))
 
 
+SILENT = "commits_to_something"
+
+
+def silence_criteria(request: JudgeRequest) -> list[CriterionResult]:
+    """A failed gate for each response that commits to nothing (empty, punctuation, stock openers such as
+    "Solution:" or "Let's think step by step.", the prompt echoed back): such a response gets 0 by evidence, in
+    every judge, whatever a model would say of it (the "master keys" that fool model judges)."""
+    return [
+        CriterionResult(
+            name=SILENT,
+            candidate=i,
+            passed=False,
+            score=0.0,
+            source="gate",
+            detail="the response commits to nothing: it is empty, punctuation, stock phrases or the prompt echoed",
+        )
+        for i, candidate in enumerate(request.candidates)
+        if commits_to_nothing(candidate.content, request.prompt)
+    ]
+
+
+def silenced(request: JudgeRequest, verdict: Verdict) -> Verdict:
+    """The model's verdict with every response that commits to nothing scored 0 (and, in pairwise, losing to one
+    that commits to something): the evidence's gate overrides the model."""
+    gates = silence_criteria(request)
+    if not gates or not verdict.valid or not verdict.scores:
+        return verdict
+    silent = {c.candidate for c in gates}
+    scores = [0.0 if i in silent else s for i, s in enumerate(verdict.scores)]
+    winner = verdict.winner
+    if request.mode != "pointwise" and winner in silent:
+        alive = [i for i in range(len(scores)) if i not in silent]
+        winner = sole_best([scores[i] if i in alive else -1.0 for i in range(len(scores))]) if alive else None
+    known = {(c.name, c.candidate) for c in verdict.criteria}
+    criteria = verdict.criteria + [c for c in gates if (c.name, c.candidate) not in known]
+    return verdict.model_copy(update={"scores": scores, "winner": winner, "criteria": criteria})
+
+
 def decide_from_evidence(
     request: JudgeRequest, evidence: list[ToolResult], strategy: str = "all_pass", policies: Policies | None = None
 ) -> Verdict | None:
@@ -28,8 +67,16 @@ def decide_from_evidence(
     when every candidate was checked and, in pairwise, listwise and best-of-n mode, exactly one passes; in
     pointwise and steps mode every checked candidate is scored.
     """
-    criteria = evidence_criteria(evidence)
+    gates = silence_criteria(request)
+    criteria = evidence_criteria(evidence) + gates
     verdict = aggregations.get(strategy)(request, criteria, policies or {})
+    alive = [i for i in range(len(request.candidates)) if i not in {c.candidate for c in gates}]
+    if verdict is None and gates and len(alive) == 1 and request.mode in ("pairwise", "listwise", "best_of_n"):
+        scores = [1.0 if i in alive else 0.0 for i in range(len(request.candidates))]
+        why = f"only candidate {alive[0]} commits to anything"
+        return Verdict.scored(
+            scores, winner=alive[0], criteria=criteria, confidence=1.0, decided_by="evidence", rationale=why
+        )
     if (
         verdict is not None
         and request.mode in ("pointwise", "steps")
@@ -88,6 +135,7 @@ def final_verdict(
         # Evidence about each candidate does not depend on the order they are shown in.
         return decided.model_copy(update={"consistent": True if request.mode == "pairwise" else None})
     if ruling is not None:
-        return verdict_from_ruling(request, ruling, evidence).model_copy(update={"consistent": consistent})
+        verdict = verdict_from_ruling(request, ruling, evidence).model_copy(update={"consistent": consistent})
+        return silenced(request, verdict)
     why = "; ".join(f"{order}: {problem}" for order, problem in problems.items())
     return Verdict.invalid(f"{no_ruling}: {why}")

@@ -16,7 +16,7 @@ from judgegraph.agents import JudgeSpec, Skill, skills
 from judgegraph.agents import select_skill as choose_skill
 from judgegraph.backends import Sampling
 from judgegraph.errors import VerdictParseError
-from judgegraph.graphs._aggregate import decide_from_evidence, evidence_criteria, final_verdict
+from judgegraph.graphs._aggregate import decide_from_evidence, evidence_criteria, final_verdict, silence_criteria
 from judgegraph.graphs._context import JudgeContext
 from judgegraph.graphs._shown import as_shown, candidate_blocks, shown_order, unshuffle
 from judgegraph.graphs._state import JudgeState
@@ -284,6 +284,9 @@ async def _deliberate_alone(state: JudgeState, ctx: JudgeContext, attempts: int)
     keys = [f"#{i}" for i in range(n)]
     rulings, replies = dict(state.get("rulings", {})), dict(state.get("replies", {}))
     problems: dict[str, str] = {}
+    silent = {c.candidate for c in silence_criteria(state["request"])}
+    for i in silent:  # 0 by evidence (`silenced`): no model sees a response that commits to nothing
+        rulings.setdefault(keys[i], ModelRuling(scores=[0.0], rationale="the response commits to nothing"))
     todo = [i for i in range(n) if keys[i] not in rulings]
     answers = await asyncio.gather(*(_ask(_alone(state, i), ctx, "AB") for i in todo))
     for i, (_, ruling, problem, reply) in zip(todo, answers, strict=True):

@@ -88,9 +88,22 @@ class Settings(BaseModel):
     mcp_servers: tuple[MCPSource, ...] = ()
     """MCP servers whose tools every judge here may use (beside those its spec names); from
     `JUDGEGRAPH_MCP_SERVERS`, a JSON list of MCPSource objects."""
+    undecided: Literal["abstain", "model", "zero"] = "abstain"
+    """What a reward is where no evidence decides a response: `abstain` (the default: the reward is invalid, with
+    its reason, unless the model is trusted), `model` (the model's score), `zero`. A response that commits to
+    nothing is 0 by evidence whatever this says."""
+    model_trusted: bool | None = None
+    """Whether the judge's model is trusted to score what no evidence decides; None: trusted when it is a served
+    model (`model_url`), never the embedded CPU model (SmolLM2-135M gives every response the same top score)."""
     checkpoints: Literal["off", "incomplete", "all"] = "off"
     """LangGraph checkpoints (SQLite, beside the store, thread id = trajectory id): none, only for runs that did
     not complete (pruned once a run completes, so the file stays small), or all."""
+
+    def undecided_reward(self) -> Literal["abstain", "model", "zero"]:
+        """What a reward is where no evidence decides (`undecided`, with `abstain` meaning the model's score where
+        the model is trusted)."""
+        trusted = self.model_trusted if self.model_trusted is not None else self.model_url is not None
+        return "model" if self.undecided == "abstain" and trusted else self.undecided
 
     @classmethod
     def from_env(cls, **overrides: object) -> Settings:
@@ -117,6 +130,10 @@ class Settings(BaseModel):
             values["derived_samples"] = int(env["JUDGEGRAPH_DERIVED_SAMPLES"])
         if env.get("JUDGEGRAPH_DERIVED_REPAIRS"):
             values["derived_repairs"] = int(env["JUDGEGRAPH_DERIVED_REPAIRS"])
+        if env.get("JUDGEGRAPH_UNDECIDED"):
+            values["undecided"] = env["JUDGEGRAPH_UNDECIDED"]
+        if env.get("JUDGEGRAPH_MODEL_TRUSTED"):
+            values["model_trusted"] = env["JUDGEGRAPH_MODEL_TRUSTED"].strip().lower() in ("1", "true", "yes")
         if env.get("JUDGEGRAPH_CHECKPOINTS"):
             values["checkpoints"] = env["JUDGEGRAPH_CHECKPOINTS"]
         if env.get("JUDGEGRAPH_MCP_SERVERS"):

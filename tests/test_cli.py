@@ -19,7 +19,7 @@ GOOD = {
     "reference": "4",
     "label": {"winner": 0},
 }
-OPEN = {"id": "open", "prompt": "Greet.", "candidates": ["Hello!", "..."]}
+OPEN = {"id": "open", "prompt": "Greet.", "candidates": ["Hello!", "Hey."]}
 
 
 def _write(path: Path, lines: list[str]) -> Path:

@@ -68,6 +68,6 @@ async def test_the_first_request_that_needs_the_model_starts_it(tmp_path: Path) 
     async with Judge.load("evidence", store=False) as judge:
         await judge.arun(MATH[0])
         assert _model_servers() == []
-        t = await judge.arun({"id": "o", "prompt": "Greet.", "candidates": ["Hello!", "..."]})
+        t = await judge.arun({"id": "o", "prompt": "Greet.", "candidates": ["Hello!", "Hey."]})
         assert len(_model_servers()) == 1 and t.model_turns() and t.versions.model.startswith("smollm2")
     assert _model_servers() == []  # and it stops with the judge

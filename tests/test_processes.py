@@ -24,7 +24,7 @@ MATH = {"prompt": "What is 6*7?", "candidates": ["It is 41.", "6*7 = 42"], "refe
 
 def test_cli_batch_over_worker_processes_into_one_store(tmp_path: Path, fake_openai: FakeOpenAI) -> None:
     lines = [json.dumps({**MATH, "id": f"m{i}"}) for i in range(10)]
-    lines += [json.dumps({"id": "open", "prompt": "Greet.", "candidates": ["Hello!", "..."]}), '{"id": "broken", ']
+    lines += [json.dumps({"id": "open", "prompt": "Greet.", "candidates": ["Hello!", "Hey."]}), '{"id": "broken", ']
     src = tmp_path / "in.jsonl"
     src.write_text("\n".join(lines) + "\n")
     out, store = tmp_path / "out.jsonl", tmp_path / "s.db"

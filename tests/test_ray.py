@@ -81,7 +81,7 @@ async def test_runs_spread_over_actors_and_crashes_come_back_recorded(
 ) -> None:
     fake_openai.default = Reply(content='{"winner": "A", "confidence": 0.9, "rationale": "fake"}', delay_s=0.05)
     settings = Settings(model_url=fake_openai.url, store_path=tmp_path / "s.db", max_retries=0)
-    open_q = {"prompt": "Greet.", "candidates": ["Hello!", "..."]}
+    open_q = {"prompt": "Greet.", "candidates": ["Hello!", "Hey."]}
     async with RayJudge("evidence", settings, actors=2, concurrency=8) as judge:
         assert judge.actors == 2 and len(judge.nodes) == 2
         trajectories = await asyncio.gather(*(judge.arun({**open_q, "id": f"q{i}"}) for i in range(16)))
@@ -112,7 +112,7 @@ async def test_a_killed_actor_is_restarted_and_no_run_is_lost(
     slow_and_consistent = prefers("Hello!")
     fake_openai.responder = lambda body: replace(slow_and_consistent(body), delay_s=1.0)
     settings = Settings(model_url=fake_openai.url, store_path=tmp_path / "s.db")
-    open_q = {"prompt": "Greet.", "candidates": ["...", "Hello!"]}
+    open_q = {"prompt": "Greet.", "candidates": ["Hey.", "Hello!"]}
     async with RayJudge("evidence", settings, actors=2, concurrency=8) as judge:
         runs = [asyncio.ensure_future(judge.arun({**open_q, "id": f"q{i}"})) for i in range(12)]
         await asyncio.sleep(0.5)

@@ -46,6 +46,6 @@ async def test_reward_is_stored_with_the_run(fake_openai: FakeOpenAI, tmp_path: 
     fake_openai.default = Reply(content="not json")
     async with Judge.load("evidence", store=tmp_path / "r.db", model_url=fake_openai.url) as judge:
         right = await judge.arun(MATH)
-        invalid = await judge.arun({"id": "o", "prompt": "Greet.", "candidates": ["Hi!", "..."], "label": 0})
+        invalid = await judge.arun({"id": "o", "prompt": "Greet.", "candidates": ["Hi!", "Hello there!"], "label": 0})
     store = TrajectoryStore(tmp_path / "r.db")
     assert store.get(right.id).reward == 1.0 and store.get(invalid.id).reward == 0.0

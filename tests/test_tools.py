@@ -43,7 +43,7 @@ CTX = ToolContext(request=JudgeRequest(id="r", prompt="What is 6*7?", candidates
 
 async def test_match_reference_reports_per_candidate() -> None:
     ok = await call_tool(ToolCall(name="match_reference", arguments={"candidate": 0}), CTX)
-    assert ok.ok and ok.data is not None and ok.data["equivalent"] is True and ok.data["extracted"] == "It is 42."
+    assert ok.ok and ok.data is not None and ok.data["equivalent"] is True and ok.data["extracted"] == "It is 42"
     bad = await call_tool(ToolCall(name="match_reference", arguments={"candidate": 1}), CTX)
     assert bad.ok and bad.data is not None and bad.data["equivalent"] is False and bad.data["method"] == "none"
 

@@ -156,10 +156,15 @@ def final_answer(text: str) -> FinalAnswer | None:
     gsm: list[str] = _GSM8K.findall(text)
     if gsm:
         return FinalAnswer(gsm[-1].strip(), True)
-    said = [(m.start(), a) for m in _ANSWER_PHRASE.finditer(text) if _meaningful(a := _phrase_answer(m.group(1)))]
-    said += [(m.start(), a) for m in _A_LINE.finditer(text) if _meaningful(a := _phrase_answer(m.group(1)))]
+    said = [
+        (m.start(), a, _SAYS_ANSWER.search(m.group(0)) is not None)
+        for m in _ANSWER_PHRASE.finditer(text)
+        if _meaningful(a := _phrase_answer(m.group(1)))
+    ]
+    said += [(m.start(), a, True) for m in _A_LINE.finditer(text) if _meaningful(a := _phrase_answer(m.group(1)))]
     if said:
-        return FinalAnswer(max(said)[1].strip(), True)
+        _, answer, says = max(said)
+        return FinalAnswer(answer.strip(), says)
     line = _final_line(text)
     if line is None:
         return None
@@ -180,6 +185,8 @@ def committed_answer(text: str) -> str | None:
     return found.text if found and found.committed else None
 
 
+_SAYS_ANSWER = re.compile(r"answer[*_]*\s*(?:is\b|[:=])", re.IGNORECASE)
+"""A phrase commits where it says so ("the answer is", "Final answer:"); "plain answer one" does not."""
 _NUMBER_LINE = re.compile(r"^[*_`$\s]*(-?\d[\d,]*(?:\.\d+)?)[*_`$\s]*$")
 """A last line that is a number alone: the answer "at the very end of your response", as AIME-style prompts (and
 LiveBench's, whose scorer reads the response's end) ask for it."""
@@ -217,7 +224,7 @@ def _final_box(text: str) -> str | None:
     if not _meaningful(normalize(last)):  # \\boxed{} or \\boxed{\\phantom{2}}
         return ""
     if len(outer) > 1:
-        before_start, before_end, before = outer[-2]
+        _, before_end, before = outer[-2]
         if _BOX_HEDGE.match(text[before_end:start]) and before.strip():
             return f"{before.strip()} \\text{{ or }} {last}"
     return last
@@ -303,6 +310,18 @@ _STOCK = re.compile(
 def says_nothing(text: str) -> bool:
     """Whether a response is empty, punctuation, or only stock phrases: nothing a check could credit."""
     return not re.search(r"[^\W_]", _STOCK.sub(" ", text))  # any letter or digit, in any script
+
+
+def commits_to_nothing(response: str, prompt: str = "") -> bool:
+    """Whether a response gives nothing a check could credit: `says_nothing`, or the prompt echoed back (whole,
+    or its last line: the question restated with no answer after it)."""
+    if says_nothing(response):
+        return True
+    said = _words(response)
+    if not said or not prompt.strip():
+        return False
+    question = prompt.strip().splitlines()[-1]
+    return said in (_words(prompt), _words(question))
 
 
 # ---------------------------------------------------------------- normalisation

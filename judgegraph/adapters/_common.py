@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Hashable, Sequence
-from typing import Any
+from typing import Any, Literal
 
 from judgegraph.errors import InvalidInputError
 from judgegraph.schema._request import JudgeRequest
@@ -74,12 +74,30 @@ def evidence_key(evidence: dict[str, Any]) -> str:
     return json.dumps(evidence, sort_keys=True, default=str)
 
 
-def group_scores(verdict: Verdict, k: int) -> list[float | None]:
+Undecided = Literal["abstain", "model", "zero"]
+ABSTAINED = "abstained: no evidence decides this response and the judge's model is not trusted to (Settings.undecided)"
+
+
+def decided_by_evidence(verdict: Verdict, i: int) -> bool:
+    """Whether response i's score rests on evidence: the evidence decided the verdict, or a conclusive check on it
+    failed (a failed test, a wrong answer, a response that commits to nothing)."""
+    if verdict.decided_by == "evidence":
+        return True
+    return any(
+        c.candidate == i and c.source != "model" and c.conclusive and c.passed is False for c in verdict.criteria
+    )
+
+
+def group_scores(verdict: Verdict, k: int, undecided: Undecided = "model") -> list[float | None]:
     """Each of the k responses' score in [0, 1]; every one None when the group's judgment could not rule (never a
-    made-up default)."""
+    made-up default). Where no evidence decides a response and the model's score is not to be used (`undecided`:
+    `Settings.undecided_reward()`), `abstain` gives None (an abstention, `ABSTAINED`) and `zero` gives 0."""
     if not verdict.valid or not verdict.scores or len(verdict.scores) != k:
         return [None] * k
-    return list(verdict.scores)
+    if undecided == "model":
+        return list(verdict.scores)
+    unruled = None if undecided == "abstain" else 0.0
+    return [s if decided_by_evidence(verdict, i) else unruled for i, s in enumerate(verdict.scores)]
 
 
 def score_of(verdict: Verdict) -> float | None:

@@ -3,8 +3,10 @@
 TRL calls reward functions with `prompts`, `completions` and every dataset column as keyword arguments; a column
 named `reference`, `tests`, `documents`, `images`, `constraints` or `rubric` becomes the judge's evidence (or a
 `ground_truth` column holding a reference or a JSON object of them). Each completion gets its pointwise score in
-[0, 1], or None where the judge could not rule (TRL skips None). The completions of one prompt are judged as one
-group (one run for GRPO's `num_generations`); `AsyncJudgeReward` judges the groups concurrently.
+[0, 1], or None where the judge could not rule or abstains (TRL skips None): where no evidence decides a
+completion and the judge's model is not trusted (the embedded model, by default; `Settings.undecided`). The
+completions of one prompt are judged as one group (one run for GRPO's `num_generations`); `AsyncJudgeReward`
+judges the groups concurrently.
 """
 
 from __future__ import annotations
@@ -44,7 +46,8 @@ class AsyncJudgeReward:
     ) -> list[float | None]:
         request = group_request(f"trl-{members[0]}", prompts[members[0]], [completions[i] for i in members], evidence)
         async with self._sem:
-            return group_scores(await self._judge.ajudge(request), len(members))
+            verdict = await self._judge.ajudge(request)
+            return group_scores(verdict, len(members), self._judge.settings.undecided_reward())
 
     async def __call__(self, prompts: list[Any], completions: list[Any], **columns: Any) -> list[float | None]:
         """The completions of one prompt (TRL's `num_generations` of it, with the same evidence) are one group

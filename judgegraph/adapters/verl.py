@@ -30,6 +30,7 @@ from typing import Any
 
 from judgegraph.adapters._coalesce import Coalescer
 from judgegraph.adapters._common import (
+    ABSTAINED,
     evidence_from,
     evidence_key,
     group_request,
@@ -75,24 +76,28 @@ async def _judge_group(rollouts: list[_Rollout]) -> list[dict[str, Any]]:
         [r.solution for r in rollouts],
         evidence_from(first.ground_truth),
     )
+    k = len(rollouts)
     try:
-        trajectory = await _judge(str(first.info.get("judge", "evidence"))).arun(request)
+        judge = _judge(str(first.info.get("judge", "evidence")))
+        trajectory = await judge.arun(request)
         verdict, trajectory_id = trajectory.verdict, trajectory.id
         assert verdict is not None
-        scores, valid, error = group_scores(verdict, len(rollouts)), verdict.valid, verdict.error or ""
+        ruled = group_scores(verdict, k)
+        scores, valid, error = group_scores(verdict, k, judge.settings.undecided_reward()), verdict.valid, verdict.error
         decided_by = verdict.decided_by or ""
     except Exception as e:  # the group's rollouts are answered, each saying why it has no ruling
-        scores, valid, error, decided_by, trajectory_id = [None] * len(rollouts), False, str(e), "", ""
+        ruled, scores, valid, error, decided_by, trajectory_id = [None] * k, [None] * k, False, str(e), "", ""
     return [
         {
             "score": 0.0 if score is None else score,
             "valid": valid and score is not None,
+            "abstained": score is None and rule is not None,
             "decided_by": decided_by,
             "trajectory_id": trajectory_id,
-            "group_size": len(rollouts),
-            "error": error,
+            "group_size": k,
+            "error": ABSTAINED if score is None and rule is not None else error or "",
         }
-        for score in scores
+        for score, rule in zip(scores, ruled, strict=True)
     ]
 
 
@@ -119,8 +124,10 @@ async def compute_score_async(
     group_size: int | None = None,
     **kwargs: Any,
 ) -> dict[str, Any]:
-    """verl's `compute_score`, async: `{"score": float, "valid": bool, "decided_by": str, "trajectory_id": str,
-    "group_size": int, "error": str}`.
+    """verl's `compute_score`, async: `{"score": float, "valid": bool, "abstained": bool, "decided_by": str,
+    "trajectory_id": str, "group_size": int, "error": str}`. verl needs a number: a response no evidence decides,
+    with an untrusted model (`Settings.undecided`), scores 0.0 with `valid` false and `abstained` true, which
+    verl carries in its reward extra info as the mask to drop it by.
 
     Calls for the rollouts of one prompt (same data source, ground truth, prompt or dataset index, and judge) that
     arrive within `group_window_s` of the first are judged together as one group, sooner once `group_size` have

@@ -285,7 +285,9 @@ def create_app(config: ServerConfig, *, metrics_dir: Path | None = None, **judge
     @app.post("/reward")
     async def reward(body: RewardRequest) -> RewardResponse:
         """OpenRLHF's remote reward API: each response is `query[i]` with `prompts[i]` removed; `labels[i]` is a
-        reference answer or a JSON object of JudgeRequest evidence fields."""
+        reference answer or a JSON object of JudgeRequest evidence fields. A response no evidence decides, with an
+        untrusted model (`Settings.undecided`), abstains: reward 0.0 with `extra_logs.valid` false and
+        `extra_logs.abstained` true, the mask to drop it by."""
         n = len(body.query)
         if (body.prompts and len(body.prompts) != n) or (body.labels and len(body.labels) != n):
             raise _invalid(("body",), "query, prompts and labels must have the same length", body.model_dump())
@@ -316,10 +318,15 @@ def create_app(config: ServerConfig, *, metrics_dir: Path | None = None, **judge
         results = await asyncio.gather(*(_run(r) for r in requests))
         scores = [0.0] * n
         logs: dict[str, list[Any]] = {"valid": [False] * n, "decided_by": [""] * n, "trajectory_id": [""] * n}
+        logs["abstained"] = [False] * n
+        undecided = state["judge"].settings.undecided_reward()
         for group, result in zip(members, results, strict=True):
-            for i, score in zip(group, group_scores(result.verdict, len(group)), strict=True):
-                scores[i] = 0.0 if score is None else score
-                logs["valid"][i] = score is not None
+            ruled = group_scores(result.verdict, len(group))
+            for i, score, kept in zip(group, ruled, group_scores(result.verdict, len(group), undecided), strict=True):
+                # OpenRLHF needs a number for every sample: 0.0, with `valid` false (and `abstained`) as the mask
+                scores[i] = 0.0 if kept is None else kept
+                logs["valid"][i] = kept is not None
+                logs["abstained"][i] = kept is None and score is not None
                 logs["decided_by"][i] = result.verdict.decided_by
                 logs["trajectory_id"][i] = result.trajectory_id
         return RewardResponse(rewards=scores, scores=scores, extra_logs=logs)

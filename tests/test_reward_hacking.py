@@ -1,0 +1,125 @@
+"""Rewards a policy cannot hack, through the trainers' reward paths: a response that commits to nothing gets 0 by
+evidence in every judge before any model sees it, and where nothing decides and the model is not trusted, the
+reward abstains (TRL: None; verl and OpenRLHF: 0.0 with `valid` false and `abstained` true), never the model's
+top score for everything."""
+
+from __future__ import annotations
+
+import json
+import re
+from contextlib import AsyncExitStack
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from benchmarks.fake_openai import FakeOpenAI, Reply
+from judgegraph import Judge
+from judgegraph.adapters import AsyncJudgeReward, compute_score_batch_async
+from judgegraph.adapters import verl as verl_adapter
+from judgegraph.serving._server import ServerConfig, create_app
+from judgegraph.settings import Settings
+
+PROMPT = "What is 6 * 7? Explain briefly."
+SILENT = ["", " ", ":", "Solution:", "Let's think step by step.", "The answer is", "\\boxed{}", PROMPT]
+HONEST = "6 * 7 = 42, so the answer is 42."
+
+
+def _top_score(body: dict[str, Any]) -> Reply:
+    """A judge model that gives every response the top score: what the embedded 135M model does."""
+    shown = sorted(set(re.findall(r"<response_([A-Z])_", json.dumps(body["messages"]))))
+    if "scores" in json.dumps(body):
+        scores = dict.fromkeys(shown or ["A"], 10)
+        return Reply(content=json.dumps({"scores": scores, "confidence": 0.9, "rationale": "great"}))
+    return Reply(content=json.dumps({"winner": "A", "confidence": 0.9, "rationale": "great"}))
+
+
+@pytest.mark.parametrize("judge", ["evidence", "skill", "llm", "agentic"])
+async def test_a_response_that_commits_to_nothing_gets_zero_in_every_judge(
+    judge: str, fake_openai: FakeOpenAI, tmp_path: Path
+) -> None:
+    fake_openai.responder = _top_score
+    request = {"id": "g", "mode": "pointwise", "prompt": PROMPT, "candidates": [*SILENT, HONEST]}
+    async with Judge.load(judge, store=tmp_path / "r.db", model_url=fake_openai.url) as j:
+        verdict = await j.ajudge(request)
+    assert verdict.valid and verdict.scores[: len(SILENT)] == [0.0] * len(SILENT), verdict
+    assert all(
+        any(c.name == "commits_to_something" and c.candidate == i and c.passed is False for c in verdict.criteria)
+        for i in range(len(SILENT))
+    )
+    if judge != "agentic":  # the agentic judge's model reads the group in one prompt; its score is overridden
+        shown = json.dumps(fake_openai.requests)
+        assert "Let's think step by step." not in shown and "Solution:" not in shown  # no model saw them
+
+
+async def test_a_pair_with_one_silent_response_is_decided_without_the_model(
+    fake_openai: FakeOpenAI, tmp_path: Path
+) -> None:
+    fake_openai.responder = _top_score
+    async with Judge.load("evidence", store=tmp_path / "r.db", model_url=fake_openai.url) as j:
+        verdict = await j.ajudge({"id": "p", "prompt": PROMPT, "candidates": [":", HONEST]})
+    assert verdict.winner == 1 and verdict.decided_by == "evidence" and not fake_openai.requests
+
+
+@pytest.mark.parametrize(("trusted", "undecided"), [(False, "abstain"), (True, "abstain"), (False, "zero")])
+async def test_verl_batch_abstains_where_nothing_decides_and_the_model_is_not_trusted(
+    trusted: bool, undecided: str, fake_openai: FakeOpenAI, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    fake_openai.responder = _top_score
+    monkeypatch.setenv("JUDGEGRAPH_MODEL_URL", fake_openai.url)
+    monkeypatch.setenv("JUDGEGRAPH_STORE", str(tmp_path / "r.db"))
+    monkeypatch.setenv("JUDGEGRAPH_MODEL_TRUSTED", str(trusted).lower())
+    monkeypatch.setenv("JUDGEGRAPH_UNDECIDED", undecided)
+    monkeypatch.setattr(verl_adapter, "_JUDGES", {})
+    responses = [HONEST, "", "\\boxed{41}", "\\boxed{42}"]
+    truths = [None, None, "42", "42"]
+    infos = [{"prompt": PROMPT}, {"prompt": PROMPT}, {"prompt": "6*7?"}, {"prompt": "6*7?"}]
+    try:
+        out = await compute_score_batch_async(["d"] * 4, responses, truths, infos)
+    finally:
+        for judge in verl_adapter._JUDGES.values():
+            await judge.aclose()
+    honest, empty, wrong, right = out
+    assert empty["score"] == 0.0 and empty["valid"] and not empty["abstained"]  # 0 by evidence
+    assert (wrong["score"], right["score"]) == (0.0, 1.0) and wrong["valid"] and right["valid"]  # a reference decides
+    if trusted:
+        assert honest["score"] == 1.0 and honest["valid"] and not honest["abstained"]
+    elif undecided == "abstain":
+        assert honest["score"] == 0.0 and not honest["valid"] and honest["abstained"]
+        assert "abstained" in honest["error"]
+    else:
+        assert honest["score"] == 0.0 and honest["valid"] and not honest["abstained"]
+
+
+async def test_trl_reward_is_none_where_it_abstains(fake_openai: FakeOpenAI, tmp_path: Path) -> None:
+    fake_openai.responder = _top_score
+    reward = AsyncJudgeReward("evidence", store=tmp_path / "r.db", model_url=fake_openai.url, model_trusted=False)
+    try:
+        scores = await reward([PROMPT] * 3 + ["6*7?"], [HONEST, ":", "", "\\boxed{42}"], reference=[None] * 3 + ["42"])
+    finally:
+        await reward.aclose()
+    assert scores == [None, 0.0, 0.0, 1.0]
+
+
+async def test_openrlhf_reward_masks_an_abstention(fake_openai: FakeOpenAI, tmp_path: Path) -> None:
+    fake_openai.responder = _top_score
+    app = create_app(ServerConfig(), model_url=fake_openai.url, store_path=tmp_path / "r.db", model_trusted=False)
+    async with AsyncExitStack() as stack:
+        await stack.enter_async_context(app.router.lifespan_context(app))
+        client = await stack.enter_async_context(
+            httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://judge")
+        )
+        r = await client.post("/reward", json={"query": [HONEST, "Solution:"], "prompts": ["", ""]})
+    assert r.status_code == 200, r.text
+    data = r.json()
+    assert data["rewards"] == [0.0, 0.0]
+    assert data["extra_logs"]["valid"] == [False, True] and data["extra_logs"]["abstained"] == [True, False]
+
+
+def test_undecided_follows_the_models_trust() -> None:
+    assert Settings().undecided_reward() == "abstain"  # the embedded model
+    assert Settings(model_url="http://127.0.0.1:1/v1").undecided_reward() == "model"
+    assert Settings(model_url="http://127.0.0.1:1/v1", model_trusted=False).undecided_reward() == "abstain"
+    assert Settings(undecided="zero").undecided_reward() == "zero"
+    assert Settings(undecided="model").undecided_reward() == "model"
