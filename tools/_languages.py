@@ -157,6 +157,10 @@ class Step:
     sources: dict[str, str]
     build: list[str] | None
     run: list[str]
+    record: bool = False
+    """A test program whose runner (`in_sandbox/`) writes a completion token: the case passes only with it."""
+    secret: tuple[str, ...] = ()
+    """Sources that hold the token, deleted once built."""
 
 
 def driver_program(
@@ -186,7 +190,10 @@ def driver_program(
     spec = {
         "nonce": nonce,
         "env": env,
-        "steps": [{"sources": st.sources, "build": st.build, "run": st.run} for st in steps],
+        "steps": [
+            {"sources": st.sources, "build": st.build, "run": st.run, "record": st.record, "secret": list(st.secret)}
+            for st in steps
+        ],
         "cases": cases,
         "build_timeout": BUILD_TIMEOUT_S,
         "case_timeout": case_timeout_s,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
 from judgegraph.sandboxes import Limits
 from judgegraph.tools._languages import Program, Step, Test, driver_program, fenced_blocks, languages
@@ -83,6 +84,67 @@ def _joined(code: str, test: str | None) -> str:
     return code if test is None else code.rstrip("\n") + "\n\n" + test
 
 
+_IN_SANDBOX = Path(__file__).parent / "in_sandbox"
+
+
+def _runner(name: str) -> str:
+    """A completion-record runner (`in_sandbox/`): the test's `main` renamed, then the token where it returns."""
+    return (_IN_SANDBOX / name).read_text()
+
+
+_INCLUDE = re.compile(r"^[ \t]*#[ \t]*include\b.*$", re.MULTILINE)
+_DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)", re.MULTILINE)
+
+
+def _c_test(code: str, test: str, cpp: bool) -> str:
+    """The candidate's code, a guard, then the test: every macro the code defined is undefined (a `main` or
+    `assert` it redefined included), the test's includes come after that, its `assert` reports through the runner
+    (`jg_assert_failed`, which traps), and its `main` is `jg_test_main`, which the runner calls."""
+    linkage = 'extern "C" ' if cpp else ""
+    guard = [
+        "/* judgegraph: the candidate's code ends here; the test follows */",
+        *(f"#undef {name}" for name in sorted(set(_DEFINE.findall(code)))),
+        *_INCLUDE.findall(test),
+        "#undef assert",
+        "#undef main",
+        f"{linkage}void jg_assert_failed(const char *, const char *, int);",
+        "#define assert(e) ((e) ? (void)0 : jg_assert_failed(#e, __FILE__, __LINE__))",
+        "#define main jg_test_main",
+    ]
+    return code.rstrip("\n") + "\n\n" + "\n".join(guard) + "\n" + returning_main(_INCLUDE.sub("", test)) + "\n"
+
+
+def returning_main(source: str) -> str:
+    """`source` with `return 0;` before the closing brace of its `main`: only `main` returns 0 by falling off its
+    end, and the test's runs as another function's body."""
+    found = re.search(r"\bmain\s*\([^)]*\)\s*\{", source)
+    if not found:
+        return source
+    depth, i = 1, found.end()
+    while i < len(source) and depth:
+        ch = source[i]
+        if source.startswith("//", i):
+            end = source.find("\n", i)
+            i = len(source) if end < 0 else end
+            continue
+        if source.startswith("/*", i):
+            end = source.find("*/", i + 2)
+            i = len(source) if end < 0 else end + 2
+            continue
+        if ch in "\"'":
+            j = i + 1
+            while j < len(source) and source[j] != ch:
+                j += 2 if source[j] == "\\" else 1
+            i = j + 1
+            continue
+        depth += ch == "{"
+        depth -= ch == "}"
+        i += 1
+    if depth:
+        return source
+    return source[: i - 1] + "return 0;\n" + source[i - 1 :]
+
+
 _NATIVE = Limits(address_space_mb=2048)
 """Compilers reserve more address space than they use; what is used stays Python's 512 MB (Docker's cgroup)."""
 _RUNTIME = Limits(address_space_mb=4096)
@@ -91,15 +153,21 @@ _RUNTIME = Limits(address_space_mb=4096)
 
 class C(ProgramLanguage):
     def step(self, code: str, test: str | None) -> Step:
-        return Step(
-            {"main.c": _joined(code, test)}, ["gcc", "-std=gnu17", "-O2", "-o", "main", "main.c", "-lm"], ["./main"]
-        )
+        if test is None:
+            build = ["gcc", "-std=gnu17", "-O2", "-o", "main", "main.c", "-lm"]
+            return Step({"main.c": code}, build, ["./main"])
+        sources = {"main.c": _c_test(code, test, cpp=False), "jg_runner.c": _runner("record_runner.c")}
+        build = ["gcc", "-std=gnu17", "-O2", "-o", "main", "main.c", "jg_runner.c", "-lm"]
+        return Step(sources, build, ["./main"], record=True, secret=("jg_runner.c",))
 
 
 class Cpp(ProgramLanguage):
     def step(self, code: str, test: str | None) -> Step:
-        build = ["g++", "-std=gnu++17", "-O2", "-o", "main", "main.cpp", "-lm"]
-        return Step({"main.cpp": _joined(code, test)}, build, ["./main"])
+        if test is None:
+            return Step({"main.cpp": code}, ["g++", "-std=gnu++17", "-O2", "-o", "main", "main.cpp", "-lm"], ["./main"])
+        sources = {"main.cpp": _c_test(code, test, cpp=True), "jg_runner.cpp": _runner("record_runner.cpp")}
+        build = ["g++", "-std=gnu++17", "-O2", "-o", "main", "main.cpp", "jg_runner.cpp", "-lm"]
+        return Step(sources, build, ["./main"], record=True, secret=("jg_runner.cpp",))
 
 
 def java_main_class(source: str) -> str:
@@ -122,13 +190,25 @@ class Java(ProgramLanguage):
         package = re.compile(r"^\s*package\s+[\w.]+\s*;\s*$", re.MULTILINE)
         source = "\n".join(dict.fromkeys(i.strip() for i in imports)) + "\n" + package.sub("", body)
         cls = java_main_class(source)
-        build = ["javac", "-encoding", "UTF-8", *(f"-J{flag}" for flag in _JAVA_RUNTIME), f"{cls}.java"]
-        return Step({f"{cls}.java": source}, build, ["java", *_JAVA_RUNTIME, "-cp", ".", cls])
+        javac = ["javac", "-encoding", "UTF-8", *(f"-J{flag}" for flag in _JAVA_RUNTIME)]
+        if test is None:
+            return Step({f"{cls}.java": source}, [*javac, f"{cls}.java"], ["java", *_JAVA_RUNTIME, "-cp", ".", cls])
+        # The test's main runs from the runner, which records its return: a static initialiser's System.exit(0)
+        # or one in the call never gets there.
+        runner = _runner("JgRunner.java").replace("__JG_MAIN_CLASS__", java_main_class(test))
+        sources = {f"{cls}.java": source, "JgRunner.java": runner}
+        build = [*javac, f"{cls}.java", "JgRunner.java"]
+        run = ["java", *_JAVA_RUNTIME, "-cp", ".", "JgRunner"]
+        return Step(sources, build, run, record=True, secret=("JgRunner.java",))
 
 
 class JavaScript(ProgramLanguage):
     def step(self, code: str, test: str | None) -> Step:
-        return Step({"main.js": _joined(code, test)}, None, ["node", "--max-old-space-size=256", "main.js"])
+        if test is None:
+            return Step({"main.js": code}, None, ["node", "--max-old-space-size=256", "main.js"])
+        # The runner reads both, deletes itself, and runs them as one module with the test's own `require`.
+        sources = {"solution.js": code, "test.js": test, "record_runner.js": _runner("record_runner.js")}
+        return Step(sources, None, ["node", "--max-old-space-size=256", "record_runner.js"], record=True)
 
 
 class Go(ProgramLanguage):
@@ -139,24 +219,40 @@ class Go(ProgramLanguage):
         if test is None:
             return Step({"main.go": code}, ["go", "build", "-o", "main", "main.go"], ["./main"])
         if re.search(r"func\s+Test\w*\s*\(\s*\w+\s+\*testing\.T\s*\)", test):  # `go test` style
-            return Step(
-                {"solution.go": code, "solution_test.go": test},
-                ["go", "test", "-c", "-o", "main", "solution.go", "solution_test.go"],
-                ["./main"],
+            files = ["solution.go", "solution_test.go"]
+            sources = {"solution.go": code, "solution_test.go": test}
+            if re.search(r"func\s+TestMain\s*\(", test):  # the test's own TestMain: its exit status decides
+                return Step(sources, ["go", "test", "-c", "-o", "main", *files], ["./main"])
+            named = package.search(test) or package.search(code)
+            runner = _runner("record_runner_test.go").replace(
+                "__JG_PACKAGE__", named.group().split()[-1] if named else "main"
             )
-        # A test program: a second file of the same package, with its own imports.
+            sources["jg_runner_test.go"] = runner
+            build = ["go", "test", "-c", "-o", "main", *files, "jg_runner_test.go"]
+            return Step(sources, build, ["./main"], record=True, secret=("jg_runner_test.go",))
+        # A test program: a second file of the same package, with its own imports; its main runs from the runner.
         if not package.search(test):
             test = "package main\n\n" + test
-        return Step({"main.go": code, "test.go": test}, ["go", "build", "-o", "main", "main.go", "test.go"], ["./main"])
+        test = re.sub(r"\bfunc\s+main\s*\(\s*\)", "func jgTestMain()", test, count=1)
+        sources = {"main.go": code, "test.go": test, "jg_runner.go": _runner("record_runner.go")}
+        build = ["go", "build", "-o", "main", "main.go", "test.go", "jg_runner.go"]
+        return Step(sources, build, ["./main"], record=True, secret=("jg_runner.go",))
 
 
 class Rust(ProgramLanguage):
     def step(self, code: str, test: str | None) -> Step:
-        source = _joined(code, test)
         build = ["rustc", "--edition", "2021", "-O", "-C", "strip=debuginfo", "-o", "main", "main.rs"]
-        if re.search(r"#\[test\]", source):  # tests in the built-in harness: the test binary exits 0 when all pass
+        if test is None:
+            return Step({"main.rs": code}, build, ["./main"])
+        # The candidate's own tests are not tests here (one sorted after the runner's could exit 0 past a failure).
+        code = re.sub(r"#\[\s*test\s*\]", "#[allow(dead_code)]", code)
+        code = re.sub(r"#\[\s*cfg(?:_attr)?\s*\(\s*test\b[^\]]*\]", "", code)
+        if re.search(r"#\[\s*test\s*\]", test):  # the built-in harness: the runner's test runs last, by name
             build.insert(1, "--test")
-        return Step({"main.rs": source}, build, ["./main"])
+        else:
+            test = re.sub(r"\bfn\s+main\s*\(\s*\)", "fn jg_test_main()", test, count=1)
+        source = code.rstrip("\n") + "\n\n" + test.rstrip("\n") + "\n\n" + _runner("record_runner.rs")
+        return Step({"main.rs": source}, build, ["./main"], record=True, secret=("main.rs",))
 
 
 _C_START = re.compile(r"\s*(#include|#define|(int|void|long|char|double|typedef|struct|static|const)\b)")

@@ -2,14 +2,14 @@
 
 Not imported by judgegraph: it runs in the sandbox as `python3 -I driver.py`, for every language whose tests are
 stdin/stdout cases, and for function-style tests in languages other than Python (the candidate's code and the
-test program built together; the case passes when that program exits 0). It reads the spec (sources, commands,
-expected outputs, report marker) from `.judgegraph-run.json` and deletes the file before anything of the
-candidate's is built or run, then makes itself undumpable, so neither the compiler (an `#include` of the spec)
-nor the program (/proc, ptrace) can read the marker or the expected outputs. Each build happens in a fresh
-directory just before its cases run, and whatever a build or case leaves running is killed before the next
-starts (the driver is their subreaper), so one case cannot rewrite the next case's test or program. The
-program's output goes to files (a flood meets the run's file-size limit); the last marker line on stdout is
-the report.
+test program built together with a runner from `in_sandbox/`; the case passes when that program exits 0 and its
+runner wrote the build's completion token, which only a return from the test's own `main` does). It reads the
+spec (sources, commands, expected outputs, report marker) from `.judgegraph-run.json` and deletes the file before
+anything of the candidate's is built or run, then makes itself undumpable, so neither the compiler (an `#include`
+of the spec) nor the program (/proc, ptrace) can read the marker or the expected outputs. Each build happens in a
+fresh directory just before its cases run, and whatever a build or case leaves running is killed before the next
+starts (the driver is their subreaper), so one case cannot rewrite the next case's test or program. The program's
+output goes to files (a flood meets the run's file-size limit); the last marker line on stdout is the report.
 """
 
 import contextlib
@@ -18,6 +18,7 @@ import json
 import math
 import os
 import resource
+import secrets
 import shutil
 import signal
 import subprocess
@@ -49,9 +50,10 @@ def read_all(path, limit):
         return ""
 
 
-def execute(command, env, timeout, stdin_text, address_space=None):
+def execute(command, env, timeout, stdin_text, address_space=None, record=None):
     """Run `command` in its own process group (under a tighter address-space limit, if given); returns (exit
-    status or None, timed out, stdout, stderr)."""
+    status or None, timed out, stdout, stderr). With a list `record`, the program gets a pipe's write end (its
+    number in `JG_RECORD_FD`) and what it wrote there is appended to `record`."""
 
     def limit():
         if address_space:
@@ -59,13 +61,28 @@ def execute(command, env, timeout, stdin_text, address_space=None):
 
     with open(".in", "wb") as f:
         f.write(stdin_text.encode())
+    reader = writer = None
+    if record is not None:
+        reader, writer = os.pipe()
+        os.set_blocking(reader, False)
+        env = {**env, "JG_RECORD_FD": str(writer)}
     with open(".in", "rb") as stdin, open(".out", "wb") as out, open(".err", "wb") as err:
         try:
             process = subprocess.Popen(
-                command, stdin=stdin, stdout=out, stderr=err, env=env, start_new_session=True, preexec_fn=limit
+                command,
+                stdin=stdin,
+                stdout=out,
+                stderr=err,
+                env=env,
+                start_new_session=True,
+                preexec_fn=limit,
+                pass_fds=() if writer is None else (writer,),
             )
         except OSError as e:
             return 127, False, "", f"cannot start {command[0]}: {e}"
+        finally:
+            if writer is not None:
+                os.close(writer)
         timed_out = False
         try:
             status = process.wait(timeout=timeout)
@@ -74,8 +91,28 @@ def execute(command, env, timeout, stdin_text, address_space=None):
         with contextlib.suppress(OSError):
             os.killpg(process.pid, signal.SIGKILL)  # whatever it started, too
         process.wait()
+    if reader is not None:
+        with contextlib.suppress(OSError):
+            record.append(os.read(reader, RECORD_BYTES))
+        os.close(reader)
     # 64 MiB of output at most is read back (the file-size limit stops a flood well before).
     return status, timed_out, read_all(".out", 64 << 20), read_tail(".err", 4000)
+
+
+RECORD_BYTES = 4096
+
+
+def completion_token():
+    """A fresh token and the source text that spells it (`__JG_MASKED__` and `__JG_MASK__`: the token's bytes
+    XOR a mask, so the built program holds no copy of it to find), and a fresh identifier (`__JG_KEY__`)."""
+    token = secrets.token_hex(16).encode()
+    mask = secrets.token_bytes(len(token))
+    spelled = {
+        "__JG_MASKED__": ", ".join(str(t ^ m) for t, m in zip(token, mask, strict=True)),
+        "__JG_MASK__": ", ".join(str(m) for m in mask),
+        "__JG_KEY__": "jg_" + secrets.token_hex(8),
+    }
+    return token, spelled
 
 
 def lines(text):
@@ -122,24 +159,35 @@ def exited(status):
     return f"exited with status {status}"
 
 
-def build(step, env, timeout):
-    """Write the step's sources, run its build; returns the build error or None."""
+def build(step, env, timeout, spelled=None):
+    """Write the step's sources (the completion token spelled into them, where `spelled`), run its build; returns
+    the build error or None. The sources that hold the token (`secret`) are deleted once built."""
     for name, text in step["sources"].items():
+        for placeholder, value in (spelled or {}).items():
+            text = text.replace(placeholder, value)
         with open(name, "w") as f:
             f.write(text)
-    if not step["build"]:
+    try:
+        if not step["build"]:
+            return None
+        status, timed_out, out, err = execute(step["build"], env, timeout, "")
+        if timed_out:
+            return f"the build took longer than {timeout:g}s"
+        if status != 0:
+            return f"the build failed ({exited(status)}): " + (err or out)[-1500:].strip()
         return None
-    status, timed_out, out, err = execute(step["build"], env, timeout, "")
-    if timed_out:
-        return f"the build took longer than {timeout:g}s"
-    if status != 0:
-        return f"the build failed ({exited(status)}): " + (err or out)[-1500:].strip()
-    return None
+    finally:
+        for name in step.get("secret") or ():
+            with contextlib.suppress(OSError):
+                os.unlink(name)
 
 
-def run_case(case, step, env, spec):
+def run_case(case, step, env, spec, token=None):
     timeout, failure_marker = spec["case_timeout"], spec.get("failure_marker")
-    status, timed_out, out, err = execute(step["run"], env, timeout, case.get("input") or "", spec["run_address_space"])
+    record = [] if token is not None and "output" not in case and not case.get("capture") else None
+    status, timed_out, out, err = execute(
+        step["run"], env, timeout, case.get("input") or "", spec["run_address_space"], record
+    )
     if timed_out:
         return ["timeout", f"took longer than {timeout:g}s"]
     if case.get("capture"):  # observed, not tested: the judge compares the output outside the sandbox
@@ -156,6 +204,8 @@ def run_case(case, step, env, spec):
         return ["failed", exited(status) + ": " + (err or out)[-300:].strip()]
     if failure_marker and (failure_marker in err or failure_marker in out):
         return ["failed", (err or out)[-300:].strip()]
+    if record is not None and b"".join(record) != token:
+        return ["failed", "exited 0 before the test's checks completed (no completion record)"]
     return ["passed", ""]
 
 
@@ -192,6 +242,7 @@ def main():
     top = os.getcwd()
     results, load_error, errors = [], None, {}
     built = None  # the step last built (all stdin/stdout cases share one)
+    token = None  # its completion token (test programs with a runner)
     # Observed runs (generated inputs) stop after `stop_after_timeouts` timeouts: a program too slow for one input
     # is mostly too slow for the next, and each further timeout costs a full time limit to say nothing new
     stop_after, timeouts = spec.get("stop_after_timeouts"), 0
@@ -207,7 +258,8 @@ def main():
             os.chdir(where)
             # Caches (Go's build cache) and temporary files live and die with the step: nothing carries over.
             env = {**base_env, "HOME": os.getcwd(), "TMPDIR": os.getcwd()}
-            errors[k] = build(step, env, spec["build_timeout"])
+            token, spelled = completion_token() if step.get("record") else (None, None)
+            errors[k] = build(step, env, spec["build_timeout"], spelled)
             kill_descendants()
             built = k
             if errors[k] is not None and "output" in case:
@@ -218,7 +270,7 @@ def main():
         if stop_after is not None and timeouts >= stop_after:
             results.append(["not_run", f"not run: {timeouts} cases before it took longer than the time limit"])
             continue
-        results.append(run_case(case, step, env, spec))
+        results.append(run_case(case, step, env, spec, token))
         timeouts += results[-1][0] == "timeout"
         kill_descendants()
     report = "\n" + spec["nonce"] + json.dumps({"load_error": load_error, "results": results}) + "\n"

@@ -1,0 +1,27 @@
+/* judgegraph's completion record for C test programs (see README.md). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+int jg_test_main();
+
+static const unsigned char jg_masked[] = {__JG_MASKED__};
+static const unsigned char jg_mask[] = {__JG_MASK__};
+
+/* The tests' `assert`: a failure traps (no function the candidate's code can define is called). */
+void jg_assert_failed(const char *expression, const char *file, int line) {
+    fprintf(stderr, "Assertion failed: %s (%s:%d)\n", expression, file, line);
+    fflush(stderr);
+    __builtin_trap();
+}
+
+int main(int argc, char **argv) {
+    int status = jg_test_main(argc, argv);
+    if (status != 0) return status;
+    const char *fd = getenv("JG_RECORD_FD");
+    if (fd == NULL) return 0;
+    unsigned char out[sizeof jg_mask];
+    for (size_t i = 0; i < sizeof jg_mask; i++) out[i] = jg_masked[i] ^ jg_mask[i];
+    if (write(atoi(fd), out, sizeof out) != (ssize_t)sizeof out) return 1;
+    return 0;
+}
