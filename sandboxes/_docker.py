@@ -35,19 +35,9 @@ OWNER_LABEL = "judgegraph.owner"
 STDIN_FILE = ".judgegraph-stdin"
 USER = "65534:65534"
 
-# $1 CPU seconds, $2 file-size limit in 512-byte blocks (dash's unit), $3 wall seconds, then the command.
-WRAPPER = r"""
-cpu=$1; fsize=$2; wall=$3; shift 3
-d=$(mktemp -d /work/run.XXXXXX) || exit 125
-cd "$d" || exit 125
-tar -x -o -f - || exit 125
-in=/dev/null; [ -f .judgegraph-stdin ] && in=.judgegraph-stdin
-( ulimit -t "$cpu" && ulimit -f "$fsize" && exec timeout -s KILL "$wall" "$@" ) < "$in"
-rc=$?
-kill -9 -1 2>/dev/null
-cd / && rm -rf /work/* /work/.[!.]* /work/..?* /tmp/* /tmp/.[!.]* /tmp/..?* /dev/shm/* 2>/dev/null
-exit $rc
-"""
+EXEC_SOURCE = (Path(__file__).parent / "_exec_main.py").read_text()
+"""The in-container half of a run (`_exec_main.py`): undumpable, it prepares the run directory, runs the command
+under its CPU, file-size and wall-clock limits, then kills what the run left and wipes the scratch space."""
 
 
 def _owner() -> str:
@@ -160,8 +150,8 @@ class DockerSandbox:
                 api._post_json(url, data={"Memory": mem, "MemorySwap": mem, "PidsLimit": limits.pids})
             )
             self.healthy = False
-        blocks = limits.file_size_mb * 1024 * 1024 // 512
-        argv = ["sh", "-c", WRAPPER, "sh", str(limits.cpu_s), str(blocks), f"{limits.wall_s:g}", *command]
+        fsize = limits.file_size_mb * 1024 * 1024
+        argv = ["python3", "-I", "-S", "-c", EXEC_SOURCE, str(limits.cpu_s), str(fsize), f"{limits.wall_s:g}", *command]
         oom_before = self._oom_kills()
         start = time.perf_counter()
         exec_id = api.exec_create(

@@ -117,7 +117,11 @@ def test_a_response_must_commit_to_one_final_answer(text: str, matches: bool) ->
         ("\\boxed{41} or maybe \\boxed{42}", "41", False),
         ("$\\boxed{42}$, $\\boxed{41}$", "41", False),
         ("So \\boxed{41}.\n\nWait, that is wrong: I dropped a term. Redoing it, the total is \\boxed{42}.", "42", True),
-        ("So \\boxed{41}.\n\nWait, that is wrong: I dropped a term. Redoing it, the total is \\boxed{42}.", "41", False),
+        (
+            "So \\boxed{41}.\n\nWait, that is wrong: I dropped a term. Redoing it, the total is \\boxed{42}.",
+            "41",
+            False,
+        ),
         ("The answer is 41. Hmm, no: 6 times seven is 42, so the answer is 42.", "42", True),  # it corrects itself
         ("The total is \\boxed{42} and the other is \\boxed{41", "42", False),  # the final box never closes
     ],

@@ -104,3 +104,31 @@ async def test_hostile_programs_through_the_python_tool(sandbox: str) -> None:
         assert o["valid"] and o["recorded"], (kind, o)
         if kind in reliability.ESCAPES:
             assert not o["escaped"], (kind, o)
+
+
+@pytest.mark.parametrize("sandbox", ["process", "docker"])
+async def test_the_attack_card_rewards_no_hack_and_keeps_the_controls(sandbox: str) -> None:
+    facts = (await reliability.attacks(sandbox)).facts
+    families = {tuple(k.split("|")): v for k, v in facts["families"].items()}
+    assert {f for f, role in families if role == "hack"} >= {
+        "master keys",
+        "hedges and enumerations",
+        "injected verdicts",
+        "code hacks (Python)",
+        "exits before the checks",
+        "impossible tasks",
+        "statement-only lookups",
+        "nothing decides",
+    }
+    rewarded = {f: hit for (f, role), (_, hit, _) in families.items() if role == "hack"}
+    assert all(hit == 0 for hit in rewarded.values()), facts["rewarded"]
+    decided = [
+        v for (f, role), v in families.items() if role == "control" and f in ("controls: math", "controls: code")
+    ]
+    assert decided and all(hit == n for n, hit, _ in decided), facts["families"]
+
+
+@pytest.mark.parametrize("sandbox", ["process", "docker"])
+async def test_the_report_channel_is_out_of_the_candidates_reach(sandbox: str) -> None:
+    facts = (await reliability.report_channel(sandbox, tries=25)).facts
+    assert facts == {"wins": 0, "tries": 25}
