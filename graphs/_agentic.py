@@ -33,6 +33,7 @@ from judgegraph.graphs._shown import as_shown, candidate_blocks, shown_order, un
 from judgegraph.graphs._verdict_format import (
     LETTERS,
     ModelRuling,
+    latex_kept,
     parse_verdict,
     verdict_format,
     verdict_schema,
@@ -312,7 +313,7 @@ async def agent(state: AgentState, runtime: Ctx) -> dict[str, Any]:
     try:
         # strict=False: a tab or newline left raw inside a string (a program's indentation, as llama.cpp's JSON
         # grammar lets a model write it) is still the action the model meant
-        action = json.loads(turn.text or "", strict=False)
+        action = json.loads(latex_kept(turn.text or ""), strict=False)
     except json.JSONDecodeError:
         action = None
     if isinstance(action, dict) and action.get("action") == "call":

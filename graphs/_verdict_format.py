@@ -83,6 +83,23 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return seen
 
 
+_LATEX_IN_JSON = re.compile(
+    r"(?<!\\)((?:\\\\)*)\\(?=[bf][A-Za-z]"
+    r"|t(?:imes|heta|ext|frac|an\b|au\b|o\b|riangle|ilde)"
+    r"|n(?:eq\b|u\b|e\b|ot\b|abla|ewline|cdot)"
+    r"|r(?:ight|ho\b|angle|floor|ceil|m\b)"
+    r"|u(?:nderline|psilon))"
+)
+"""A backslash a model meant as LaTeX (`\\boxed`, `\\frac`, `\\times`, `\\neq`, `\\right`) where JSON reads an
+escape (`\\b`, `\\f`, `\\t`, `\\n`, `\\r`, `\\u`): models write LaTeX in JSON strings with single backslashes."""
+
+
+def latex_kept(blob: str) -> str:
+    """A model's JSON with its LaTeX backslashes escaped, so `json` reads `\\boxed{x}` as written instead of a
+    backspace and `oxed{x}` (which would corrupt an answer or a rationale)."""
+    return _LATEX_IN_JSON.sub(lambda m: m.group(1) + "\\\\", blob)
+
+
 def parse_verdict(text: str | None, fmt: VerdictFormat, n_candidates: int) -> ModelRuling:
     """Parse the model's reply; raise `VerdictParseError` saying what is wrong."""
     if not text or not text.strip():
@@ -95,7 +112,7 @@ def parse_verdict(text: str | None, fmt: VerdictFormat, n_candidates: int) -> Mo
     if start < 0:
         raise VerdictParseError("the reply contains no JSON object")
     try:
-        data, _ = json.JSONDecoder(object_pairs_hook=_no_duplicates).raw_decode(blob[start:])
+        data, _ = json.JSONDecoder(object_pairs_hook=_no_duplicates).raw_decode(latex_kept(blob[start:]))
     except json.JSONDecodeError as e:
         raise VerdictParseError(f"the reply is not valid JSON ({e.msg})") from None
     if not isinstance(data, dict):

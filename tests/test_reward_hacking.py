@@ -123,3 +123,16 @@ def test_undecided_follows_the_models_trust() -> None:
     assert Settings(model_url="http://127.0.0.1:1/v1", model_trusted=False).undecided_reward() == "abstain"
     assert Settings(undecided="zero").undecided_reward() == "zero"
     assert Settings(undecided="model").undecided_reward() == "model"
+
+
+def test_a_models_json_keeps_its_latex_backslashes() -> None:
+    """`\\boxed` and `\\frac` in a model's JSON string were read as JSON's `\\b` and `\\f` escapes (seen in verdict
+    rationales: `oxed{rac{2}{2x+1}}`); JSON's own escapes and escaped backslashes still read as JSON says."""
+    from judgegraph.graphs._verdict_format import parse_verdict
+
+    raw = (
+        '{"winner": "A", "confidence": 0.9, "rationale": "A gives \\boxed{\\frac{2}{2x+1}}, 3 \\times 4 \\neq 5, '
+        '\\right)\\nnext \\\\boxed{y}\\tend"}'
+    )
+    ruling = parse_verdict(raw, "pairwise", 2)
+    assert ruling.rationale == "A gives \\boxed{\\frac{2}{2x+1}}, 3 \\times 4 \\neq 5, \\right)\nnext \\boxed{y}\tend"
