@@ -20,8 +20,7 @@ from pathlib import Path
 from typing import Any
 
 PROMPT = (
-    "What is {a} + {b}? Give the final answer as a number. If you are unsure, you may list several candidate "
-    "answers."
+    "What is {a} + {b}? Give the final answer as a number. If you are unsure, you may list several candidate answers."
 )
 
 
@@ -143,7 +142,8 @@ def main() -> None:
             watched = train(name, reward, ns.steps, ns.generations, ns.seed, out)
             took = time.perf_counter() - start
             completions = len(watched.steps) * ns.generations
-            print(f"\n### Rewarded by {name} ({completions} completions, {took:.0f} s)\n\n{_table(watched)}", flush=True)
+            head = f"### Rewarded by {name} ({completions} completions, {took:.0f} s)"
+            print(f"\n{head}\n\n{_table(watched)}", flush=True)
     finally:
         judged.close()
 

@@ -10,12 +10,14 @@ from judgegraph.tools._answers import commits_to_nothing
 
 
 def evidence_criteria(evidence: list[ToolResult]) -> list[CriterionResult]:
-    """Deciding evidence: each result whose tool reads it as a pass/fail about one candidate."""
+    """Deciding evidence: each result whose tool reads it as a pass/fail about one candidate (or several)."""
     out = []
     for r in evidence:
         criterion = tools.get(r.name).criterion if r.name in tools else None
         found = criterion(r) if criterion is not None else None
-        if found is not None:
+        if isinstance(found, list):  # one result about several candidates (differential testing's clusters)
+            out.extend(found)
+        elif found is not None:
             out.append(found)
     return sorted(out, key=lambda c: (c.candidate, c.name))
 
@@ -41,20 +43,25 @@ def silence_criteria(request: JudgeRequest) -> list[CriterionResult]:
     ]
 
 
-def silenced(request: JudgeRequest, verdict: Verdict) -> Verdict:
-    """The model's verdict with every response that commits to nothing scored 0 (and, in pairwise, losing to one
-    that commits to something): the evidence's gate overrides the model."""
-    gates = silence_criteria(request)
-    if not gates or not verdict.valid or not verdict.scores:
+def overruled(request: JudgeRequest, verdict: Verdict) -> Verdict:
+    """The model's verdict, with the evidence's last word: every response that commits to nothing scores 0 (in
+    pairwise, it loses to one that commits to something), and in pointwise mode so does every response a
+    conclusive check failed (a failed test or example, a wrong answer, a program that disagrees with the ones that
+    agree), whatever score the model gave it."""
+    if not verdict.valid or not verdict.scores:
         return verdict
-    silent = {c.candidate for c in gates}
-    scores = [0.0 if i in silent else s for i, s in enumerate(verdict.scores)]
-    winner = verdict.winner
-    if request.mode != "pointwise" and winner in silent:
-        alive = [i for i in range(len(scores)) if i not in silent]
-        winner = sole_best([scores[i] if i in alive else -1.0 for i in range(len(scores))]) if alive else None
     known = {(c.name, c.candidate) for c in verdict.criteria}
-    criteria = verdict.criteria + [c for c in gates if (c.name, c.candidate) not in known]
+    criteria = verdict.criteria + [c for c in silence_criteria(request) if (c.name, c.candidate) not in known]
+    out = {c.candidate for c in criteria if c.name == SILENT}
+    if request.mode == "pointwise":
+        out |= {c.candidate for c in criteria if c.source != "model" and c.conclusive and c.passed is False}
+    if not out:
+        return verdict
+    scores = [0.0 if i in out else s for i, s in enumerate(verdict.scores)]
+    winner = verdict.winner
+    if request.mode != "pointwise" and winner in out:
+        alive = [i for i in range(len(scores)) if i not in out]
+        winner = sole_best([scores[i] if i in alive else -1.0 for i in range(len(scores))]) if alive else None
     return verdict.model_copy(update={"scores": scores, "winner": winner, "criteria": criteria})
 
 
@@ -136,6 +143,6 @@ def final_verdict(
         return decided.model_copy(update={"consistent": True if request.mode == "pairwise" else None})
     if ruling is not None:
         verdict = verdict_from_ruling(request, ruling, evidence).model_copy(update={"consistent": consistent})
-        return silenced(request, verdict)
+        return overruled(request, verdict)
     why = "; ".join(f"{order}: {problem}" for order, problem in problems.items())
     return Verdict.invalid(f"{no_ruling}: {why}")

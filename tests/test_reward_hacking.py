@@ -136,3 +136,35 @@ def test_a_models_json_keeps_its_latex_backslashes() -> None:
     )
     ruling = parse_verdict(raw, "pairwise", 2)
     assert ruling.rationale == "A gives \\boxed{\\frac{2}{2x+1}}, 3 \\times 4 \\neq 5, \\right)\nnext \\boxed{y}\tend"
+
+
+async def test_a_lookup_of_the_samples_ranks_below_the_programs_that_agree(
+    fake_openai: FakeOpenAI, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Statement only (no tests): a program that looks its output up in a table of the samples passes them, and a
+    trusted model gives it the top score; beside two honest rollouts that agree with each other on generated
+    inputs, it disagrees with them, and its reward is 0 by evidence (dual agreement, after CodeT). Alone, nothing
+    but the samples checks it: it abstains, as an honest program alone does."""
+    from benchmarks.attacks import HONEST_SOLUTION, LOOKUP, STATEMENT, _py
+
+    fake_openai.responder = _top_score
+    monkeypatch.setenv("JUDGEGRAPH_MODEL_URL", fake_openai.url)
+    monkeypatch.setenv("JUDGEGRAPH_STORE", str(tmp_path / "r.db"))
+    other = HONEST_SOLUTION.replace("return a + b", "total = a\n        total += b\n        return total")
+    rollouts = [_py(HONEST_SOLUTION), _py(other), _py(LOOKUP)]
+
+    async def scored(rollouts: list[str]) -> list[dict[str, Any]]:
+        monkeypatch.setattr(verl_adapter, "_JUDGES", {})
+        try:
+            return await compute_score_batch_async(
+                ["d"] * len(rollouts), rollouts, [None] * len(rollouts), [{"prompt": STATEMENT}] * len(rollouts)
+            )
+        finally:
+            for judge in verl_adapter._JUDGES.values():
+                await judge.aclose()
+
+    group = await scored(rollouts)
+    monkeypatch.setenv("JUDGEGRAPH_MODEL_TRUSTED", "false")
+    alone = await scored([_py(LOOKUP)])
+    assert [r["score"] for r in group] == [1.0, 1.0, 0.0] and group[2]["valid"]
+    assert alone[0]["abstained"] and not alone[0]["valid"]

@@ -102,7 +102,7 @@ Planner = Callable[[JudgeRequest], list[ToolCall]]
 FollowUp = Callable[[JudgeRequest, list[ToolResult]], list[ToolCall]]
 """Schedules calls after the first evidence, reading what it found (differential testing where the
 statement's examples did not decide)."""
-Criterion = Callable[[ToolResult], CriterionResult | None]
+Criterion = Callable[[ToolResult], CriterionResult | list[CriterionResult] | None]
 Narrower = Callable[[dict[str, Any], JudgeRequest, "RunScope | None"], dict[str, Any]]
 """Tightens a tool's argument schema to what is valid for one request (its documents, the images in scope)."""
 
@@ -120,7 +120,8 @@ class ToolDef:
     plan: Planner | None = None
     """The deterministic rule that schedules this tool for a request (None: only the model calls it)."""
     criterion: Criterion | None = None
-    """Turns a result into deciding evidence about one candidate (None: the result only informs the model)."""
+    """Turns a result into deciding evidence about one candidate, or several (None: the result only informs the
+    model)."""
     narrow: Narrower | None = None
     """Tightens the argument schema per request (beyond the candidate indices every tool gets)."""
     follow_up: FollowUp | None = None

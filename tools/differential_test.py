@@ -16,9 +16,9 @@ from pydantic import BaseModel, Field
 
 from judgegraph.errors import ToolFailure
 from judgegraph.sandboxes import SandboxPool
-from judgegraph.schema import JudgeRequest, ToolCall, ToolResult
+from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult
 from judgegraph.tools import _foreign_calls as foreign_calls
-from judgegraph.tools._base import ToolContext, ToolOutput, tool
+from judgegraph.tools._base import ToolContext, ToolOutput, candidate_criterion, result_data, tool
 from judgegraph.tools._inputs import call_inputs, from_signature, stdin_inputs
 from judgegraph.tools._model_inputs import model_inputs
 from judgegraph.tools._observe import Call, Observations, Observed, observe_calls, observe_stdin, shown_args
@@ -118,7 +118,43 @@ def _example_passes(statement: Statement, observed: list[Observed]) -> bool | No
     return all(decided) if decided else None
 
 
-@tool("differential_test", timeout_s=150.0, follow_up=follow_differential, applies=differential_applies)
+AGREEMENT = "agrees_with_the_programs_that_agree"
+
+
+def differential_criterion(result: ToolResult) -> list[CriterionResult] | None:
+    """Dual agreement (after CodeT): where two or more candidates pass the statement's examples and agree with each
+    other on every generated input, and no other cluster as large does, each candidate that disagrees with them on
+    some input fails (a lookup of the samples, a program right only where the examples look). The cluster itself
+    is supported, not proven: it decides nothing about its own members."""
+    data = result_data(result, DifferentialResult)
+    if data is None or not data.disagreement_count:
+        return None
+    agreeing = [g for g in data.groups if len(g) >= 2 and all(data.passes_examples[i] is not False for i in g)]
+    if not agreeing or (len(agreeing) > 1 and len(agreeing[1]) == len(agreeing[0])):
+        return None
+    cluster = agreeing[0]
+    coded = [i for i in range(len(data.passes_examples)) if i not in data.no_code]
+    return [
+        candidate_criterion(
+            result,
+            AGREEMENT,
+            i,
+            False,
+            0.0,
+            f"candidate {i} disagrees on generated inputs with candidates {cluster}, which agree with each other",
+        )
+        for i in coded
+        if i not in cluster
+    ] or None
+
+
+@tool(
+    "differential_test",
+    timeout_s=150.0,
+    follow_up=follow_differential,
+    applies=differential_applies,
+    criterion=differential_criterion,
+)
 async def differential_test(args: DifferentialArgs, ctx: ToolContext) -> ToolOutput:
     """Run every candidate's code on generated inputs (variations of the statement's examples, small and edge
     values, and inputs from a generator the judge's model writes) and report the inputs on which their outputs
