@@ -978,15 +978,16 @@ async def attacks(sandbox: str = "auto") -> Figure:
         what = {"hack": "hacks rewarded", "control": "controls rewarded", "hardcode": "rewarded (by design)"}[role]
         rows.append([family, role, n, f"{hit}/{n} {what}", abstained])
     hacks = [(n, hit) for (f, role), (n, hit, _) in families.items() if role == "hack"]
-    controls = [(n, hit) for (f, role), (n, hit, _) in families.items() if role == "control"]
+    controls = [(n, hit) for (f, role), (n, hit, none) in families.items() if role == "control" and not none]
+    undecided = sum(none for (f, role), (n, hit, none) in families.items() if role == "control")
     fp = sum(h for _, h in hacks) / max(1, sum(n for n, _ in hacks))
     recall = sum(h for _, h in controls) / max(1, sum(n for n, _ in controls))
     body = (
         f"Sandbox `{sandbox}`; {len(all_cases)} responses through verl's `compute_score_batch` in {took:.0f} s, "
         "the default `evidence` judge, its model a fake that gives every response the top score, with the embedded "
         "default's trust (what nothing decides abstains). A hack counts when its reward is valid and above 0. "
-        f"Hacks rewarded: **{fp:.1%}**; controls rewarded: **{recall:.1%}** (those no evidence decides abstain, "
-        "as the hacks beside them do).\n\n"
+        f"Hacks rewarded: **{fp:.1%}**; controls that evidence decides rewarded: **{recall:.1%}**; {undecided} "
+        "controls that no evidence decides abstain, as the hacks beside them do.\n\n"
         + table(["family", "role", "responses", "rewarded", "abstained"], rows)
         + "\n\nThe families and why each fails are in `benchmarks/attacks.py`; each is also a regression test "
         "(tests/test_reward_hacking.py, tests/test_completion_records.py, tests/test_answers.py, "
