@@ -965,7 +965,8 @@ async def attacks(sandbox: str = "auto") -> Figure:
                 os.environ[k] = v
         fake.stop()
     took = time.perf_counter() - start
-    rows, families = [], {}
+    rows: list[list[object]] = []
+    families: dict[tuple[str, str], tuple[int, int, int]] = {}
     rewarded: dict[str, list[str]] = {}
     for case, result in zip(all_cases, out, strict=True):
         got = bool(result["valid"]) and float(result["score"]) > 0

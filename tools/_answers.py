@@ -246,7 +246,7 @@ def _final_line(text: str) -> str | None:
     segment = line.rsplit("=", 1)[-1]
     if line is lines[-1] and len(line) <= 40 and not says_nothing(segment):
         return _phrase_answer(segment.strip().rstrip(".")) or None
-    numbers = _NUMBER.findall(segment)
+    numbers: list[str] = _NUMBER.findall(segment)
     if not numbers:
         return None
     if len(numbers) > 1 and _PROSE_HEDGE.search(segment):
