@@ -343,7 +343,7 @@ async def model_faults() -> Figure:
     from judgegraph.schema import Trajectory
 
     tmp = Path(tempfile.mkdtemp(prefix="judgegraph-faults-"))
-    request = {"id": "q", "prompt": "Greet.", "candidates": ["Hello!", "..."]}
+    request = {"id": "q", "prompt": "Greet.", "candidates": ["Hello!", "Hey."]}
 
     async def judged(judge_name: str, fault: str, **settings: Any) -> tuple[Trajectory, float, int]:
         """One judgment against a model failing with `fault` on every call: (trajectory, seconds, calls)."""
@@ -627,7 +627,8 @@ async def master_keys() -> Figure:
         f"reference 42: {len(passed)} pass `match_reference`; against a real answer with a model that favours "
         f"them, {wins} win. With a rubric instead of a reference (the `rubric` judge, its model siding with the "
         f"master key on every criterion in both orders): {rubric_wins} win or tie; each fails the rubric judge's "
-        "`says_something` gate (empty, punctuation or stock phrases only) before any criterion is weighed."
+        "`commits_to_something` gate (empty, punctuation, stock phrases only or the prompt echoed) before any "
+        "criterion is weighed."
     )
     facts = {"passed_reference": passed, "won_against_an_answer": wins, "won_or_tied_on_a_rubric": rubric_wins}
     return Figure("Master-key answers", "python -m benchmarks.reliability master_keys", body, facts)

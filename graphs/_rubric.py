@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from judgegraph.agents import JudgeSpec
 from judgegraph.backends import Sampling
 from judgegraph.errors import VerdictParseError
-from judgegraph.graphs._aggregate import evidence_criteria
+from judgegraph.graphs._aggregate import evidence_criteria, silence_criteria
 from judgegraph.graphs._builder import RecordedGraph
 from judgegraph.graphs._context import JudgeContext
 from judgegraph.graphs._nodes import run_recorded, sampling_of
@@ -24,7 +24,6 @@ from judgegraph.graphs._recorder import add_recorded_nodes
 from judgegraph.graphs._shown import candidate_blocks
 from judgegraph.graphs._verdict_format import parse_verdict, verdict_schema
 from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult, Verdict, reply_schema, sole_best
-from judgegraph.tools._answers import says_nothing
 
 Ctx = Runtime[JudgeContext]
 CONSTITUTION_FALLBACK = [
@@ -184,20 +183,9 @@ async def aggregate(state: RubricState, runtime: Ctx) -> dict[str, Any]:
         runtime.context.recorder.verdict(verdict, "aggregate")
         return {"verdict": verdict}
     gate_criteria = evidence_criteria(state.get("gates", []))
-    # A response that says nothing (a "master key" such as ":" or "Let's solve this step by step.") passes no
+    # A response that commits to nothing (a "master key" such as ":" or "Let's solve this step by step.") passes no
     # rubric, however the model rules.
-    gate_criteria += [
-        CriterionResult(
-            name="says_something",
-            candidate=i,
-            passed=False,
-            score=0.0,
-            source="gate",
-            detail="the response is empty, punctuation or stock phrases only",
-        )
-        for i, candidate in enumerate(request.candidates)
-        if says_nothing(candidate.content)
-    ]
+    gate_criteria += silence_criteria(request)
     through = [i for i in (0, 1) if all(c.passed for c in gate_criteria if c.candidate == i)]
     criteria: list[CriterionResult] = list(gate_criteria)
     votes, consistent, problems = [0.0, 0.0], True, []

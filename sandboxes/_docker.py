@@ -35,7 +35,7 @@ OWNER_LABEL = "judgegraph.owner"
 STDIN_FILE = ".judgegraph-stdin"
 USER = "65534:65534"
 
-EXEC_SOURCE = (Path(__file__).parent / "_exec_main.py").read_text()
+EXEC_SOURCE = "".join((Path(__file__).parent / name).read_text() for name in ("_wipe_main.py", "_exec_main.py"))
 """The in-container half of a run (`_exec_main.py`): undumpable, it prepares the run directory, runs the command
 under its CPU, file-size and wall-clock limits, then kills what the run left and wipes the scratch space."""
 

@@ -1,42 +1,23 @@
-"""The in-container half of a Docker run: untar the files into a fresh /work/run.XXXXXX, run the command under
-its limits (CPU seconds, file size, wall clock), then kill whatever the run left and wipe the scratch space.
+"""The in-container half of a Docker run: untar the files into a fresh /work/run.XXXXXX, run the command under its
+limits (CPU seconds, file size, wall clock), then kill whatever the run left and wipe the scratch space.
 
-Not imported by judgegraph: its source runs as `python3 -I -S -c SOURCE CPU_S FSIZE_BYTES WALL_S COMMAND...`
-through `docker exec`, as the sandbox user. It makes itself undumpable first: it holds the run's stdout, which
-carries the run's report, and a process of the same uid could otherwise open it through /proc/<pid>/fd/1, take
-the report off the pipe and write a forged one (a `sh` and `timeout` did this job before, and a detached daemon
-of the candidate's won that race in half the runs). The harness and the driver it runs make themselves undumpable
-too before any candidate code starts. Exit status: the command's, 128 + N for a signal N, 124 past the wall
-clock, 125 when the run could not be prepared.
+Not imported by judgegraph: its source, after `_wipe_main.py`'s, runs as `python3 -I -S -c SOURCE CPU_S FSIZE_BYTES
+WALL_S COMMAND...` through `docker exec`, as the sandbox user. It makes itself undumpable first: it holds the run's
+stdout, which carries the run's report, and a process of the same uid could otherwise open it through
+/proc/<pid>/fd/1, take the report off the pipe and write a forged one (a `sh` and `timeout` did this job before,
+and a detached daemon of the candidate's won that race in half the runs). The harness and the driver it runs make
+themselves undumpable too before any candidate code starts. Exit status: the command's, 128 + N for a signal N, 124
+past the wall clock, 125 when the run could not be prepared.
 """
 
 import contextlib
 import ctypes
 import os
 import resource
-import shutil
 import signal
 import sys
 
 PR_SET_DUMPABLE = 4
-WIPE = ("/work", "/tmp", "/dev/shm")
-
-
-def wipe():
-    for top in WIPE:
-        try:
-            names = os.listdir(top)
-        except OSError:
-            continue
-        for name in names:
-            path = os.path.join(top, name)
-            try:
-                if os.path.isdir(path) and not os.path.islink(path):
-                    shutil.rmtree(path, ignore_errors=True)
-                else:
-                    os.unlink(path)
-            except OSError:
-                pass
 
 
 def prepare():

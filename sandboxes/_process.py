@@ -37,7 +37,7 @@ from judgegraph.sandboxes._types import ExecResult, Limits, decode
 log = logging.getLogger(__name__)
 
 NOBODY = 65534
-ZYGOTE_SOURCE = (Path(__file__).parent / "_zygote_main.py").read_text()
+ZYGOTE_SOURCE = "".join((Path(__file__).parent / name).read_text() for name in ("_wipe_main.py", "_zygote_main.py"))
 RUN_ENV = {
     "PATH": "/usr/local/bin:/usr/bin:/bin",
     "HOME": "/work/run",

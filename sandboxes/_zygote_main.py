@@ -1,10 +1,10 @@
 """The in-sandbox half of the process backend: a warm PID 1 that forks one run at a time.
 
-This file is not imported by judgegraph: its source runs as `python3 -I -S -c SOURCE FD` inside bubblewrap,
-under the system interpreter (any CPython 3.9+), with only the standard library. The host sends a request
-and the run's stdio descriptors over the control socket FD; the zygote writes the files into a fresh
-/work/run, forks the run with its rlimits, reports its exit, then kills whatever the run left behind (as
-PID 1 of the namespace it survives `kill(-1)`) and wipes /work, /tmp and /dev/shm.
+This file is not imported by judgegraph: its source, after `_wipe_main.py`'s, runs as `python3 -I -S -c SOURCE FD`
+inside bubblewrap, under the system interpreter (any CPython 3.9+), with only the standard library. The host sends
+a request and the run's stdio descriptors over the control socket FD; the zygote writes the files into a fresh
+/work/run, forks the run with its rlimits, reports its exit, then kills whatever the run left behind (as PID 1 of
+the namespace it survives `kill(-1)`) and wipes /work, /tmp and /dev/shm.
 """
 
 import base64
@@ -14,14 +14,12 @@ import json
 import os
 import resource
 import select
-import shutil
 import signal
 import socket
 import struct
 import sys
 
 PR_SET_DUMPABLE = 4
-WIPE = ("/work", "/tmp", "/dev/shm")
 
 
 def _send(sock, msg):
@@ -43,23 +41,6 @@ def _recv(sock):
             sys.exit(0)
         body += chunk
     return json.loads(body), fds
-
-
-def _wipe():
-    for top in WIPE:
-        try:
-            names = os.listdir(top)
-        except OSError:
-            continue
-        for name in names:
-            path = os.path.join(top, name)
-            try:
-                if os.path.isdir(path) and not os.path.islink(path):
-                    shutil.rmtree(path, ignore_errors=True)
-                else:
-                    os.unlink(path)
-            except OSError:
-                pass
 
 
 def _reap_all():
@@ -168,7 +149,7 @@ def _run(sock, req, fds, wake_r):
     # socket) is read only once the namespace is clean again.
     left = _kill_leftovers()  # before the report, so no leftover keeps the run's output pipes open
     _send(sock, {"id": req["id"], "exit": os.waitstatus_to_exitcode(status), "leftovers": left})
-    _wipe()
+    wipe()
 
 
 def main():
@@ -191,7 +172,7 @@ def main():
                 with contextlib.suppress(OSError):
                     os.close(fd)
             left = _kill_leftovers()
-            _wipe()
+            wipe()
             _send(sock, {"id": req.get("id"), "error": f"{type(e).__name__}: {e}", "leftovers": left})
 
 

@@ -75,7 +75,7 @@ async def test_a_response_that_says_nothing_passes_no_rubric(fake_openai: FakeOp
     t = await _run(fake_openai, request, tmp_path)
     v = t.verdict
     assert v is not None and v.winner == 1 and v.decided_by == "evidence"
-    gate = [c for c in v.criteria if c.name == "says_something"]
+    gate = [c for c in v.criteria if c.name == "commits_to_something"]
     assert [(c.candidate, c.passed) for c in gate] == [(0, False)]
 
 
