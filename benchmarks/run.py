@@ -35,6 +35,7 @@ SECTIONS = {
     "mcp": "A tool call through MCP against the same call in-process",
     "group_server": "A verl-sized batch through the reward server: grouped against per rollout",
     "prefix_cache": "Model-judged groups and the servers' prefix caches",
+    "hardening": "What the hardening against reward hacking costs a code case",
 }
 REPORT = Path(__file__).resolve().parent.parent / "BENCHMARKS.md"
 

@@ -97,9 +97,10 @@ _DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)", re.MULTILINE)
 
 
 def _c_test(code: str, test: str, cpp: bool) -> str:
-    """The candidate's code, a guard, then the test: every macro the code defined is undefined (a `main` or
-    `assert` it redefined included), the test's includes come after that, its `assert` reports through the runner
-    (`jg_assert_failed`, which traps), and its `main` is `jg_test_main`, which the runner calls."""
+    """The candidate's code, a guard, the test, then the runner (`in_sandbox/record_runner.c`, `.cpp`): every
+    macro the code defined is undefined before the test (a `main` or `assert` it redefined included), the test's
+    includes come after that, its `assert` reports through the runner (`jg_assert_failed`, which traps), and its
+    `main` is `jg_test_main`, which the runner's `main` calls. One translation unit: one compiler run."""
     linkage = 'extern "C" ' if cpp else ""
     guard = [
         "/* judgegraph: the candidate's code ends here; the test follows */",
@@ -111,7 +112,11 @@ def _c_test(code: str, test: str, cpp: bool) -> str:
         "#define assert(e) ((e) ? (void)0 : jg_assert_failed(#e, __FILE__, __LINE__))",
         "#define main jg_test_main",
     ]
-    return code.rstrip("\n") + "\n\n" + "\n".join(guard) + "\n" + returning_main(_INCLUDE.sub("", test)) + "\n"
+    body = returning_main(_INCLUDE.sub("", test))
+    with_args = re.search(r"\bmain\s*\(\s*int\b", body) is not None
+    runner = _runner("record_runner.cpp" if cpp else "record_runner.c")
+    runner = runner.replace("__JG_CALL__", "jg_test_main(argc, argv)" if with_args else "jg_test_main()")
+    return "\n".join([code.rstrip("\n"), "", *guard, body, runner])
 
 
 def returning_main(source: str) -> str:
@@ -156,18 +161,16 @@ class C(ProgramLanguage):
         if test is None:
             build = ["gcc", "-std=gnu17", "-O2", "-o", "main", "main.c", "-lm"]
             return Step({"main.c": code}, build, ["./main"])
-        sources = {"main.c": _c_test(code, test, cpp=False), "jg_runner.c": _runner("record_runner.c")}
-        build = ["gcc", "-std=gnu17", "-O2", "-o", "main", "main.c", "jg_runner.c", "-lm"]
-        return Step(sources, build, ["./main"], record=True, secret=("jg_runner.c",))
+        build = ["gcc", "-std=gnu17", "-O2", "-o", "main", "main.c", "-lm"]
+        return Step({"main.c": _c_test(code, test, cpp=False)}, build, ["./main"], record=True, secret=("main.c",))
 
 
 class Cpp(ProgramLanguage):
     def step(self, code: str, test: str | None) -> Step:
         if test is None:
             return Step({"main.cpp": code}, ["g++", "-std=gnu++17", "-O2", "-o", "main", "main.cpp", "-lm"], ["./main"])
-        sources = {"main.cpp": _c_test(code, test, cpp=True), "jg_runner.cpp": _runner("record_runner.cpp")}
-        build = ["g++", "-std=gnu++17", "-O2", "-o", "main", "main.cpp", "jg_runner.cpp", "-lm"]
-        return Step(sources, build, ["./main"], record=True, secret=("jg_runner.cpp",))
+        build = ["g++", "-std=gnu++17", "-O2", "-o", "main", "main.cpp", "-lm"]
+        return Step({"main.cpp": _c_test(code, test, cpp=True)}, build, ["./main"], record=True, secret=("main.cpp",))
 
 
 def java_main_class(source: str) -> str:

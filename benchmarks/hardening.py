@@ -1,0 +1,89 @@
+"""What the hardening against reward hacking costs a code case, side by side on the warm Docker pool: a function
+test program in C, Go and JavaScript built with its completion-record runner (`tools/in_sandbox/`) against the
+same test program built the way it was before (the candidate's code and the test in one program, passing on exit
+status 0 alone), and a Python assertion test through the harness (every name resolved to the tests' bindings or
+the real builtins)."""
+
+from __future__ import annotations
+
+import time
+
+from benchmarks._util import Stats, table
+from judgegraph.sandboxes import SandboxPool
+from judgegraph.tools import language_named, read_report
+from judgegraph.tools._languages import Program, Step, driver_program
+from judgegraph.tools._program_languages import ProgramLanguage
+from judgegraph.tools.run_code import CASE_TIMEOUT_S
+
+CASES = {
+    "c": ("int add(int a, int b) { return a + b; }", "#include <assert.h>\nint main(void) { assert(add(2, 3) == 5); }"),
+    "go": (
+        "func add(a int, b int) int {\n\treturn a + b\n}",
+        'import "os"\n\nfunc main() {\n\tif add(2, 3) != 5 {\n\t\tos.Exit(1)\n\t}\n}',
+    ),
+    "javascript": (
+        "function add(a, b) { return a + b; }",
+        "const assert = require('node:assert');\nassert.strictEqual(add(2, 3), 5);",
+    ),
+}
+PYTHON = (
+    "def add(a, b):\n    return a + b\n",
+    "def check(candidate):\n    assert candidate(2, 3) == 5\n    assert abs(candidate(-1, 4) - 3) < 1e-9\n",
+)
+
+
+def _unhardened(language: str, code: str, test: str) -> Program:
+    """The test program as it was built before the runner: one program, a pass on exit status 0."""
+    lang = language_named(language)
+    assert isinstance(lang, ProgramLanguage)
+    joined = code.rstrip("\n") + "\n\n" + test
+    steps = {
+        "c": Step({"main.c": joined}, ["gcc", "-std=gnu17", "-O2", "-o", "main", "main.c", "-lm"], ["./main"]),
+        "go": Step(
+            {"main.go": "package main\n\n" + code, "test.go": "package main\n\n" + test},
+            ["go", "build", "-o", "main", "main.go", "test.go"],
+            ["./main"],
+        ),
+        "javascript": Step({"main.js": joined}, None, ["node", "--max-old-space-size=256", "main.js"]),
+    }
+    return driver_program(
+        [lang.step(code, None), steps[language]],
+        [test],
+        env=lang.env,
+        case_timeout_s=CASE_TIMEOUT_S + lang.startup_s,
+        limits=lang.limits,
+        run_memory_mb=lang.run_memory_mb,
+        failure_marker=lang.failure_marker,
+    )
+
+
+async def _time(pool: SandboxPool, program: Program, n: int) -> tuple[Stats, int]:
+    times, passed = [], 0
+    for _ in range(n + 1):  # the first run warms the sandbox and the page cache
+        start = time.perf_counter()
+        run = await pool.run(program.command, files=program.files, limits=program.limits)
+        times.append(time.perf_counter() - start)
+        cases, load_error = read_report(program, run)
+        passed += load_error is None and all(c.status == "passed" for c in cases)
+    return Stats.of(times[1:]), passed
+
+
+async def bench(n: int = 10) -> str:
+    rows: list[list[object]] = []
+    async with await SandboxPool.open("docker", size=1) as pool:
+        for language, (code, test) in CASES.items():
+            hardened = language_named(language).program(code, [test], "add", CASE_TIMEOUT_S)
+            before, ok_before = await _time(pool, _unhardened(language, code, test), n)
+            after, ok_after = await _time(pool, hardened, n)
+            ratio = after.p50_ms / before.p50_ms
+            rows.append([language, f"{ok_before}/{n + 1}", before.p50_ms, f"{ok_after}/{n + 1}", after.p50_ms, ratio])
+        python = language_named("python").program(PYTHON[0], [PYTHON[1]], "add", CASE_TIMEOUT_S)
+        stats, ok = await _time(pool, python, n)
+        rows.append(["python (harness)", "-", "-", f"{ok}/{n + 1}", stats.p50_ms, "-"])
+    return "\n\n".join(
+        [
+            __doc__.split("\n\n")[0].replace("\n", " "),
+            f"{n} runs each after a warm-up, one Docker sandbox (its in-container runner undumpable in both columns):",
+            table(["test program", "passed before", "p50 ms before", "passed", "p50 ms", "x before"], rows),
+        ]
+    )
