@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from statistics import fmean
+
 from judgegraph.graphs._strategies import Policies, aggregations
 from judgegraph.graphs._verdict_format import ModelRuling
 from judgegraph.schema import CriterionResult, JudgeRequest, ToolResult, Verdict, sole_best
@@ -45,22 +47,27 @@ def silence_criteria(request: JudgeRequest) -> list[CriterionResult]:
 
 def overruled(request: JudgeRequest, verdict: Verdict) -> Verdict:
     """The model's verdict, with the evidence's last word: every response that commits to nothing scores 0 (in
-    pairwise, it loses to one that commits to something), and in pointwise mode so does every response a
-    conclusive check failed (a failed test or example, a wrong answer, a program that disagrees with the ones that
-    agree), whatever score the model gave it."""
+    pairwise, it loses to one that commits to something), and in pointwise mode every response a conclusive check
+    failed (a failed test or example, a wrong answer, a program that disagrees with the ones that agree) scores
+    what its conclusive checks give it (the share of tests passed, say), whatever score the model gave it."""
     if not verdict.valid or not verdict.scores:
         return verdict
     known = {(c.name, c.candidate) for c in verdict.criteria}
     criteria = verdict.criteria + [c for c in silence_criteria(request) if (c.name, c.candidate) not in known]
-    out = {c.candidate for c in criteria if c.name == SILENT}
+    checked: dict[int, float] = {c.candidate: 0.0 for c in criteria if c.name == SILENT}
     if request.mode == "pointwise":
-        out |= {c.candidate for c in criteria if c.source != "model" and c.conclusive and c.passed is False}
-    if not out:
+        failed = {c.candidate for c in criteria if c.source != "model" and c.conclusive and c.passed is False}
+        for i in failed - set(checked):
+            # what its conclusive checks give it: a sample it passed supports, never adds credit
+            checked[i] = fmean(
+                c.score or 0.0 for c in criteria if c.candidate == i and c.source != "model" and c.conclusive
+            )
+    if not checked:
         return verdict
-    scores = [0.0 if i in out else s for i, s in enumerate(verdict.scores)]
+    scores = [checked.get(i, s) for i, s in enumerate(verdict.scores)]
     winner = verdict.winner
-    if request.mode != "pointwise" and winner in out:
-        alive = [i for i in range(len(scores)) if i not in out]
+    if request.mode != "pointwise" and winner in checked:
+        alive = [i for i in range(len(scores)) if i not in checked]
         winner = sole_best([scores[i] if i in alive else -1.0 for i in range(len(scores))]) if alive else None
     return verdict.model_copy(update={"scores": scores, "winner": winner, "criteria": criteria})
 
