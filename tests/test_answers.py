@@ -52,7 +52,7 @@ def test_master_key_texts_commit_to_no_matching_answer(text: str) -> None:
         ("25%", "0.25", "numeric"),
         ("25", "25%", "numeric"),
         ("$18", "18", "numeric"),
-        ("It is 25%", "25%", "numeric"),
+        ("It is 25%", "25%", "worded"),
         ("2\\sqrt{2}", "sqrt(8)", "symbolic"),
         ("x^2+2x+1", "(x+1)^2", "symbolic"),
         ("(1, 2)", "(1,2)", "tuple"),

@@ -28,7 +28,7 @@ from sympy.parsing.sympy_parser import (
 
 from judgegraph.errors import UnsafeExpression
 
-Method = Literal["choice", "numeric", "symbolic", "tuple", "string", "math-verify", "none"]
+Method = Literal["choice", "numeric", "worded", "symbolic", "tuple", "string", "math-verify", "none"]
 
 MAX_EXPR_CHARS = 200
 MAX_NUMBER_DIGITS = 40
@@ -551,7 +551,7 @@ def _equivalent(answer: str, reference: str, symbolic: bool) -> Match:
         said = "names several values" if many else "names one value"
         return Match(False, "none", f"{answer!r} {said}; the reference {reference!r} does not")
     own = _own_equivalent(answer, reference, symbolic)
-    if own.equivalent or own.method in ("choice", "none"):
+    if own.equivalent or own.method in ("choice", "worded", "none"):
         return own
     if not symbolic:
         raise NeedsSymbolic
@@ -600,16 +600,19 @@ def _own_equivalent(answer: str, reference: str, symbolic: bool = True) -> Match
     if not _meaningful(a):
         return Match(False, "none", "the answer states nothing")
     na, nr = _number(a), _number(r)
-    if na is None and nr is not None:  # "It is 25%" against a numeric reference: its one number
+    worded = False
+    if na is None and nr is not None:  # "It is 25%", "April 48, May 24: 72" against a numeric reference
         numbers = _NUMBER.findall(a)
-        na = _number(normalize(numbers[0])) if len(numbers) == 1 else None
+        na, worded = (_number(normalize(numbers[-1])) if numbers else None), True
     if na is not None and nr is not None:
         (va, pa), (vr, pr) = na, nr
         candidates = [va]
         if pa != pr:  # "25%" vs "25" or "0.25": accept either reading of the percent sign
             candidates.append(va / 100 if pa else va * 100)
         ok = any(_numbers_equal(v, vr) for v in candidates)
-        return Match(ok, "numeric", f"{a} {'==' if ok else '!='} {r}")
+        # a worded answer is read by its last number alone: no other reading (math-verify's first value) may
+        # credit another number of it, so the same words never match two references
+        return Match(ok, "worded" if worded else "numeric", f"{a} {'==' if ok else '!='} {r}")
     ra, rr = _split_top_level(a), _split_top_level(r)
     if len(rr) > 1:
         if len(ra) != len(rr):
