@@ -56,7 +56,7 @@ def overruled(request: JudgeRequest, verdict: Verdict) -> Verdict:
     criteria = verdict.criteria + [c for c in silence_criteria(request) if (c.name, c.candidate) not in known]
     checked: dict[int, float] = {c.candidate: 0.0 for c in criteria if c.name == SILENT}
     if request.mode == "pointwise":
-        failed = {c.candidate for c in criteria if c.source != "model" and c.conclusive and c.passed is False}
+        failed = {c.candidate for c in criteria if c.fails_by_evidence}
         for i in failed - set(checked):
             # what its conclusive checks give it: a sample it passed supports, never adds credit
             checked[i] = fmean(

@@ -285,7 +285,7 @@ async def _deliberate_alone(state: JudgeState, ctx: JudgeContext, attempts: int)
     rulings, replies = dict(state.get("rulings", {})), dict(state.get("replies", {}))
     problems: dict[str, str] = {}
     silent = {c.candidate for c in silence_criteria(state["request"])}
-    for i in silent:  # 0 by evidence (`silenced`): no model sees a response that commits to nothing
+    for i in silent:  # 0 by evidence (`overruled`): no model sees a response that commits to nothing
         rulings.setdefault(keys[i], ModelRuling(scores=[0.0], rationale="the response commits to nothing"))
     todo = [i for i in range(n) if keys[i] not in rulings]
     answers = await asyncio.gather(*(_ask(_alone(state, i), ctx, "AB") for i in todo))

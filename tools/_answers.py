@@ -69,12 +69,6 @@ class Match:
 # ---------------------------------------------------------------- extraction
 
 
-def _last_braced(text: str, command: str) -> str | None:
-    """The contents of the last `\\command{...}`, braces balanced."""
-    start = text.rfind("\\" + command + "{")
-    return None if start < 0 else _braced_from(text, start + len(command) + 2)
-
-
 def _braced_from(text: str, i: int) -> str | None:
     """The text from `i` (just past an opening brace) to the brace that closes it; None when it never closes."""
     depth = 1
@@ -202,9 +196,8 @@ _BOX_HEDGE = re.compile(
 def _final_box(text: str) -> str | None:
     """The last box's contents ("" when it is empty or never closes); None when the text has no box. Boxes
     nested in the last one state it (`\\boxed{\\boxed{x}}`); the box before it, joined by a hedge word, joins it."""
-    opens = [m for m in _BOX.finditer(text)]
     outer: list[tuple[int, int, str]] = []  # (start, end, contents) of the boxes not inside another
-    for m in opens:
+    for m in _BOX.finditer(text):
         if outer and m.start() < outer[-1][1]:
             continue
         inner = _braced_from(text, m.end())
@@ -215,12 +208,7 @@ def _final_box(text: str) -> str | None:
     if not outer:
         return None
     start, _, last = outer[-1]
-    while _BOX.search(last):  # \\boxed{\\boxed{x}}
-        found = _final_box(last)
-        if not found:
-            break
-        last = found
-    last = last.strip()
+    last = (_final_box(last) or last).strip()  # \\boxed{\\boxed{x}} states x
     if not _meaningful(normalize(last)):  # \\boxed{} or \\boxed{\\phantom{2}}
         return ""
     if len(outer) > 1:

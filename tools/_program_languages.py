@@ -227,19 +227,23 @@ class Go(ProgramLanguage):
             if re.search(r"func\s+TestMain\s*\(", test):  # the test's own TestMain: its exit status decides
                 return Step(sources, ["go", "test", "-c", "-o", "main", *files], ["./main"])
             named = package.search(test) or package.search(code)
-            runner = _runner("record_runner_test.go").replace(
-                "__JG_PACKAGE__", named.group().split()[-1] if named else "main"
-            )
-            sources["jg_runner_test.go"] = runner
-            build = ["go", "test", "-c", "-o", "main", *files, "jg_runner_test.go"]
-            return Step(sources, build, ["./main"], record=True, secret=("jg_runner_test.go",))
+            name = named.group().split()[-1] if named else "main"
+            sources["jg_runner_test.go"] = _runner("record_runner_test.go").replace("__JG_PACKAGE__", name)
+            sources["jg_record.go"] = _runner("record.go").replace("__JG_PACKAGE__", name)
+            build = ["go", "test", "-c", "-o", "main", *files, "jg_runner_test.go", "jg_record.go"]
+            return Step(sources, build, ["./main"], record=True, secret=("jg_record.go",))
         # A test program: a second file of the same package, with its own imports; its main runs from the runner.
         if not package.search(test):
             test = "package main\n\n" + test
         test = re.sub(r"\bfunc\s+main\s*\(\s*\)", "func jgTestMain()", test, count=1)
-        sources = {"main.go": code, "test.go": test, "jg_runner.go": _runner("record_runner.go")}
-        build = ["go", "build", "-o", "main", "main.go", "test.go", "jg_runner.go"]
-        return Step(sources, build, ["./main"], record=True, secret=("jg_runner.go",))
+        sources = {
+            "main.go": code,
+            "test.go": test,
+            "jg_runner.go": _runner("record_runner.go"),
+            "jg_record.go": _runner("record.go").replace("__JG_PACKAGE__", "main"),
+        }
+        build = ["go", "build", "-o", "main", "main.go", "test.go", "jg_runner.go", "jg_record.go"]
+        return Step(sources, build, ["./main"], record=True, secret=("jg_record.go",))
 
 
 class Rust(ProgramLanguage):

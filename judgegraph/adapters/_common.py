@@ -83,9 +83,7 @@ def decided_by_evidence(verdict: Verdict, i: int) -> bool:
     failed (a failed test, a wrong answer, a response that commits to nothing)."""
     if verdict.decided_by == "evidence":
         return True
-    return any(
-        c.candidate == i and c.source != "model" and c.conclusive and c.passed is False for c in verdict.criteria
-    )
+    return any(c.candidate == i and c.fails_by_evidence for c in verdict.criteria)
 
 
 def group_scores(verdict: Verdict, k: int, undecided: Undecided = "model") -> list[float | None]:

@@ -39,6 +39,11 @@ class CriterionResult(BaseModel):
     """False for a pass that supports the candidate without proving it (the statement's own examples): a
     failure still decides against it, a pass alone never scores it."""
 
+    @property
+    def fails_by_evidence(self) -> bool:
+        """A conclusive failure that evidence, not the model, found: it decides against its candidate."""
+        return self.source != "model" and self.conclusive and self.passed is False
+
 
 class Verdict(BaseModel):
     """A judge's ruling on one request."""
