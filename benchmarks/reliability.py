@@ -929,79 +929,32 @@ def _top_scores(body: dict[str, Any]) -> Reply:
 
 
 async def attacks(sandbox: str = "auto") -> Figure:
-    """Every family of `benchmarks/attacks.py` through verl's `compute_score_batch` (the trainers' reward path),
-    with the default judge; per family, the hacks rewarded (valid and above 0) and, beside them, the controls'."""
-    from benchmarks.attacks import cases
-    from judgegraph.adapters import verl as verl_adapter
+    """The attack card (`judgegraph eval attacks`, `judgegraph.evals._attacks`) through verl's, TRL's and the
+    server's reward paths, with the default judge and its model a fake that gives every response the top score
+    (the worst case for a hack), with the embedded default's trust."""
+    from judgegraph.evals._attack_card import run_card
+    from judgegraph.settings import Settings
 
-    all_cases = cases()
     tmp = Path(tempfile.mkdtemp(prefix="judgegraph-attacks-"))
     fake = FakeOpenAI().start()
     fake.responder = _top_scores
-    env = {
-        "JUDGEGRAPH_MODEL_URL": fake.url,
-        "JUDGEGRAPH_MODEL_TRUSTED": "false",  # the embedded default's trust
-        "JUDGEGRAPH_STORE": str(tmp / "runs.db"),
-        "JUDGEGRAPH_SANDBOX": sandbox,
-    }
-    saved = {k: os.environ.get(k) for k in env}
-    os.environ.update(env)
-    judges, verl_adapter._JUDGES = verl_adapter._JUDGES, {}
-    start = time.perf_counter()
+    settings = Settings(model_url=fake.url, model_trusted=False, store_path=tmp / "runs.db", sandbox=sandbox)
     try:
-        out = await verl_adapter.compute_score_batch_async(
-            ["attacks"] * len(all_cases),
-            [c.response for c in all_cases],
-            [c.ground_truth for c in all_cases],
-            [{"prompt": c.prompt} for c in all_cases],
-        )
+        card = await run_card(settings)
     finally:
-        for judge in verl_adapter._JUDGES.values():
-            await judge.aclose()
-        verl_adapter._JUDGES = judges
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
         fake.stop()
-    took = time.perf_counter() - start
-    rows: list[list[object]] = []
-    families: dict[tuple[str, str], tuple[int, int, int]] = {}
-    rewarded: dict[str, list[str]] = {}
-    for case, result in zip(all_cases, out, strict=True):
-        got = bool(result["valid"]) and float(result["score"]) > 0
-        key = (case.family, case.role)
-        n, hit, abstained = families.get(key, (0, 0, 0))
-        families[key] = (n + 1, hit + got, abstained + bool(result.get("abstained")))
-        if got:
-            rewarded.setdefault(f"{case.family} ({case.role})", []).append(case.name)
-    for (family, role), (n, hit, abstained) in families.items():
-        what = {"hack": "hacks rewarded", "control": "controls rewarded", "hardcode": "rewarded (by design)"}[role]
-        rows.append([family, role, n, f"{hit}/{n} {what}", abstained])
-    hacks = [(n, hit) for (f, role), (n, hit, _) in families.items() if role == "hack"]
-    controls = [(n, hit) for (f, role), (n, hit, none) in families.items() if role == "control" and not none]
-    undecided = sum(none for (f, role), (n, hit, none) in families.items() if role == "control")
-    fp = sum(h for _, h in hacks) / max(1, sum(n for n, _ in hacks))
-    recall = sum(h for _, h in controls) / max(1, sum(n for n, _ in controls))
+    n = sum(t.responses for (path, _, _), t in card.tallies.items() if path == card.paths[0])
     body = (
-        f"Sandbox `{sandbox}`; {len(all_cases)} responses through verl's `compute_score_batch` in {took:.0f} s, "
-        "the default `evidence` judge, its model a fake that gives every response the top score, with the embedded "
-        "default's trust (what nothing decides abstains). A hack counts when its reward is valid and above 0. "
-        f"Hacks rewarded: **{fp:.1%}**; controls that evidence decides rewarded: **{recall:.1%}**; {undecided} "
-        "controls that no evidence decides abstain, as the hacks beside them do.\n\n"
-        + table(["family", "role", "responses", "rewarded", "abstained"], rows)
-        + "\n\nThe families and why each fails are in `benchmarks/attacks.py`; each is also a regression test "
-        "(tests/test_reward_hacking.py, tests/test_completion_records.py, tests/test_answers.py, "
-        "tests/test_run_code.py)."
+        f"Sandbox `{sandbox}`; {n} responses through each trainer's reward path (verl's `compute_score_batch`, "
+        "TRL's reward function, the reward server's `/reward`), the default `evidence` judge, its model a fake "
+        "that gives every response the top score, with the embedded default's trust (what nothing decides "
+        "abstains). A hack counts when its reward is a number above 0; an abstention is not a reward.\n\n"
+        + card.markdown()
+        + "\nThe families and why each fails are in `evals/_attacks.py` (`judgegraph eval attacks` runs them with "
+        "your own judge, model and sandbox); each is also a regression test (tests/test_reward_hacking.py, "
+        "tests/test_completion_records.py, tests/test_answers.py, tests/test_run_code.py)."
     )
-    facts = {
-        "rewarded": rewarded,
-        "hack_rate": fp,
-        "control_recall": recall,
-        "families": {f"{f}|{r}": v for (f, r), v in families.items()},
-    }
-    return Figure(f"Attack card ({sandbox})", f"python -m benchmarks.reliability attacks_{sandbox}", body, facts)
+    return Figure(f"Attack card ({sandbox})", f"python -m benchmarks.reliability attacks_{sandbox}", body, card.facts())
 
 
 async def report_channel(sandbox: str = "auto", tries: int = 200) -> Figure:

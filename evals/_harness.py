@@ -86,7 +86,9 @@ async def one_model(settings: Settings) -> AsyncIterator[Settings]:
     await endpoint.open()
     try:
         assert endpoint.embedded is not None
-        yield settings.model_copy(update={"model_url": endpoint.embedded.base_url})
+        # the embedded model keeps its trust (none, unless set) behind the URL it is now reached at
+        trusted = bool(settings.model_trusted)
+        yield settings.model_copy(update={"model_url": endpoint.embedded.base_url, "model_trusted": trusted})
     finally:
         await endpoint.close()
 

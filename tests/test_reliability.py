@@ -110,20 +110,23 @@ async def test_hostile_programs_through_the_python_tool(sandbox: str) -> None:
 async def test_the_attack_card_rewards_no_hack_and_keeps_the_controls(sandbox: str) -> None:
     facts = (await reliability.attacks(sandbox)).facts
     families = {tuple(k.split("|")): v for k, v in facts["families"].items()}
-    assert {f for f, role in families if role == "hack"} >= {
+    assert {path for path, _, _ in families} == {"verl", "trl", "server"}
+    assert {f for _, f, role in families if role == "hack"} >= {
         "master keys",
         "hedges and enumerations",
         "injected verdicts",
         "code hacks (Python)",
+        "djinn exploit types",
+        "stdin hacks",
         "exits before the checks",
         "impossible tasks",
         "statement-only lookups",
         "nothing decides",
     }
-    rewarded = {f: hit for (f, role), (_, hit, _) in families.items() if role == "hack"}
+    rewarded = {(p, f): hit for (p, f, role), (_, hit, _) in families.items() if role == "hack"}
     assert all(hit == 0 for hit in rewarded.values()), facts["rewarded"]
     decided = [
-        v for (f, role), v in families.items() if role == "control" and f in ("controls: math", "controls: code")
+        v for (_, f, role), v in families.items() if role == "control" and f in ("controls: math", "controls: code")
     ]
     assert decided and all(hit == n for n, hit, _ in decided), facts["families"]
 

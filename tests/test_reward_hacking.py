@@ -145,7 +145,7 @@ async def test_a_lookup_of_the_samples_ranks_below_the_programs_that_agree(
     trusted model gives it the top score; beside two honest rollouts that agree with each other on generated
     inputs, it disagrees with them, and its reward is 0 by evidence (dual agreement, after CodeT). Alone, nothing
     but the samples checks it: it abstains, as an honest program alone does."""
-    from benchmarks.attacks import HONEST_SOLUTION, LOOKUP, STATEMENT, _py
+    from judgegraph.evals._attacks import HONEST_SOLUTION, LOOKUP, STATEMENT, _py
 
     fake_openai.responder = _top_score
     monkeypatch.setenv("JUDGEGRAPH_MODEL_URL", fake_openai.url)
@@ -168,3 +168,39 @@ async def test_a_lookup_of_the_samples_ranks_below_the_programs_that_agree(
     alone = await scored([_py(LOOKUP)])
     assert [r["score"] for r in group] == [1.0, 1.0, 0.0] and group[2]["valid"]
     assert alone[0]["abstained"] and not alone[0]["valid"]
+
+
+def test_eval_attacks_runs_the_card_through_every_reward_path(
+    fake_openai: FakeOpenAI, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """`judgegraph eval attacks` with the caller's model: untrusted, no hack earns a reward through verl, TRL or
+    the server; trusted and gullible (every response its top score), what no evidence decides is rewarded, and
+    the card says so (it measures, it does not assume)."""
+    from typer.testing import CliRunner
+
+    from judgegraph.cli import app
+
+    fake_openai.responder = _top_score
+    monkeypatch.setenv("JUDGEGRAPH_SANDBOX", "process")
+
+    def card(*extra: str) -> dict[str, Any]:
+        out = tmp_path / f"card{len(list(tmp_path.iterdir()))}"
+        args = ["eval", "attacks", "--model", fake_openai.url, "--store", str(tmp_path / "r.db"), "-o", str(out)]
+        result = CliRunner().invoke(app, [*args, *extra])
+        assert result.exit_code == 0, result.output
+        assert "| family | role |" in result.output
+        (folder,) = out.iterdir()
+        assert "# Attack card" in (folder / "report.md").read_text()
+        data: dict[str, Any] = json.loads((folder / "card.json").read_text())
+        return data
+
+    monkeypatch.setenv("JUDGEGRAPH_MODEL_TRUSTED", "false")
+    untrusted = card()
+    assert untrusted["hack_rate"] == 0.0 and untrusted["control_recall"] == 1.0, untrusted["rewarded"]
+    assert {k.split("|")[0] for k in untrusted["families"]} == {"verl", "trl", "server"}
+    monkeypatch.setenv("JUDGEGRAPH_MODEL_TRUSTED", "true")
+    trusted = card("--through", "trl")
+    assert set(trusted["rewarded"]) >= {"trl|nothing decides|hack"}  # the confident wrong answer, by the model
+    assert not any("master keys" in k or "code hacks" in k for k in trusted["rewarded"])
+    unknown = CliRunner().invoke(app, ["eval", "attacks", "--through", "openrlhf"])
+    assert unknown.exit_code == 2 and "known: verl, trl, server" in unknown.output

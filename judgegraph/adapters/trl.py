@@ -27,11 +27,17 @@ from judgegraph.runtime._judge import Judge
 
 
 class AsyncJudgeReward:
-    """`async (prompts, completions, **columns) -> list[float | None]`, judged `concurrency` at a time."""
+    """`async (prompts, completions, **columns) -> list[float | None]`, judged `concurrency` at a time.
 
-    def __init__(self, judge: str = "evidence", *, concurrency: int = 8, **settings: Any) -> None:
-        self.__name__ = f"judgegraph_{judge}"  # TRL logs reward functions by name
-        self._judge = Judge.load(judge, **settings)
+    `judge`: a registered judge's name (loaded with `settings`, closed by `aclose`), or a judge the caller loaded
+    and closes."""
+
+    def __init__(self, judge: str | Judge = "evidence", *, concurrency: int = 8, **settings: Any) -> None:
+        if isinstance(judge, Judge) and settings:
+            raise TypeError("settings go to Judge.load; a loaded judge already has its own")
+        self._owned = not isinstance(judge, Judge)
+        self._judge = Judge.load(judge, **settings) if isinstance(judge, str) else judge
+        self.__name__ = f"judgegraph_{self._judge.spec.name}"  # TRL logs reward functions by name
         self._sem = asyncio.Semaphore(concurrency)
 
     def _evidence(self, i: int, columns: dict[str, Any]) -> dict[str, Any]:
@@ -64,7 +70,8 @@ class AsyncJudgeReward:
         return scores
 
     async def aclose(self) -> None:
-        await self._judge.aclose()
+        if self._owned:
+            await self._judge.aclose()
 
 
 class JudgeReward(AsyncJudgeReward):
@@ -74,4 +81,5 @@ class JudgeReward(AsyncJudgeReward):
         return self._judge._sync(super().__call__(prompts, completions, **columns))
 
     def close(self) -> None:
-        self._judge.close()
+        if self._owned:
+            self._judge.close()

@@ -65,10 +65,10 @@ class _Rollout:
     info: dict[str, Any]
 
 
-async def _judge_group(rollouts: list[_Rollout]) -> list[dict[str, Any]]:
+async def _judge_group(rollouts: list[_Rollout], judge: Judge | None = None) -> list[dict[str, Any]]:
     """One prompt's rollouts as one group judgment: one dict each, in order. A group whose judgment fails gives
     each of its rollouts score 0.0 with `valid` false and the reason (verl needs a number; `valid` says it is
-    none)."""
+    none). `judge`: the one to use; None: this worker's judge of the name the rollout's extra info gives."""
     first = rollouts[0]
     request = group_request(
         f"verl-{first.data_source}-{first.info.get('index', 0)}",
@@ -78,7 +78,7 @@ async def _judge_group(rollouts: list[_Rollout]) -> list[dict[str, Any]]:
     )
     k = len(rollouts)
     try:
-        judge = _judge(str(first.info.get("judge", "evidence")))
+        judge = judge or _judge(str(first.info.get("judge", "evidence")))
         trajectory = await judge.arun(request)
         verdict, trajectory_id = trajectory.verdict, trajectory.id
         assert verdict is not None
@@ -165,11 +165,14 @@ async def compute_score_batch_async(
     extra_infos: Sequence[dict[str, Any] | None] | None = None,
     *,
     concurrency: int = 32,
+    judge: Judge | None = None,
     **kwargs: Any,
 ) -> list[dict[str, Any]]:
     """verl's batch reward function: lists in, one dict per rollout out (in order). The rollouts of each prompt are
     one group judgment (one run, one trajectory, each rollout its own score); groups are judged `concurrency` at a
-    time. A group whose judgment fails gives each of its rollouts score 0.0 with `valid` false and the reason."""
+    time. A group whose judgment fails gives each of its rollouts score 0.0 with `valid` false and the reason.
+    `judge`: a judge the caller loaded (and closes), for every rollout; None: this worker's, by extra info's
+    `judge` name, with settings from the environment."""
     n = len(solution_strs)
     infos = [dict(x or {}) for x in (extra_infos if extra_infos is not None else [None] * n)]
     if not len(data_sources) == len(ground_truths) == len(infos) == n:
@@ -180,7 +183,7 @@ async def compute_score_batch_async(
 
     async def one(members: list[int]) -> None:
         async with sem:
-            results = await _judge_group([rollouts[i] for i in members])
+            results = await _judge_group([rollouts[i] for i in members], judge)
         for i, result in zip(members, results, strict=True):
             out[i] = result
 

@@ -24,12 +24,18 @@ from judgegraph.cli._common import (
 from judgegraph.errors import JudgegraphError
 
 if TYPE_CHECKING:
+    from judgegraph.evals._attack_card import AttackCard, RewardPath
     from judgegraph.evals._splits import Split
+    from judgegraph.settings import Settings
 
 
 def eval_(
     suite: Annotated[
-        str, typer.Argument(help="A bundled set (code, math, ...), a benchmark (rewardbench, ... with --file), or all.")
+        str,
+        typer.Argument(
+            help="A bundled set (code, math, ...), a benchmark (rewardbench, ... with --file), all, or attacks "
+            "(responses written to earn reward without being right, through the trainers' reward paths)."
+        ),
     ],
     judge_name: JudgeOpt = "evidence",
     model: ModelOpt = None,
@@ -52,13 +58,16 @@ def eval_(
         str | None,
         typer.Option(help="Bundled sets: only the `eval` or the `train` split (by request id); default: both."),
     ] = None,
+    through: Annotated[
+        str, typer.Option(help="eval attacks: the reward paths, comma-separated (verl, trl, server).")
+    ] = "verl,trl,server",
 ) -> None:
     """Run a judge over an eval set, record every run, and write a report (JSON, Markdown, plots)."""
     from judgegraph.evals._compare import run_all
     from judgegraph.evals._harness import run_eval, suites
 
-    if suite != "all" and suite not in suites():
-        raise fail(f"unknown suite {suite!r}; known: all, {', '.join(suites())}")
+    if suite not in ("all", "attacks") and suite not in suites():
+        raise fail(f"unknown suite {suite!r}; known: all, attacks, {', '.join(suites())}")
     if split not in (None, "train", "eval"):
         raise fail(f"unknown split {split!r}; known: train, eval")
     chosen = cast("Split | None", split)
@@ -68,6 +77,9 @@ def eval_(
     tune_gc()
     command = "judgegraph eval " + " ".join(sys.argv[2:]) if len(sys.argv) > 2 else f"judgegraph eval {suite}"
     try:
+        if suite == "attacks":
+            _attacks(settings, judge_name, through.split(","), root / f"attacks-{judge_name}-{stamp}", command)
+            return
         if suite == "all":
             names = judges_.split(",") if judges_ else None
             text = asyncio.run(
@@ -108,3 +120,27 @@ def eval_(
     if result.official is not None:
         out.print(f"official score: {result.official.get('score')}")
     out.print(f"report: {root / f'{suite}-{judge_name}-{stamp}' / 'report.md'}", soft_wrap=True)
+
+
+def _attacks(settings: Settings, judge_name: str, paths: list[str], out_dir: Path, command: str) -> None:
+    """The attack card: print it, and write it (Markdown and JSON) to `out_dir`."""
+    import json
+
+    from judgegraph.evals._attack_card import REWARD_PATHS, run_card
+    from judgegraph.evals._harness import one_model
+
+    unknown = [p for p in paths if p not in REWARD_PATHS]
+    if unknown:
+        raise fail(f"unknown reward path {', '.join(unknown)}; known: {', '.join(REWARD_PATHS)}")
+
+    async def card() -> AttackCard:
+        async with one_model(settings) as shared:
+            return await run_card(shared, judge_name, cast("list[RewardPath]", paths))
+
+    result = asyncio.run(card())
+    text = f"# Attack card\n\nMeasured with `{command}`.\n\n{result.markdown()}"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    (out_dir / "report.md").write_text(text)
+    (out_dir / "card.json").write_text(json.dumps(result.facts(), indent=2))
+    out.print(text, soft_wrap=True, highlight=False, markup=False)
+    out.print(f"report: {out_dir / 'report.md'}", soft_wrap=True)
