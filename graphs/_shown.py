@@ -7,6 +7,11 @@ import re
 
 from judgegraph.graphs._verdict_format import LETTERS, ModelRuling
 from judgegraph.schema import JudgeRequest
+from judgegraph.tools._answers import commits_to_nothing
+
+WITHHELD = "(withheld: this response commits to nothing, so it scores 0 by evidence)"
+"""What a model is shown in place of a response that commits to nothing: the "master keys" (":", "Solution:")
+that fool model judges never reach one, and the model still knows the response is there."""
 
 
 def shown_order(order: str, n: int) -> list[int]:
@@ -14,11 +19,17 @@ def shown_order(order: str, n: int) -> list[int]:
     return [1, 0] if order == "BA" else list(range(n))
 
 
+def shown_content(request: JudgeRequest, i: int) -> str:
+    """Candidate i as a model is shown it: its content, or `WITHHELD` where it commits to nothing."""
+    content = request.candidates[i].content
+    return WITHHELD if commits_to_nothing(content, request.prompt) else content
+
+
 def candidate_blocks(request: JudgeRequest, shown: list[int], nonce: str) -> list[dict[str, str]]:
     """Each shown candidate's letter, marker tag (with the run's nonce, so a response cannot close its own
-    marker) and content, for the prompt templates."""
+    marker) and content as shown (`shown_content`), for the prompt templates."""
     return [
-        {"letter": LETTERS[pos], "tag": f"response_{LETTERS[pos]}_{nonce}", "content": request.candidates[i].content}
+        {"letter": LETTERS[pos], "tag": f"response_{LETTERS[pos]}_{nonce}", "content": shown_content(request, i)}
         for pos, i in enumerate(shown)
     ]
 
@@ -28,14 +39,19 @@ _BLOCK = re.compile(r"<response_([A-Z]{1,2})_[0-9a-f]+>\n(.*?)\n</response_\1_[0
 
 def shown_in(opening: str, request: JudgeRequest) -> list[int] | None:
     """The order a conversation's opening message shows `request`'s candidates in (the request index at each
-    position, read from the marked response blocks); None when it does not show exactly these candidates."""
+    position, read from the marked response blocks); None when it does not show exactly these candidates. A
+    block matches a candidate as shown now, or in full (as runs before `WITHHELD` showed every response)."""
     blocks = [content for _, content in _BLOCK.findall(opening)]
-    contents = [c.content for c in request.candidates]
-    if request.prompt not in opening or sorted(blocks) != sorted(contents):
+    n = len(request.candidates)
+    if request.prompt not in opening or len(blocks) != n:
         return None
+    forms = [{request.candidates[i].content, shown_content(request, i)} for i in range(n)]
     shown: list[int] = []
     for block in blocks:
-        shown.append(next(i for i, c in enumerate(contents) if c == block and i not in shown))
+        found = next((i for i in range(n) if block in forms[i] and i not in shown), None)
+        if found is None:
+            return None
+        shown.append(found)
     return shown
 
 

@@ -48,9 +48,8 @@ async def test_a_response_that_commits_to_nothing_gets_zero_in_every_judge(
         any(c.name == "commits_to_something" and c.candidate == i and c.passed is False for c in verdict.criteria)
         for i in range(len(SILENT))
     )
-    if judge != "agentic":  # the agentic judge's model reads the group in one prompt; its score is overridden
-        shown = json.dumps(fake_openai.requests)
-        assert "Let's think step by step." not in shown and "Solution:" not in shown  # no model saw them
+    shown = json.dumps(fake_openai.requests)
+    assert "Let's think step by step." not in shown and "Solution:" not in shown  # no model saw them
 
 
 async def test_a_pair_with_one_silent_response_is_decided_without_the_model(
