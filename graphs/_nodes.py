@@ -17,6 +17,7 @@ from judgegraph.agents import select_skill as choose_skill
 from judgegraph.backends import Sampling
 from judgegraph.errors import VerdictParseError
 from judgegraph.graphs._aggregate import decide_from_evidence, evidence_criteria, final_verdict, silence_criteria
+from judgegraph.graphs._commit_first import OWN_ANSWER, commit_first, own_answer_of, ruling_against, scored_against
 from judgegraph.graphs._context import JudgeContext
 from judgegraph.graphs._shown import as_shown, candidate_blocks, shown_order, unshuffle
 from judgegraph.graphs._state import JudgeState
@@ -245,6 +246,19 @@ async def _ask(
     return order, unshuffle(ruling, shown_order(order, len(request.candidates))), None, turn.text
 
 
+async def _own_answer(state: JudgeState, ctx: JudgeContext) -> str | None:
+    """Commit-first: the model's own final answer to the task, asked before any response is shown to it (once a
+    run: a retry keeps it). The turn is recorded, so a replay asks for it again."""
+    if "own_answer" in state:
+        return state["own_answer"]
+    request = state["request"]
+    assert ctx.client is not None
+    text = ctx.spec.render("own_answer", prompt=request.prompt)
+    turn = await ctx.client.chat([{"role": "user", "content": with_images(ctx, request, text)}], sampling=OWN_ANSWER)
+    ctx.recorder.model_turn(turn, "deliberate")
+    return None if turn.error is not None or not turn.text else own_answer_of(turn.text)
+
+
 _MENTIONS = re.compile(r"\bcandidate (\d+)\b")
 
 
@@ -287,6 +301,12 @@ async def _deliberate_alone(state: JudgeState, ctx: JudgeContext, attempts: int)
     silent = {c.candidate for c in silence_criteria(state["request"])}
     for i in silent:  # 0 by evidence (`overruled`): no model sees a response that commits to nothing
         rulings.setdefault(keys[i], ModelRuling(scores=[0.0], rationale="the response commits to nothing"))
+    own = await _own_answer(state, ctx) if commit_first(ctx, state["request"]) else None
+    if own is not None:  # each response with a final answer, against the model's own
+        for i in range(n):
+            if keys[i] not in rulings and (score := scored_against(state["request"], i, own)) is not None:
+                why = f"commit-first: its final answer {'matches' if score else 'differs from'} mine, {own!r}"
+                rulings[keys[i]] = ModelRuling(scores=[score], rationale=why)
     todo = [i for i in range(n) if keys[i] not in rulings]
     answers = await asyncio.gather(*(_ask(_alone(state, i), ctx, "AB") for i in todo))
     for i, (_, ruling, problem, reply) in zip(todo, answers, strict=True):
@@ -307,6 +327,8 @@ async def _deliberate_alone(state: JudgeState, ctx: JudgeContext, attempts: int)
         )
     again = "AB" not in rulings and attempts < ctx.spec.max_verdict_attempts
     update = {"attempts": attempts, "rulings": rulings, "problems": problems, "replies": replies}
+    if commit_first(ctx, state["request"]):
+        update["own_answer"] = own
     return Command(update=update, goto="deliberate" if again else "finalize")
 
 
@@ -326,6 +348,16 @@ async def deliberate(state: JudgeState, runtime: Ctx) -> Command[str]:
     if judged_alone(state["request"]):
         return await _deliberate_alone(state, ctx, attempts)
     rulings = dict(state.get("rulings", {}))
+    asked: dict[str, Any] = {}
+    if commit_first(ctx, state["request"]) and "own_answer" not in state:
+        own = await _own_answer(state, ctx)
+        ruled = ruling_against(state["request"], own) if own is not None else None
+        asked = {"own_answer": own}
+        if ruled is not None:  # every order gets the same ruling: it does not depend on the order shown
+            orders = state.get("orders", ["AB"])
+            return Command(
+                update={"attempts": attempts, "rulings": dict.fromkeys(orders, ruled), **asked}, goto="finalize"
+            )
     missing = [o for o in state.get("orders", ["AB"]) if o not in rulings]
     answers = await asyncio.gather(*(_ask(state, ctx, order) for order in missing))
     problems, replies = {}, dict(state.get("replies", {}))
@@ -338,7 +370,7 @@ async def deliberate(state: JudgeState, runtime: Ctx) -> Command[str]:
             replies[order] = reply
     missing = [o for o in state.get("orders", ["AB"]) if o not in rulings]
     again = bool(missing) and attempts < ctx.spec.max_verdict_attempts
-    update = {"attempts": attempts, "rulings": rulings, "problems": problems, "replies": replies}
+    update = {"attempts": attempts, "rulings": rulings, "problems": problems, "replies": replies, **asked}
     return Command(update=update, goto="deliberate" if again else "finalize")
 
 

@@ -32,6 +32,8 @@ class JudgeState(TypedDict, total=False):
     """Why the last reply for an order was unusable (fed back on its retry)."""
     tournament_consistent: bool
     """Best-of-N: whether every pairwise comparison of the tournament agreed across orders."""
+    own_answer: str | None
+    """Commit-first: the model's own answer, written before it saw any response (None: it gave none)."""
     replies: dict[str, str]
     """The last raw reply for each order (shown back to the model on retry)."""
     verdict: Verdict

@@ -39,10 +39,12 @@ LAYERS: list[tuple[str, list[str], bool]] = [
     ("graphs", ["judgegraph.graphs"], False),
     ("runtime", ["judgegraph.runtime"], False),
     ("output", ["judgegraph.output"], False),
-    ("evals", ["judgegraph.evals"], False),
-    ("training", ["judgegraph.training"], False),
     ("pipelines", ["judgegraph.adapters"], False),
     ("serving", ["judgegraph.serving"], False),
+    # Evals measure judges and the reward paths above them (the attack card goes through verl's, TRL's and the
+    # server's); training evaluates what it trains.
+    ("evals", ["judgegraph.evals"], False),
+    ("training", ["judgegraph.training"], False),
     ("viewer", ["judgegraph.viz"], False),
     ("entry points", ["judgegraph.cli", "judgegraph"], True),
     # Not installed: they may use all of judgegraph, and judgegraph none of them.

@@ -97,3 +97,9 @@ def equivalent_choice(answer: str, reference: str, options: dict[str, str], *, s
         answer = as_choice(answer, options, symbolic=symbolic) or answer
         reference = as_choice(reference, options, symbolic=symbolic) or reference
     return equivalent(answer, reference, symbolic=symbolic)
+
+
+def same_answer(answer: str, other: str, options: dict[str, str] | None = None) -> bool:
+    """Whether two final answers say the same: equivalent (as the option each names, where the statement lists
+    `options`), or the same text once normalised."""
+    return equivalent_choice(answer, other, options or {}).equivalent or normalize(answer) == normalize(other)

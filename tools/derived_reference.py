@@ -26,9 +26,9 @@ from pydantic import BaseModel, Field
 
 from judgegraph.errors import ToolFailure
 from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult
-from judgegraph.tools._answers import committed_answer, equivalent, normalize
+from judgegraph.tools._answers import committed_answer, equivalent
 from judgegraph.tools._base import ToolContext, ToolOutput, candidate_criterion, each_candidate, result_data, tool
-from judgegraph.tools._choices import as_choice, choice_options, equivalent_choice
+from judgegraph.tools._choices import as_choice, choice_options, same_answer
 from judgegraph.tools._languages import languages
 from judgegraph.tools.python import PythonResult, run_program
 from judgegraph.tools.run_code import contains_code
@@ -165,7 +165,7 @@ def _vote(answers: list[str | None], options: dict[str, str] | None = None) -> t
         if a is None:
             continue
         for k, (rep, n) in enumerate(groups):
-            if _same(a, rep, options):
+            if same_answer(a, rep, options):
                 groups[k] = (rep, n + 1)
                 break
         else:
@@ -284,20 +284,20 @@ def compare(
     """One candidate's answer against the derivation: the majority reading and its support against the other
     candidates' (different) answers. Where the statement lists `options`, answers are compared as the option
     they name (a program printing 24 reproduces a candidate's `C` when option C is 24)."""
-    rivals = [a for a in others if a is not None and not (extracted is not None and _same(a, extracted, options))]
+    rivals = [a for a in others if a is not None and not (extracted is not None and same_answer(a, extracted, options))]
     stated = [a for a in (extracted, *others) if a is not None]
     answer = derivation.answer
     # a majority decides where some candidate states it, or where only one answered (it then fails or matches)
     decisive = (
         answer is not None
         and derivation.share > MAJORITY
-        and (len(stated) < 2 or any(_same(a, answer, options) for a in stated))
+        and (len(stated) < 2 or any(same_answer(a, answer, options) for a in stated))
     )
     return DerivedReferenceResult(
         candidate=candidate,
         extracted=extracted,
         derived=derivation,
-        matches=bool(answer is not None and extracted is not None and _same(extracted, answer, options)),
+        matches=bool(answer is not None and extracted is not None and same_answer(extracted, answer, options)),
         decisive=decisive,
         support=_support(extracted, derivation, options),
         rival_support=max((_support(a, derivation, options) for a in rivals), default=0),
@@ -308,8 +308,5 @@ def _support(answer: str | None, derivation: Derivation, options: dict[str, str]
     """How many of the programs printed `answer`."""
     if answer is None:
         return 0
-    return sum(1 for a in derivation.answers if a is not None and _same(answer, a, options))
+    return sum(1 for a in derivation.answers if a is not None and same_answer(answer, a, options))
 
-
-def _same(answer: str, derived: str, options: dict[str, str] | None = None) -> bool:
-    return equivalent_choice(answer, derived, options or {}).equivalent or normalize(answer) == normalize(derived)
