@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from judgegraph.errors import ConfigError
 from judgegraph.registry import Registry
 from judgegraph.settings import MCPSource
+from judgegraph.tools import tools
 
 
 class SamplingSpec(BaseModel):
@@ -128,6 +129,18 @@ def _load(folder: Traversable, name: str, siblings: Traversable | None) -> Judge
             _ENV.parse(text)
         except jinja2.TemplateSyntaxError as e:
             raise ConfigError(f"judge {name!r}: prompt {role!r}: {e}") from e
+    return checked_tools(spec)
+
+
+def checked_tools(spec: JudgeSpec) -> JudgeSpec:
+    """`spec`, once every tool it names is registered: a judge naming an unknown tool fails when it loads (and is
+    never listed as loaded), saying which tools there are. MCP servers' tools join at load, so are not named."""
+    unknown = [name for name in spec.tools if name not in tools]
+    if unknown:
+        raise ConfigError(
+            f"judge {spec.name!r} names unknown tool{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}; "
+            f"known: {', '.join(tools.names())}"
+        )
     return spec
 
 
@@ -157,7 +170,7 @@ def _adapt(name: str, found: object) -> JudgeSpec:
         spec = load_judge_folder(cast("str | Path | Traversable", found))
     else:
         raise TypeError(f"a judges entry point names a JudgeSpec or a judge folder, not {type(found).__name__}")
-    return spec if spec.name == name else spec.model_copy(update={"name": name})
+    return checked_tools(spec if spec.name == name else spec.model_copy(update={"name": name}))
 
 
 judges: Registry[JudgeSpec] = Registry("judge", plugins="judgegraph.judges", adapt=_adapt)

@@ -11,9 +11,8 @@ from typing import Any, Literal
 from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
 
-from judgegraph.agents import JudgeSpec
+from judgegraph.agents import JudgeSpec, checked_tools
 from judgegraph.backends import ChatModel
-from judgegraph.errors import ConfigError
 from judgegraph.graphs import _nodes as nodes
 from judgegraph.graphs._context import JudgeContext
 from judgegraph.graphs._protocol import GraphOptions, register_graph
@@ -22,7 +21,7 @@ from judgegraph.graphs._state import JudgeState
 from judgegraph.graphs._verdict_format import ModelRuling
 from judgegraph.schema import Trajectory, Verdict
 from judgegraph.settings import Settings
-from judgegraph.tools import ArtifactSink, RecordedTools, RunScope, ToolServices, tools
+from judgegraph.tools import ArtifactSink, RecordedTools, RunScope, ToolServices
 
 
 class EvidenceOptions(GraphOptions):
@@ -55,9 +54,7 @@ class RecordedGraph:
         checkpointer: Any = None,
         artifacts: ArtifactSink | None = None,
     ) -> None:
-        for name in spec.tools:
-            if name not in tools:
-                raise ConfigError(f"judge {spec.name!r} names tool {name!r}, which is not registered")
+        checked_tools(spec)  # a spec built in code, not loaded from a folder or a plugin
         self.spec = spec
         self.options = options
         self.checkpointer = checkpointer

@@ -80,9 +80,20 @@ def all_pass(request: JudgeRequest, criteria: list[CriterionResult], policies: P
         return None
     scores = [fmean(c.score or 0.0 for c in per[i]) for i in range(len(per))]
     passed = [i for i in range(len(per)) if all(c.passed for c in per[i])]
-    checks = ", ".join(sorted({c.name for c in criteria}))
     winner = passed[0] if len(passed) == 1 else None
-    return _verdict(request, scores, criteria, winner, f"only candidate {winner} passes every check ({checks})")
+    return _verdict(request, scores, criteria, winner, _all_pass_rationale(request, per, passed))
+
+
+def _all_pass_rationale(request: JudgeRequest, per: dict[int, list[CriterionResult]], passed: list[int]) -> str:
+    """What `all_pass` found, in the request's mode: which responses pass every check, and what the others fail."""
+    checks = ", ".join(sorted({c.name for cs in per.values() for c in cs}))
+    failed = {i: sorted({c.name for c in per[i] if not c.passed}) for i in per if i not in passed}
+    if len(per) == 1:
+        return f"passes every check ({checks})" if passed else f"fails {', '.join(failed[0])} (checks: {checks})"
+    fails = "; ".join(f"candidate {i} fails {', '.join(names)}" for i, names in failed.items())
+    if request.mode in ("pointwise", "steps") or len(passed) != 1:
+        return f"{len(passed)} of {len(per)} pass every check ({checks})" + (f"; {fails}" if fails else "")
+    return f"only candidate {passed[0]} passes every check ({checks}); {fails}"
 
 
 @aggregations.decorator("weighted_sum")

@@ -23,9 +23,17 @@ def compiled(name: str) -> Any:
     return build_graph(judges.get(name)).compiled
 
 
-def studio_config(names: list[str], *, path: str = "./graphs/studio.py") -> dict[str, Any]:
-    """A `langgraph.json` listing the judges `names` as graphs of this module (at `path`)."""
-    return {"dependencies": ["."], "graphs": {n: f"{path}:{n}" for n in names}, "python_version": "3.11"}
+def studio_config(names: list[str], *, checkout: bool = True) -> dict[str, Any]:
+    """A `langgraph.json` listing the judges `names` as graphs of this module: in a checkout, by its file (the
+    repository's own file, installed from `.`); anywhere else, by its import path in the installed package."""
+    if checkout:
+        return {
+            "dependencies": ["."],
+            "graphs": {n: f"./graphs/studio.py:{n}" for n in names},
+            "python_version": "3.11",
+        }
+    graphs = {n: f"{__name__}:{n}" for n in names}
+    return {"dependencies": ["judgegraph"], "graphs": graphs, "python_version": "3.11"}
 
 
 def __getattr__(name: str) -> Any:

@@ -71,7 +71,10 @@ async def _exercise(client: Client, store: Path) -> None:
     assert trajectory.verdict is not None and trajectory.verdict.winner == 0
 
     bad = await client.call_tool("judge", {"request": {"prompt": "p", "candidates": "not a list"}})
-    assert bad.is_error and "invalid request" in _text(bad) and "candidates" in _text(bad)
+    assert bad.is_error and "invalid request: request.candidates: " in _text(bad)
+    assert "pydantic.dev" not in _text(bad) and "JudgeRequest" not in _text(bad)  # the caller's terms only
+    missing = await client.call_tool("judge", {})
+    assert missing.is_error and "request" in _text(missing) and "pydantic.dev" not in _text(missing)
     wrong_args = await client.call_tool("match_reference", {"request": MATH, "arguments": {"candidate": "x"}})
     assert wrong_args.is_error and "candidate" in _text(wrong_args)
     local = await client.call_tool("judge", {"request": {**MATH, "images": ["/etc/passwd"]}})

@@ -186,3 +186,19 @@ async def test_a_folder_judge_replays_from_its_record(tmp_path: Path, fake_opena
         t = await judge.arun(JudgeRequest.model_validate(REQUEST))
         report = await judge.areplay(t)
     assert report.identical
+
+
+def test_a_judge_naming_an_unknown_tool_fails_at_load_and_lists_the_known(tmp_path: Path) -> None:
+    folder = tmp_path / "typo"
+    folder.mkdir()
+    (folder / "judge.toml").write_text('extends = "evidence"\ndescription = "A typo."\ntools = ["run_cod"]\n')
+    with pytest.raises(ConfigError, match=r"names unknown tool run_cod; known: .*match_reference.*run_code"):
+        resolve_judge(str(folder))
+    _fake_distribution(
+        tmp_path,
+        "typo_plugin",
+        "[judgegraph.judges]\ntypo = typo_plugin:JUDGE\n",
+        "from pathlib import Path\nJUDGE = Path(__file__).parent / 'typo'\n",
+    )
+    listed = _cli("plugins", path=tmp_path)
+    assert listed.returncode == 1 and "unknown tool run_cod" in " ".join(listed.stdout.split())

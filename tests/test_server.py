@@ -55,7 +55,12 @@ async def test_native_api_health_metrics_and_openapi(fake_openai: FakeOpenAI, tm
         batch = await client.post("/v1/judge/batch", json=[request, {**request, "id": "n"}])
         assert [x["verdict"]["winner"] for x in batch.json()] == [1, 1]
         invalid = await client.post("/v1/judge", json={"id": "x", "prompt": "p", "candidates": []})
-        assert invalid.status_code == 422
+        assert invalid.status_code == 422 and invalid.json()["detail"][0]["loc"] == ["body", "candidates"]
+        assert invalid.json()["message"] == "candidates: List should have at least 1 item after validation, not 0"
+        missing = await client.post("/v1/judge/batch", json=[request, {"id": "y"}])
+        assert missing.json()["message"] == "1.prompt: Field required; 1.candidates: Field required"
+        no_query = await client.post("/reward", json={"queries": ["a"]})
+        assert no_query.status_code == 422 and no_query.json()["message"] == "query: Field required"
         assert (await client.get("/health")).json()["status"] == "ok"
         metrics = (await client.get("/metrics")).text
         assert 'judgegraph_requests_total{path="/v1/judge",status="200"} 1' in metrics

@@ -172,3 +172,94 @@ def test_judge_export_and_serve_from_the_installed_wheel(venv: Path, tmp_path: P
     finally:
         server.terminate()
         assert server.wait(timeout=30) == 0
+
+
+MISSING_EXTRA = {
+    # a command run with only the core install -> the extra its one-line message names
+    ("mcp",): "mcp",
+    ("serve",): "embedded",
+    ("eval", "math", "--limit", "1"): "evals",
+    ("train", "run"): "train",
+    ("model", "embedded"): "embedded",
+    ("model", "fetch", "smollm2-135m"): "embedded",
+    ("graph", "evidence", "--format", "svg"): "graph",
+    ("judge", "in.jsonl", "-o", "ray.jsonl", "--ray"): "ray",
+}
+RUNS_WITHOUT_AN_EXTRA = [
+    # exit 0, or 2 with one line (what the command was given cannot be done here, and it says why)
+    ("--version",),
+    ("judge", "in.jsonl", "-o", "out.jsonl"),  # decided by the reference: no model needed
+    ("runs",),
+    ("show", "run_nonexistent"),
+    ("replay", "run_nonexistent"),
+    ("diff", "run_nonexistent", "run_other"),
+    ("export", "--format", "rewards", "-o", "rewards.jsonl"),
+    ("eval", "nope"),
+    ("viz", "--port", "PORT"),  # a port in use: refused before serving
+    ("judges",),
+    ("graph", "evidence"),
+    ("tools",),
+    ("plugins",),
+    ("model", "list"),
+    ("model", "vllm", "nowhere"),
+    ("sandbox", "build"),
+    ("sandbox", "doctor"),
+]
+
+
+def test_every_command_with_only_the_core_install_exits_0_or_2_never_a_traceback(venv: Path, tmp_path: Path) -> None:
+    """From the wheel with no extra: each command either works, or exits 2 with one line naming the extra to
+    install (or what else is wrong); none ends in a traceback. Every command of the CLI is in one of the lists."""
+    import socket
+
+    tried = [*MISSING_EXTRA, *RUNS_WITHOUT_AN_EXTRA]
+    untried = [c for c in _commands(typer.main.get_group(app)) if not any(t[: len(c)] == c for t in tried)]
+    assert not untried, f"commands no list tries: {untried}"
+    (tmp_path / "in.jsonl").write_text(
+        json.dumps({"id": "a", "prompt": "2 + 2?", "candidates": ["4", "5"], "reference": "4"}) + "\n"
+    )
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "HOME": str(tmp_path),
+        "JUDGEGRAPH_STORE": str(tmp_path / "runs.db"),
+        "COLUMNS": "80",
+    }
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        for args in [*MISSING_EXTRA, *RUNS_WITHOUT_AN_EXTRA]:
+            argv = [str(venv / "bin" / "judgegraph"), *(port if a == "PORT" else a for a in args)]
+            done = subprocess.run(argv, cwd=tmp_path, capture_output=True, text=True, env=env, timeout=300)
+            said = done.stdout + done.stderr
+            assert "Traceback" not in said and done.returncode in (0, 2), (args, done.returncode, said[-3000:])
+            if done.returncode == 2 and not done.stderr.startswith(("Usage:", "error: No such")):
+                lines = [line for line in done.stderr.splitlines() if line.strip()]
+                assert len(lines) == 1 and lines[0].startswith("error: "), (args, done.stderr)
+            if args in MISSING_EXTRA:
+                assert done.returncode == 2 and f"pip install 'judgegraph[{MISSING_EXTRA[args]}]'" in done.stderr, (
+                    args,
+                    done.stderr,
+                )
+    module = subprocess.run(
+        [str(venv / "bin" / "python"), "-m", "judgegraph", "--version"], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert module.returncode == 0 and module.stdout.startswith("judgegraph ")
+
+
+def test_judges_langgraph_writes_a_file_langgraph_can_load_outside_a_checkout(venv: Path, tmp_path: Path) -> None:
+    """`judges --langgraph FILE` in a folder that is no checkout names each graph by its import path in the
+    installed package; each loads as LangGraph's server loads a module spec (import, then the attribute)."""
+    _run(venv / "bin" / "judgegraph", "judges", "--langgraph", tmp_path / "langgraph.json", cwd=tmp_path)
+    config = json.loads((tmp_path / "langgraph.json").read_text())
+    assert config["graphs"]["evidence"] == "judgegraph.graphs.studio:evidence"
+    load = (
+        "import importlib, json, sys\n"
+        "for name, target in json.load(open(sys.argv[1]))['graphs'].items():\n"
+        "    module, attr = target.split(':')\n"
+        "    graph = getattr(importlib.import_module(module), attr).get_graph()\n"
+        "    assert '__start__' in graph.nodes, name\n"
+        "print(len(json.load(open(sys.argv[1]))['graphs']))\n"
+    )
+    done = _run(venv / "bin" / "python", "-c", load, tmp_path / "langgraph.json", cwd=tmp_path)
+    assert int(done.stdout) == len(config["graphs"]) >= 7

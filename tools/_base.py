@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, get_type_hints
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from judgegraph.errors import ToolFailure, UnknownComponentError
+from judgegraph.errors import ToolFailure, UnknownComponentError, field_problems
 from judgegraph.registry import Registry
 from judgegraph.schema import CriterionResult, JudgeRequest, ModelTurn, ToolCall, ToolResult, reply_schema
 
@@ -322,5 +322,4 @@ def _store_image(ctx: ToolContext, blob: ImageBlob) -> str:
 
 
 def _validation_message(e: ValidationError) -> str:
-    parts = [f"{'.'.join(str(p) for p in err['loc']) or 'arguments'}: {err['msg']}" for err in e.errors()]
-    return "; ".join(parts)
+    return field_problems(e, whole="arguments")

@@ -6,14 +6,17 @@ fetched model's file into judgegraph's cache, refusing it unless its size and SH
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.resources
 import importlib.util
+import os
 import re
 import subprocess
 import sys
 import tempfile
 import zipfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import NoReturn
 
@@ -175,7 +178,8 @@ def check_chat_template(path: Path) -> None:
     import llama_cpp
 
     try:
-        llm = llama_cpp.Llama(model_path=str(path), vocab_only=True, verbose=False)
+        with _quiet_stderr():  # llama.cpp logs a context-size warning for a vocabulary-only load, verbose or not
+            llm = llama_cpp.Llama(model_path=str(path), vocab_only=True, verbose=False)
     except (ValueError, RuntimeError) as e:
         raise UsageError(f"embedded model {path}: llama.cpp cannot load it ({e})") from e
     template = llm.metadata.get("tokenizer.chat_template")
@@ -192,6 +196,21 @@ def check_chat_template(path: Path) -> None:
         env.from_string(template).render(messages=messages, add_generation_prompt=True, bos_token="", eos_token="")
     except Exception as e:  # any template error, whatever jinja2 or the template itself raises
         raise UsageError(f"embedded model {path}: its chat template does not render a conversation: {e}") from e
+
+
+@contextlib.contextmanager
+def _quiet_stderr() -> Iterator[None]:
+    """File descriptor 2 pointed at /dev/null for the duration (C libraries write there, below Python's
+    `sys.stderr`); restored after, whatever happens."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    try:
+        with open(os.devnull, "wb") as null:
+            os.dup2(null.fileno(), 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
 
 
 def _raise(message: str) -> NoReturn:

@@ -7,7 +7,29 @@ import typer
 
 from judgegraph.cli import _catalog, _eval, _export, _judge, _mcp, _model, _runs, _sandbox, _serve, _train, _viz
 
-app = typer.Typer(no_args_is_help=True, add_completion=False, help="Agentic, tool-using LLM judges.")
+# Click's plain help, not rich's boxes: it wraps whole words at any width (80 columns, a pipe, a CI log), where
+# the boxed table cut option names short (`--model-url,--mo…`) and split help into one-word lines.
+PLAIN = {"rich_markup_mode": None}
+app = typer.Typer(no_args_is_help=True, add_completion=False, help="Agentic, tool-using LLM judges.", **PLAIN)
+
+
+def _version(value: bool) -> None:
+    if value:
+        from judgegraph._version import __version__
+
+        typer.echo(f"judgegraph {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(
+        False, "--version", callback=_version, is_eager=True, help="Print judgegraph's version and exit."
+    ),
+) -> None:
+    """Agentic, tool-using LLM judges."""
+
+
 for command in (
     _judge.judge,
     _runs.runs,
@@ -26,18 +48,22 @@ app.command("tools")(_catalog.list_tools)
 app.command()(_catalog.plugins)
 app.command()(_mcp.mcp)
 
-model_app = typer.Typer(no_args_is_help=True, help="Start model servers.")
+model_app = typer.Typer(no_args_is_help=True, help="Start model servers.", **PLAIN)
 model_app.command("vllm")(_model.model_vllm)
 model_app.command("embedded")(_model.model_embedded)
 model_app.command("list")(_model.model_list)
 model_app.command("fetch")(_model.model_fetch)
 app.add_typer(model_app, name="model")
 
-train_app = typer.Typer(no_args_is_help=True, help="Train the agentic judge on its own runs (needs the train extra).")
+train_app = typer.Typer(
+    no_args_is_help=True, help="Train the agentic judge on its own runs (needs the train extra).", **PLAIN
+)
 train_app.command("run")(_train.train_run)
 app.add_typer(train_app, name="train")
 
-sandbox_app = typer.Typer(no_args_is_help=True, help="The code sandbox: build its image, see which backend runs.")
+sandbox_app = typer.Typer(
+    no_args_is_help=True, help="The code sandbox: build its image, see which backend runs.", **PLAIN
+)
 sandbox_app.command("build")(_sandbox.sandbox_build)
 sandbox_app.command("doctor")(_sandbox.sandbox_doctor)
 app.add_typer(sandbox_app, name="sandbox")

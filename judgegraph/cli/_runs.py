@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.table import Table
 
 from judgegraph.cli._common import (
     CorrectOpt,
@@ -22,6 +21,7 @@ from judgegraph.cli._common import (
     fail,
     out,
 )
+from judgegraph.cli._tables import Column, fitted
 from judgegraph.errors import JudgegraphError, RunNotFoundError
 
 
@@ -40,12 +40,20 @@ def runs(
     path = existing_store(store)
     st = TrajectoryStore(path)
     rows = st.list_runs(judge=judge_name, correct=correct, valid=valid, tool=tool, since=since, limit=limit)
-    table = Table(title=f"{len(rows)} of {st.count()} runs in {path}")
-    table.add_column("trajectory", no_wrap=True, min_width=25)
-    for col in ("judge", "request", "status", "valid", "winner", "correct", "decided by", "started", "s"):
-        table.add_column(col, overflow="fold")
-    for r in rows:
-        table.add_row(
+    columns = [
+        Column("trajectory", width=25, keep=9),
+        Column("judge", keep=3),
+        Column("request", width=10, keep=5),
+        Column("status", keep=2),
+        Column("valid", keep=7),
+        Column("winner", keep=6),
+        Column("correct", keep=6),
+        Column("decided by", keep=4),
+        Column("started", width=19, keep=1),
+        Column("s", width=5, keep=2),
+    ]
+    cells = [
+        [
             r.id,
             r.judge,
             r.request_id,
@@ -56,7 +64,10 @@ def runs(
             r.decided_by or "-",
             r.started_at.strftime("%Y-%m-%d %H:%M:%S"),
             f"{r.duration_s:.2f}" if r.duration_s is not None else "-",
-        )
+        ]
+        for r in rows
+    ]
+    table = fitted(columns, cells, out, title=f"{len(rows)} of {st.count()} runs in {path}")
     out.print(table)
 
 

@@ -18,6 +18,8 @@ from judgegraph.cli._common import (
     ModelOpt,
     StoreOpt,
     err,
+    load_settings,
+    require_a_model,
 )
 
 
@@ -64,6 +66,7 @@ def serve(
     )
     given = {"model_url": model, "store": store, "budget_s": budget, "embedded_model": embedded_model}
     settings: dict[str, Any] = {k: v for k, v in given.items() if v is not None}
+    require_a_model("judgegraph serve", load_settings(model_url=model, embedded_model=embedded_model))
     n = workers or (min(8, os.cpu_count() or 1) if model else 1)
     # Uvicorn's default keep-alive (5 s) equals httpx's pool expiry: a client reusing a connection just as the
     # server closes it gets a ReadError (seen under load). A server that keeps idle connections longer than
@@ -71,6 +74,9 @@ def serve(
     # (up to the per-request timeout) before a worker exits.
     options: dict[str, Any] = {"host": host, "port": port, "log_level": "warning", "timeout_keep_alive": keep_alive}
     options["timeout_graceful_shutdown"] = int(timeout) + 5
+    auth = "on" if api_key else "off"
+    ready = f"judgegraph serve: ready on http://{host}:{port} (judge {judge_name}, {n} worker{'s' * (n > 1)}, "
+    _say_when_up(host, port, ready + f"auth {auth}; Ctrl-C stops)")
     if n == 1:
         tune_gc()
         uvicorn.run(create_app(config, **settings), **options)
@@ -78,8 +84,31 @@ def serve(
     shared = Path(tempfile.mkdtemp(prefix="judgegraph-metrics-"))
     spec = {"config": config.model_dump(), "settings": settings, "metrics_dir": str(shared)}
     os.environ[WORKER_SPEC] = json.dumps(spec, default=str)
-    err.print(f"serving with {n} worker processes on http://{host}:{port}")
     try:
         uvicorn.run("judgegraph.serving._server:app_from_environment", factory=True, workers=n, **options)
     finally:
         shutil.rmtree(shared, ignore_errors=True)
+
+
+def _say_when_up(host: str, port: int, line: str, wait_s: float = 600.0) -> None:
+    """Print `line` once the server answers /health (its judge loaded), from a thread beside uvicorn's loop: one
+    line whatever the worker count, so a person or a script can tell it started, and where."""
+    import threading
+    import time
+
+    import httpx
+
+    where = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+
+    def poll() -> None:
+        deadline = time.monotonic() + wait_s
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"http://{where}:{port}/health", timeout=2).status_code == 200:
+                    err.print(line, soft_wrap=True, highlight=False, markup=False)
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.2)
+
+    threading.Thread(target=poll, name="judgegraph-ready", daemon=True).start()

@@ -8,10 +8,7 @@ from typing import Annotated
 
 import typer
 
-from judgegraph.cli._common import (
-    fail,
-    out,
-)
+from judgegraph.cli._common import fail, out, require_extra
 from judgegraph.errors import JudgegraphError
 
 
@@ -53,6 +50,7 @@ def train_run(
     agentic judge before and after training, and with the trained model without tools (RUN/eval.md).
 
     Then judge with it: `judgegraph judge --judge agentic --embedded-model RUN/judge.gguf ...`."""
+    require_extra("judgegraph train run", "train")
     from judgegraph.training import SFTSettings, recipe
 
     try:

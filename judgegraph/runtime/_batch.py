@@ -12,6 +12,7 @@ from typing import Any, Protocol, Self
 from pydantic import BaseModel, ValidationError
 from rich.progress import Progress
 
+from judgegraph.errors import field_problems
 from judgegraph.runtime._judge import Judge
 from judgegraph.schema._request import JudgeRequest
 from judgegraph.schema._trajectory import Trajectory
@@ -108,8 +109,7 @@ def _parse(number: int, text: str, base: Path) -> JudgeRequest | OutputLine:
         return OutputLine(id=None, line=number, error=f"invalid JSON: {e.msg} (column {e.colno})")
     except ValidationError as e:
         rid = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) else None
-        problems = "; ".join(f"{'.'.join(map(str, x['loc'])) or 'request'}: {x['msg']}" for x in e.errors())
-        return OutputLine(id=rid, line=number, error=f"invalid request: {problems}")
+        return OutputLine(id=rid, line=number, error=f"invalid request: {field_problems(e, whole='request')}")
 
 
 def _read_lines(path: Path) -> list[str]:

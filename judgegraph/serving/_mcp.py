@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from judgegraph._version import __version__
+from judgegraph.errors import field_problems
 from judgegraph.runtime._judge import Judge
 from judgegraph.schema import JudgeRequest, ToolCall
 from judgegraph.serving._server import local_files
@@ -110,9 +111,11 @@ def create_mcp_server(judge: Judge, config: MCPConfig | None = None) -> Server[A
         if name != JUDGE_TOOL and name not in tools:
             raise MCPError(types.INVALID_PARAMS, f"no tool {name!r}; known: {', '.join([JUDGE_TOOL, *tools])}")
         try:
-            request = JudgeRequest.model_validate(given.get("request"))
+            if "request" not in given:
+                return _error("missing `request`: the JudgeRequest to work on (its prompt, candidates and evidence)")
+            request = JudgeRequest.model_validate(given["request"])
         except ValidationError as e:
-            return _error(f"invalid request: {e}")
+            return _error(f"invalid request: {field_problems(e, 'request')}")
         if not config.allow_local_files and (paths := local_files(request)):
             return _error(
                 f"this server does not read files from its disk ({', '.join(paths[:3])}): send images as data: "

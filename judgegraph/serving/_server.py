@@ -17,11 +17,13 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
+from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from judgegraph.adapters._common import evidence_from, evidence_key, group_request, group_scores, groups
+from judgegraph.errors import field_problems
 from judgegraph.runtime._judge import Judge
 from judgegraph.schema._request import JudgeRequest
 from judgegraph.schema._verdict import Verdict
@@ -188,6 +190,17 @@ def create_app(config: ServerConfig, *, metrics_dir: Path | None = None, **judge
             await judge.aclose()
 
     app = FastAPI(title="judgegraph reward server", version="1", lifespan=lifespan)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_body(request: Request, exc: RequestValidationError) -> JSONResponse:
+        """FastAPI's 422 `detail`, and beside it a `message` naming each wrong or missing field of the body in
+        the caller's terms (`candidates: Field required`, `labels.2: ...`)."""
+        errors = [
+            {**err, "loc": tuple(err["loc"])[1:] if tuple(err["loc"])[:1] == ("body",) else err["loc"]}
+            for err in exc.errors()
+        ]
+        detail = jsonable_encoder(exc.errors(), custom_encoder={BaseException: str})
+        return JSONResponse({"detail": detail, "message": field_problems(errors, whole="body")}, status_code=422)
 
     @app.middleware("http")
     async def guard(request: Request, call_next: Any) -> Any:
