@@ -62,9 +62,9 @@ async def test_the_plugin_tool_runs_like_a_builtin() -> None:
     request = JudgeRequest.model_validate(REQUEST)
     ctx = ToolContext(request=request)
     result = await call_tool(ToolCall(name="count_words", arguments={"candidate": 1, "max_words": 5}), ctx)
-    assert result.ok and result.data == {"words": 14, "within_limit": False}
+    assert result.ok and result.data == {"candidate": 1, "words": 14, "within_limit": False}
     bad = await call_tool(ToolCall(name="count_words", arguments={"candidate": 7}), ctx)
-    assert not bad.ok and "no candidate 7" in (bad.error or "")
+    assert not bad.ok and "candidate 7 does not exist" in (bad.error or "")
 
 
 def test_the_plugin_judge_in_the_cli_server_viewer_and_evals(tmp_path: Path, fake_openai: FakeOpenAI) -> None:
@@ -202,3 +202,23 @@ def test_a_judge_naming_an_unknown_tool_fails_at_load_and_lists_the_known(tmp_pa
     )
     listed = _cli("plugins", path=tmp_path)
     assert listed.returncode == 1 and "unknown tool run_cod" in " ".join(listed.stdout.split())
+
+
+async def test_the_plugins_deciding_tool_decides_without_a_model(tmp_path: Path) -> None:
+    """`concise_rules` (evidence first) with the plugin's `count_words`, which it imports from the public
+    `judgegraph.tools` only: the tool's plan counts both answers against the stated limit and its criterion
+    decides, so no model is asked (none is reachable here). Without a stated limit it plans nothing."""
+    from judgegraph_example_plugin import plan_count_words, word_limit
+
+    async with Judge.load("concise_rules", store=tmp_path / "r.db", model_url="http://127.0.0.1:9/v1") as judge:
+        trajectory = await judge.arun(REQUEST)
+    verdict = trajectory.verdict
+    assert verdict is not None and verdict.winner == 0 and verdict.decided_by == "evidence", verdict
+    assert [c.name for c in verdict.criteria] == ["within_word_limit", "within_word_limit"]
+    assert not [e for e in trajectory.events if e.event == "model_turn"]
+    assert word_limit("Answer in fewer than 50 words.") == 49 and word_limit("Say it in at most 5 words") == 5
+    assert plan_count_words(JudgeRequest.model_validate({**REQUEST, "prompt": "What colour is the sky?"})) == []
+    import judgegraph_example_plugin
+
+    source = Path(judgegraph_example_plugin.__file__).read_text()
+    assert "judgegraph.tools._" not in source  # the public API suffices

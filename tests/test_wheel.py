@@ -263,3 +263,21 @@ def test_judges_langgraph_writes_a_file_langgraph_can_load_outside_a_checkout(ve
     )
     done = _run(venv / "bin" / "python", "-c", load, tmp_path / "langgraph.json", cwd=tmp_path)
     assert int(done.stdout) == len(config["graphs"]) >= 7
+
+
+def test_the_example_plugin_builds_without_a_warning(tmp_path: Path) -> None:
+    """A plugin laid out like `examples/plugin` (judge folders as package data) builds as setuptools wants it:
+    no 'Package would be ignored' banner, and every judge folder's files in the wheel."""
+    tree = tmp_path / "plugin"
+    shutil.copytree(ROOT / "examples" / "plugin", tree, ignore=shutil.ignore_patterns("*.egg-info", "build"))
+    done = _run(
+        sys.executable, "-m", "build", "--wheel", "--outdir", tmp_path / "dist", tree, cwd=tmp_path, timeout=600
+    )
+    said = done.stdout + done.stderr
+    assert "would be ignored" not in said and "absent from the `packages` configuration" not in said, said[-3000:]
+    (wheel,) = (tmp_path / "dist").glob("*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    assert {
+        "judgegraph_example_plugin/concise/judge.toml",
+        "judgegraph_example_plugin/concise_rules/judge.toml",
+    } <= names

@@ -9,7 +9,21 @@ built-in tools: `match_reference`, `run_code`, `zoom_image`, `retrieve`, `check_
 from judgegraph.errors import ToolFailure
 from judgegraph.tools import _program_languages, _python_language  # noqa: F401 - they register the languages
 from judgegraph.tools._answers import equivalent, extract_final_answer
-from judgegraph.tools._base import ImageBlob, ToolContext, ToolDef, ToolOutput, call_tool, tool, tools
+from judgegraph.tools._base import (
+    Criterion,
+    FollowUp,
+    ImageBlob,
+    Planner,
+    ToolContext,
+    ToolDef,
+    ToolOutput,
+    call_tool,
+    candidate_criterion,
+    each_candidate,
+    result_data,
+    tool,
+    tools,
+)
 from judgegraph.tools._claims import Claim, ClaimCheckInput, ClaimVerdict, PropositionsResult, check_claim, split_claims
 from judgegraph.tools._langchain import as_langchain_tool, langchain_tools
 from judgegraph.tools._languages import CaseResult, Language, language_named, languages, read_report
@@ -43,6 +57,7 @@ __all__ = (
     "ClaimCheckInput",
     "ClaimVerdict",
     "ConstraintsResult",
+    "Criterion",
     "Derivation",
     "DerivedReferenceArgs",
     "DerivedReferenceResult",
@@ -51,6 +66,7 @@ __all__ = (
     "Disagreement",
     "Embedder",
     "ExampleCase",
+    "FollowUp",
     "ImageBlob",
     "Language",
     "MatchReferenceArgs",
@@ -62,6 +78,7 @@ __all__ = (
     "OracleCheckResult",
     "Passage",
     "PassageIndex",
+    "Planner",
     "PropositionsResult",
     "PythonArgs",
     "PythonResult",
@@ -84,7 +101,9 @@ __all__ = (
     "ZoomResult",
     "as_langchain_tool",
     "call_tool",
+    "candidate_criterion",
     "check_claim",
+    "each_candidate",
     "equivalent",
     "extract_final_answer",
     "langchain_tools",
@@ -94,6 +113,7 @@ __all__ = (
     "passages_of",
     "read_report",
     "request_image_names",
+    "result_data",
     "split_claims",
     "tool",
     "tools",

@@ -215,7 +215,25 @@ def tool(
     """Register an async `fn(args: ArgsModel, ctx: ToolContext) -> ToolOutput` as a tool.
 
     The argument model comes from the first parameter's annotation and the model-facing description from
-    the docstring; both are checked here, at import, not on the first call.
+    the docstring; both are checked here, at import, not on the first call. A tool the model calls needs
+    nothing else; a tool that decides without a model also takes `plan` and `criterion`
+    (`examples/plugin` has one).
+
+    Args:
+        name: the name judges list it by and the model calls it by.
+        timeout_s: a call past this fails (as a result the model reads, never an exception).
+        max_output_chars: the text the model reads is cut to this.
+        plan: `request -> [ToolCall]`: the calls an evidence-first judge makes before any model is asked
+            (`each_candidate` makes one a candidate); `[]` where the tool has nothing to check on a request.
+        criterion: `ToolResult -> CriterionResult | [CriterionResult] | None`: a result read as deciding
+            evidence, pass or fail of a candidate (`result_data` gives the typed result back,
+            `candidate_criterion` makes the criterion); None where it decides nothing. Judges aggregate these:
+            where they decide, no model is asked.
+        narrow: tightens the argument schema the model sees to what is valid on one request.
+        follow_up: `(request, results) -> [ToolCall]`: calls to make after the first evidence, reading it.
+        applies: for a tool without a plan, whether an agent is offered it on a request.
+        explore: calls worth trying where no plan knows the right one (for training trajectories).
+        version: recorded with every call; change it when the tool's behaviour changes.
     """
 
     def register(fn: ToolFn) -> ToolFn:
