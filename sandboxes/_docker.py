@@ -165,7 +165,7 @@ class DockerSandbox:
             sock.shutdown(socket.SHUT_WR)
             finished = _read_frames(sock, out, err, time.monotonic() + limits.wall_s + 5.0)
         finally:
-            sock.close()
+            close_stream(stream)
         duration = time.perf_counter() - start
         if not finished:  # the in-container timeout did not fire: the container is not trusted again
             self.healthy = False
@@ -207,8 +207,16 @@ class DockerSandbox:
         await asyncio.to_thread(self._backend.remove, self.container)
         lease, self._lease = self._lease, None
         if lease is not None:
+            close_stream(lease)
+
+
+def close_stream(stream: Any) -> None:
+    """Close a socket docker-py hands out (a `SocketIO` over the socket, which closing the wrapper leaves open),
+    the socket itself and the HTTP response it came from: none is left to the finalizer."""
+    for part in (stream, getattr(stream, "_sock", None), getattr(stream, "_response", None)):
+        if part is not None:
             with contextlib.suppress(Exception):
-                lease.close()
+                part.close()
 
 
 class DockerBackend:
@@ -320,6 +328,8 @@ class DockerBackend:
     async def close(self) -> None:
         if self.client is not None:
             await asyncio.to_thread(self._remove_all_sync)
+            self.client.close()  # its pooled connections to the engine's socket, not left to the finalizer
+            self.client = None
         if self._atexit:
             atexit.unregister(self._remove_all_sync)
             self._atexit = False

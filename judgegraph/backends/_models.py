@@ -6,19 +6,17 @@ fetched model's file into judgegraph's cache, refusing it unless its size and SH
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import importlib.resources
 import importlib.util
-import os
 import re
+import struct
 import subprocess
 import sys
 import tempfile
 import zipfile
-from collections.abc import Iterator
 from pathlib import Path
-from typing import NoReturn
+from typing import BinaryIO, NoReturn
 
 import platformdirs
 from pydantic import BaseModel, ConfigDict
@@ -86,9 +84,11 @@ def model_file(name_or_path: str | Path | None, *, cache: Path | None = None) ->
     if name_or_path is None or str(name_or_path) in local_models:
         model = local_models.get(DEFAULT_MODEL if name_or_path is None else str(name_or_path))
         if model.package is not None:
-            if importlib.util.find_spec(model.package) is None:
+            found = importlib.util.find_spec(model.package)
+            if found is None or not found.submodule_search_locations:
                 raise PrerequisiteError(f"the model package of {model.name} is not installed: {EMBEDDED_INSTALL_HINT}")
-            path = Path(str(importlib.resources.files(model.package) / model.file))
+            # the file is found beside the package, never by importing it (its import opens files it leaves open)
+            path = Path(next(iter(found.submodule_search_locations))) / model.file
             if not path.is_file():
                 raise PrerequisiteError(f"{model.file} is missing from the {model.package} package: reinstall it")
             return path
@@ -171,19 +171,12 @@ def check_chat_template(path: Path) -> None:
     """Refuse, naming the file and the problem, a GGUF the embedded server could not chat with: not a GGUF, no
     chat template in its metadata (llama.cpp would silently fall back to another model's format), or a template
     that does not render a conversation."""
-    with path.open("rb") as f:
-        if f.read(4) != b"GGUF":
-            raise UsageError(f"embedded model {path}: not a GGUF file")
-    import jinja2.sandbox
-    import llama_cpp
-
     try:
-        with _quiet_stderr():  # llama.cpp logs a context-size warning for a vocabulary-only load, verbose or not
-            llm = llama_cpp.Llama(model_path=str(path), vocab_only=True, verbose=False)
-    except (ValueError, RuntimeError) as e:
-        raise UsageError(f"embedded model {path}: llama.cpp cannot load it ({e})") from e
-    template = llm.metadata.get("tokenizer.chat_template")
-    llm.close()  # only its metadata was needed; never left to the finalizer at interpreter exit
+        template = gguf_metadata_value(path, "tokenizer.chat_template")
+    except ValueError as e:
+        raise UsageError(f"embedded model {path}: {e}") from e
+    import jinja2.sandbox
+
     if not template:
         raise UsageError(
             f"embedded model {path}: the file has no chat template (`tokenizer.chat_template` in its metadata); "
@@ -198,19 +191,53 @@ def check_chat_template(path: Path) -> None:
         raise UsageError(f"embedded model {path}: its chat template does not render a conversation: {e}") from e
 
 
-@contextlib.contextmanager
-def _quiet_stderr() -> Iterator[None]:
-    """File descriptor 2 pointed at /dev/null for the duration (C libraries write there, below Python's
-    `sys.stderr`); restored after, whatever happens."""
-    sys.stderr.flush()
-    saved = os.dup(2)
-    try:
-        with open(os.devnull, "wb") as null:
-            os.dup2(null.fileno(), 2)
-        yield
-    finally:
-        os.dup2(saved, 2)
-        os.close(saved)
+_SCALAR_BYTES = {0: 1, 1: 1, 2: 2, 3: 2, 4: 4, 5: 4, 6: 4, 7: 1, 10: 8, 11: 8, 12: 8}
+"""GGUF's fixed-size value types (uint8 ... float64) and their sizes; 8 is a string, 9 an array."""
+
+
+def gguf_metadata_value(path: Path, key: str) -> object | None:
+    """One metadata value of a GGUF file (version 2 or 3), read from its header without loading the model (None
+    where the file has no such key). A file that is not a GGUF, or whose header is cut short, is a ValueError."""
+
+    def read(f: BinaryIO, n: int) -> bytes:
+        data = f.read(n)
+        if len(data) != n:
+            raise ValueError("its GGUF header is cut short")
+        return data
+
+    def number(f: BinaryIO, fmt: str) -> int:
+        return int(struct.unpack("<" + fmt, read(f, struct.calcsize(fmt)))[0])
+
+    def text(f: BinaryIO) -> str:
+        return read(f, number(f, "Q")).decode("utf-8", "replace")
+
+    def skip(f: BinaryIO, kind: int) -> None:
+        if kind in _SCALAR_BYTES:
+            f.seek(_SCALAR_BYTES[kind], 1)
+        elif kind == 8:
+            f.seek(number(f, "Q"), 1)
+        elif kind == 9:
+            inner, count = number(f, "I"), number(f, "Q")
+            if inner in _SCALAR_BYTES:
+                f.seek(_SCALAR_BYTES[inner] * count, 1)
+            else:
+                for _ in range(count):
+                    skip(f, inner)
+        else:
+            raise ValueError(f"its GGUF metadata has an unknown value type {kind}")
+
+    with path.open("rb") as f:
+        if f.read(4) != b"GGUF":
+            raise ValueError("not a GGUF file")
+        if number(f, "I") < 2:
+            raise ValueError("a GGUF version 1 file (llama.cpp reads versions 2 and 3)")
+        number(f, "Q")  # tensor count
+        for _ in range(number(f, "Q")):
+            name, kind = text(f), number(f, "I")
+            if name == key and kind == 8:
+                return text(f)
+            skip(f, kind)
+    return None
 
 
 def _raise(message: str) -> NoReturn:
