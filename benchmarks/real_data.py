@@ -283,7 +283,7 @@ async def receipts(data: Path = DATA, n: int = 40) -> dict[str, Agreement]:
     from benchmarks.fake_openai import FakeOpenAI
     from judgegraph import Judge
     from judgegraph.tools._claims import _numbers
-    from judgegraph.tools.zoom_image import ocr
+    from judgegraph.tools._images import ocr
 
     def amount(text: str) -> tuple[float, str]:
         m = re.search(r"\d[\d,]*\.\d\d", text)

@@ -16,7 +16,7 @@ from PIL import Image
 
 from benchmarks._util import Stats, table
 from judgegraph.tools import MiniLMEmbedder, Passage, PassageIndex, _retrieval
-from judgegraph.tools.zoom_image import open_image, zoom
+from judgegraph.tools._images import open_image, zoom
 
 PAGES = 10_000
 

@@ -47,6 +47,7 @@ LAYERS: list[tuple[str, list[str], bool]] = [
     ("training", ["judgegraph.training"], False),
     ("viewer", ["judgegraph.viz"], False),
     ("entry points", ["judgegraph.cli", "judgegraph"], True),
+    ("python -m", ["judgegraph.__main__"], False),
     # Not installed: they may use all of judgegraph, and judgegraph none of them.
     ("repository", ["benchmarks", "tests"], False),
 ]
@@ -192,3 +193,36 @@ def test_the_cli_stays_in_small_modules() -> None:
     """One module per command group (judgegraph/cli/_app.py registers them): none grows past 500 lines."""
     sizes = {p.name: len(p.read_text().splitlines()) for p in (ROOT / "judgegraph" / "cli").glob("*.py")}
     assert max(sizes.values()) <= 500, sizes
+
+
+def _tool_rules(imports: dict[str, set[str]]) -> list[str]:
+    """Inside `tools/`: a tool module (a public module, one `@tool` face) imports no other tool module, and an
+    engine (a private module) imports no tool module: what tools share lives in the engines below them. And
+    `benchmarks` never imports `tests` (tests import benchmarks)."""
+
+    def is_tool(module: str) -> bool:
+        parts = module.split(".")
+        return module.startswith("judgegraph.tools.") and len(parts) == 3 and not parts[2].startswith("_")
+
+    wrong = []
+    for module, targets in imports.items():
+        for target in targets:
+            if module.startswith("judgegraph.tools.") and is_tool(target) and target != module:
+                kind = "tool module" if is_tool(module) else "engine"
+                wrong.append(f"{module} ({kind}) imports the tool module {target}")
+            if module.startswith("benchmarks") and target.startswith("tests"):
+                wrong.append(f"{module} imports {target}: benchmarks never import tests")
+    return sorted(wrong)
+
+
+def test_tools_share_engines_never_each_other() -> None:
+    wrong = _tool_rules(_imports(_modules()))
+    assert not wrong, "\n".join(wrong)
+    assert _tool_rules({"judgegraph.tools.oracle_check": {"judgegraph.tools.run_code"}}) == [
+        "judgegraph.tools.oracle_check (tool module) imports the tool module judgegraph.tools.run_code"
+    ]
+    assert _tool_rules({"judgegraph.tools._observe": {"judgegraph.tools.python"}})[0].endswith(
+        "judgegraph.tools.python"
+    )
+    assert _tool_rules({"judgegraph.tools.run_code": {"judgegraph.tools._candidate_code"}}) == []
+    assert _tool_rules({"benchmarks.languages": {"tests.conftest"}})

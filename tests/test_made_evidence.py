@@ -19,6 +19,7 @@ from judgegraph import Judge
 from judgegraph.sandboxes import Limits
 from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult
 from judgegraph.tools import ToolContext, ToolServices, call_tool, extract_final_answer, languages
+from judgegraph.tools._examples import example_outcome
 from judgegraph.tools._inputs import call_inputs, from_signature, stdin_inputs
 from judgegraph.tools._observe import Observed
 from judgegraph.tools._statement import (
@@ -28,7 +29,6 @@ from judgegraph.tools._statement import (
     read_statement,
     statement_tolerance,
 )
-from judgegraph.tools.run_examples import example_outcome
 
 HUMANEVAL = read_problems()
 
@@ -976,8 +976,8 @@ async def test_a_multiple_choice_pair_is_judged_by_the_option_the_programs_value
 
 
 def test_a_programs_answer_is_its_last_line_as_sympy_prints_a_solution() -> None:
+    from judgegraph.tools._python_runs import PythonResult
     from judgegraph.tools.derived_reference import _answer_of
-    from judgegraph.tools.python import PythonResult
 
     def answer(stdout: str) -> str | None:
         return _answer_of(PythonResult(code="", stdout=stdout, error="", exit_code=0))
@@ -1225,7 +1225,7 @@ def test_an_unnamed_example_calls_the_method_that_takes_its_arguments() -> None:
     """A LeetCode statement without its starter names no method: the example calls the candidate's method that
     takes its arguments (by name, else by count), not a helper the others call; where that leaves a choice, no
     method (the example is not run on a guess that could rule a right answer wrong)."""
-    from judgegraph.tools.run_examples import call_target
+    from judgegraph.tools._examples import call_target
 
     statement = read_statement("Return how many pairs.\n\nExample 1:\n\nInput: nums = [1,2,3], k = 2\nOutput: 2\n")
     example = statement.examples[0]

@@ -208,7 +208,10 @@ async def test_the_plugins_deciding_tool_decides_without_a_model(tmp_path: Path)
     """`concise_rules` (evidence first) with the plugin's `count_words`, which it imports from the public
     `judgegraph.tools` only: the tool's plan counts both answers against the stated limit and its criterion
     decides, so no model is asked (none is reachable here). Without a stated limit it plans nothing."""
-    from judgegraph_example_plugin import plan_count_words, word_limit
+    import importlib
+
+    plugin = importlib.import_module("judgegraph_example_plugin")  # installed beside judgegraph, as a user would
+    plan_count_words, word_limit = plugin.plan_count_words, plugin.word_limit
 
     async with Judge.load("concise_rules", store=tmp_path / "r.db", model_url="http://127.0.0.1:9/v1") as judge:
         trajectory = await judge.arun(REQUEST)
@@ -218,7 +221,5 @@ async def test_the_plugins_deciding_tool_decides_without_a_model(tmp_path: Path)
     assert not [e for e in trajectory.events if e.event == "model_turn"]
     assert word_limit("Answer in fewer than 50 words.") == 49 and word_limit("Say it in at most 5 words") == 5
     assert plan_count_words(JudgeRequest.model_validate({**REQUEST, "prompt": "What colour is the sky?"})) == []
-    import judgegraph_example_plugin
-
-    source = Path(judgegraph_example_plugin.__file__).read_text()
+    source = Path(str(plugin.__file__)).read_text()
     assert "judgegraph.tools._" not in source  # the public API suffices

@@ -46,7 +46,9 @@ def test_all_pass_says_who_passes_and_what_the_others_fail() -> None:
     assert alone is not None and alone.rationale == "fails matches_reference (checks: matches_reference)"
     pair = aggregations.get("all_pass")(_request("pairwise", 2), _criteria(2, {1}), {})
     assert pair is not None and pair.winner == 1
-    assert pair.rationale == "only candidate 1 passes every check (matches_reference); candidate 0 fails matches_reference"
+    assert (
+        pair.rationale == "only candidate 1 passes every check (matches_reference); candidate 0 fails matches_reference"
+    )
 
 
 def test_a_verdict_decided_by_the_silence_gate_names_the_one_that_speaks() -> None:

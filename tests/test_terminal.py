@@ -33,9 +33,9 @@ def test_every_help_reads_whole_at_80_columns() -> None:
         assert done.exit_code == 0, (path, done.output)
         assert max(len(line) for line in done.output.splitlines()) <= 80, (path, done.output)
         assert "…" not in done.output, (path, done.output)  # no name or value cut short
-        command = root
+        command: Any = root
         for name in path:
-            command = command.commands[name]  # type: ignore[attr-defined]
+            command = command.commands[name]
         for param in getattr(command, "params", []):
             for option in getattr(param, "opts", []):
                 if option.startswith("--"):

@@ -25,8 +25,11 @@ from judgegraph.tools._base import (
     tools,
 )
 from judgegraph.tools._claims import Claim, ClaimCheckInput, ClaimVerdict, PropositionsResult, check_claim, split_claims
+from judgegraph.tools._differential import DifferentialResult, Disagreement
+from judgegraph.tools._images import open_image
 from judgegraph.tools._langchain import as_langchain_tool, langchain_tools
 from judgegraph.tools._languages import CaseResult, Language, language_named, languages, read_report
+from judgegraph.tools._python_runs import PythonResult
 from judgegraph.tools._recorded import RecordedTools
 from judgegraph.tools._retrieval import Embedder, MiniLMEmbedder, Passage, PassageIndex, Retriever, passages_of
 from judgegraph.tools._scope import RunScope, request_image_names
@@ -36,15 +39,15 @@ from judgegraph.tools._services import ArtifactSink, MemoryArtifacts, ToolServic
 from judgegraph.tools.check_computations import CheckComputationsArgs, CheckComputationsResult, CheckedComputation
 from judgegraph.tools.check_propositions import CheckPropositionsArgs
 from judgegraph.tools.derived_reference import Derivation, DerivedReferenceArgs, DerivedReferenceResult
-from judgegraph.tools.differential_test import DifferentialArgs, DifferentialResult, Disagreement
+from judgegraph.tools.differential import DifferentialArgs
 from judgegraph.tools.match_reference import MatchReferenceArgs, MatchReferenceResult
 from judgegraph.tools.oracle_check import OracleCase, OracleCheckArgs, OracleCheckResult
-from judgegraph.tools.python import PythonArgs, PythonResult
+from judgegraph.tools.python import PythonArgs
 from judgegraph.tools.retrieve import RetrieveArgs, RetrieveResult
 from judgegraph.tools.run_code import RunCodeArgs, RunCodeResult
 from judgegraph.tools.run_examples import ExampleCase, RunExamplesArgs, RunExamplesResult
 from judgegraph.tools.verify_constraints import ConstraintsResult, VerifyConstraintsArgs
-from judgegraph.tools.zoom_image import ZoomImageArgs, ZoomResult, open_image
+from judgegraph.tools.zoom_image import ZoomImageArgs, ZoomResult
 
 __all__ = (
     "ArtifactSink",

@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from judgegraph.tools._base import ToolContext
 from judgegraph.tools._languages import languages
-from judgegraph.tools.python import LIMITS
+from judgegraph.tools._python_runs import LIMITS
 
 MAX_INPUTS = 10
 MAX_INPUT_CHARS = 2000

@@ -25,9 +25,9 @@ from judgegraph.tools._claims import (
     parse_model_claims,
     split_claims,
 )
+from judgegraph.tools._images import read_text
 from judgegraph.tools._retrieval import Passage, passages_of
 from judgegraph.tools._scope import request_image_names
-from judgegraph.tools.zoom_image import read_text
 
 if TYPE_CHECKING:
     from judgegraph.backends import ChatModel

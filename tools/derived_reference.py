@@ -26,12 +26,12 @@ from pydantic import BaseModel, Field
 
 from judgegraph.errors import ToolFailure
 from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult
-from judgegraph.tools._answers import committed_answer, equivalent
+from judgegraph.tools._answers import committed_answer
 from judgegraph.tools._base import ToolContext, ToolOutput, candidate_criterion, each_candidate, result_data, tool
 from judgegraph.tools._choices import as_choice, choice_options, same_answer
 from judgegraph.tools._languages import languages
-from judgegraph.tools.python import PythonResult, run_program
-from judgegraph.tools.run_code import contains_code
+from judgegraph.tools._python_runs import PythonResult, run_program
+from judgegraph.tools._unsettled import math_to_settle
 
 MAJORITY = 0.5
 """A derived answer decides only when more than this share of the programs printed it."""
@@ -88,22 +88,6 @@ class DerivedReferenceResult(BaseModel):
     def outvoted(self) -> bool:
         """No program reproduced this candidate's answer, and at least one reproduced another's."""
         return self.support == 0 and self.rival_support > 0
-
-
-def math_to_settle(request: JudgeRequest) -> bool:
-    """Math with nothing to settle it: no reference, no tests, no candidate is code, each commits to a final
-    answer, and they do not all commit to the same one (a single response: it commits to one)."""
-    if request.has_evidence("reference") or request.tests or not request.candidates:
-        return False
-    if any(contains_code(request, c.content) for c in request.candidates):
-        return False
-    options = choice_options(request.prompt)
-    answers = [as_choice(committed_answer(c.content), options) for c in request.candidates]
-    if any(a is None for a in answers):
-        return False
-    first = answers[0]
-    assert first is not None
-    return len(answers) == 1 or not all(a is not None and equivalent(a, first).equivalent for a in answers[1:])
 
 
 def plan_derived_reference(request: JudgeRequest) -> list[ToolCall]:
@@ -309,4 +293,3 @@ def _support(answer: str | None, derivation: Derivation, options: dict[str, str]
     if answer is None:
         return 0
     return sum(1 for a in derivation.answers if a is not None and same_answer(answer, a, options))
-

@@ -20,19 +20,19 @@ from pydantic import BaseModel, Field
 from judgegraph.errors import ToolFailure
 from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult
 from judgegraph.tools._base import ToolContext, ToolOutput, candidate_criterion, result_data, tool
-from judgegraph.tools._languages import languages
-from judgegraph.tools._observe import Call, Observations, Observed, observe_calls, observe_stdin
-from judgegraph.tools._python_language import prelude_for
-from judgegraph.tools._statement import Statement, _literal_call, compare_outputs, compare_values, read_statement
-from judgegraph.tools.differential_test import (
+from judgegraph.tools._candidate_code import candidate_code
+from judgegraph.tools._differential import (
     CASE_TIMEOUT_S,
     DifferentialResult,
     call_function,
     differential_applies,
     shown_output,
 )
-from judgegraph.tools.run_code import candidate_code
-from judgegraph.tools.run_examples import resolve
+from judgegraph.tools._examples import resolve
+from judgegraph.tools._languages import languages
+from judgegraph.tools._observe import Call, Observations, Observed, observe_calls, observe_stdin
+from judgegraph.tools._python_language import prelude_for
+from judgegraph.tools._statement import Statement, _literal_call, compare_outputs, compare_values, read_statement
 
 """Oracle programs per statement (self-consistency's k)."""
 MAX_INPUTS = 5

@@ -11,15 +11,10 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from judgegraph.errors import ToolFailure
-from judgegraph.sandboxes import Limits, SandboxPool
 from judgegraph.schema import JudgeRequest
 from judgegraph.tools._base import ToolContext, ToolOutput, tool
+from judgegraph.tools._python_runs import LIMITS, PythonResult, run_program
 
-LIMITS = Limits(wall_s=10.0, cpu_s=10, memory_mb=512, output_bytes=200_000)
-SHOWN_OUTPUT = 4000
-"""Characters of stdout the model reads back (the tail: a program prints its answer last)."""
-ERROR_LINES = 6
-"""Lines of stderr the model reads back (the end of a traceback says what went wrong)."""
 MAX_CODE = 20_000
 DEFAULT_CALLS = 3
 """Calls a judgment may make (TIR-Judge's budget); a judge's options may set another."""
@@ -36,30 +31,10 @@ class PythonArgs(BaseModel):
     repetitions, and 20,000 of them crash the server. The tool refuses longer programs itself."""
 
 
-class PythonResult(BaseModel):
-    """What the program did."""
-
-    code: str
-    stdout: str
-    """The tail of what it printed."""
-    error: str
-    """The last lines of stderr (a traceback's end), when it wrote any."""
-    exit_code: int | None
-    timed_out: bool = False
-    oom_killed: bool = False
-    truncated: bool = False
-    backend: str = ""
-    duration_s: float = 0.0
-
-
 def python_applies(request: JudgeRequest) -> bool:
     """Where the request brings no evidence a check could decide by (no tests, reference, constraints, documents
     or images): the judge's own program is then the way to check."""
     return not any(request.has_evidence(f) for f in ("tests", "reference", "constraints", "documents", "images"))
-
-
-def _tail_lines(text: str, n: int) -> str:
-    return "\n".join(text.strip().splitlines()[-n:])
 
 
 def _summary(r: PythonResult) -> str:
@@ -88,21 +63,3 @@ async def python(args: PythonArgs, ctx: ToolContext) -> ToolOutput:
         raise ToolFailure("no sandbox is available to this judge")
     result = await run_program(await ctx.services.sandbox(), args.code)
     return ToolOutput(text=_summary(result), data=result)
-
-
-async def run_program(pool: SandboxPool, code: str) -> PythonResult:
-    """Run a model's program in the sandbox under `LIMITS`: its output's tail and its error's last lines."""
-    run = await pool.run(["python3", "-I", "main.py"], files={"main.py": code}, limits=LIMITS)
-    stdout = run.stdout
-    truncated = run.stdout_truncated or len(stdout) > SHOWN_OUTPUT
-    return PythonResult(
-        code=code,
-        stdout=stdout[-SHOWN_OUTPUT:],
-        error=_tail_lines(run.stderr, ERROR_LINES),
-        exit_code=run.exit_code,
-        timed_out=run.timed_out,
-        oom_killed=run.oom_killed,
-        truncated=truncated,
-        backend=run.backend,
-        duration_s=run.duration_s,
-    )

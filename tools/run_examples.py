@@ -8,7 +8,6 @@ informs and never decides.
 
 from __future__ import annotations
 
-import ast
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
@@ -18,22 +17,21 @@ from judgegraph.sandboxes import SandboxPool
 from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult
 from judgegraph.tools import _foreign_calls as foreign_calls
 from judgegraph.tools._base import ToolContext, ToolOutput, candidate_criterion, each_candidate, result_data, tool
-from judgegraph.tools._observe import Call, Observations, Observed, missing_module, observe_calls, observe_stdin
+from judgegraph.tools._candidate_code import CandidateCode, candidate_code, contains_code
+from judgegraph.tools._examples import (
+    Outcome,
+    call_target,
+    example_outcome,
+    shown_text,
+)
+from judgegraph.tools._observe import Call, Observations, missing_module, observe_calls, observe_stdin
 from judgegraph.tools._python_language import prelude_for
 from judgegraph.tools._statement import (
     Example,
     Statement,
-    compare_outputs,
-    compare_values,
     informing,
     read_statement,
-    without_order,
 )
-from judgegraph.tools.run_code import CandidateCode, candidate_code, contains_code
-
-Outcome = Literal["passed", "failed", "unsure", "error", "timeout", "not_run"]
-SHOWN = 300
-"""Characters of an input, an expected value or an output quoted in a result."""
 
 
 class RunExamplesArgs(BaseModel):
@@ -98,113 +96,7 @@ def run_examples_criterion(result: ToolResult) -> CriterionResult | None:
 # ---------------------------------------------------------------- what to call
 
 
-def _defined(code: str) -> tuple[set[str], dict[str, str]]:
-    """The code's top-level functions, and each method name -> its class (public methods only)."""
-    try:
-        tree = ast.parse(code)
-    except (SyntaxError, ValueError, RecursionError):
-        return set(), {}
-    functions: set[str] = set()
-    methods: dict[str, str] = {}
-    for node in tree.body:
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            functions.add(node.name)
-        elif isinstance(node, ast.ClassDef):
-            for item in node.body:
-                if isinstance(item, ast.FunctionDef) and not item.name.startswith("_"):
-                    methods.setdefault(item.name, node.name)
-    return functions, methods
-
-
-def resolve(name: str, code: str) -> str | None:
-    """How to call `name` in `code`: the function, or `Class.name` for a method of that name; None if neither."""
-    functions, methods = _defined(code)
-    if name in functions:
-        return name
-    return f"{methods[name]}.{name}" if name in methods else None
-
-
-def call_target(statement: Statement, example: Example, code: str, entry: str | None) -> str | None:
-    """What an example calls in this candidate's code: the function the example names (or a method of that
-    name, on a fresh instance of its class); for unnamed examples (LeetCode's), the starter's method, the
-    candidate's `Solution` method, else its function under test."""
-    named = example.function or statement.method
-    if named is not None:
-        return resolve(named, code) or (named if example.function else None)
-    return _unnamed_target(example, code, entry)
-
-
-Function = ast.FunctionDef | ast.AsyncFunctionDef
-
-
-def _takes(fn: Function, example: Example, method: bool, by_name: bool) -> bool:
-    """Whether `fn` takes the example's arguments: by their names (as the example writes them), or by count."""
-    params = [a.arg for a in fn.args.posonlyargs + fn.args.args][1 if method else 0 :]
-    if by_name:
-        return params == list(example.names)
-    required = len(params) - len(fn.args.defaults)
-    return required <= len(example.args) and (fn.args.vararg is not None or len(example.args) <= len(params))
-
-
-def _calls(fn: Function) -> set[str]:
-    """The names `fn` calls (`f(...)`, `self.f(...)`), itself left out: recursion does not make a helper."""
-    names = {
-        c.func.id if isinstance(c.func, ast.Name) else c.func.attr
-        for c in ast.walk(fn)
-        if isinstance(c, ast.Call) and isinstance(c.func, ast.Name | ast.Attribute)
-    }
-    return names - {fn.name}
-
-
-def _unnamed_target(example: Example, code: str, entry: str | None) -> str | None:
-    """The function an unnamed example (LeetCode's `Input: nums = [1], k = 2`, with no starter to name it) calls
-    in this candidate: its `Solution` class's methods (else its top-level functions) that take the example's
-    arguments, less those the others call (helpers); None where that leaves no single one: which it calls is then
-    unclear, and an example run on a guess could rule a right answer wrong."""
-    try:
-        tree = ast.parse(code)
-    except (SyntaxError, ValueError, RecursionError):
-        return entry
-    solution = next((n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Solution"), None)
-    body = solution.body if solution is not None else tree.body
-    functions = [n for n in body if isinstance(n, Function) and not n.name.startswith("_")]
-    method = solution is not None
-    fits = [f for f in functions if example.names and _takes(f, example, method, by_name=True)]
-    fits = fits or [f for f in functions if _takes(f, example, method, by_name=False)]
-    called = set().union(*(_calls(f) for f in functions))
-    entries = [f.name for f in fits if f.name not in called] or [f.name for f in fits]
-    if len(entries) == 1:
-        return f"Solution.{entries[0]}" if method else entries[0]
-    if solution is None and entry in entries:
-        return entry
-    return None
-
-
 # ---------------------------------------------------------------- comparing
-
-
-def _cut(text: str) -> str:
-    return text if len(text) <= SHOWN else text[:SHOWN] + "..."
-
-
-def example_outcome(
-    example: Example, observed: Observed, tolerance: float | None, any_case: bool = False
-) -> tuple[Outcome, str]:
-    """How a candidate did on one example (as the statement's judge compares), and what it gave."""
-    if observed.status == "error" and missing_module(observed.message):
-        return "unsure", _cut(observed.message)
-    if observed.status != "ok":
-        return observed.status, _cut(observed.message)
-    if observed.printed:
-        return compare_outputs(example.expected_text, observed.output, tolerance, any_case), _cut(observed.output)
-    value = observed.value if example.expected is None else observed.answer  # an expected None is returned
-    if example.order == "free":
-        return compare_values(without_order(example.expected), without_order(value), tolerance), _cut(repr(value))
-    outcome = compare_values(example.expected, value, tolerance)
-    reordered = example.order == "unstated" and outcome == "failed"  # the same items in another order?
-    if reordered and compare_values(without_order(example.expected), without_order(value), tolerance) == "passed":
-        outcome = "unsure"
-    return outcome, _cut(repr(value))
 
 
 _MISSING = "the code imports {module}, which this sandbox does not have (a judge's environment may)"
@@ -222,8 +114,8 @@ def _case(index: int, example: Example, outcome: Outcome, got: str) -> ExampleCa
     decisive = example.decisive and outcome != "unsure"
     return ExampleCase(
         index=index,
-        input=_cut(example.shown),
-        expected=_cut(example.expected_text),
+        input=shown_text(example.shown),
+        expected=shown_text(example.expected_text),
         got=got,
         outcome=outcome,
         decisive=decisive,
@@ -321,7 +213,7 @@ async def run_examples(args: RunExamplesArgs, ctx: ToolContext) -> ToolOutput:
         for i, ((example, _), observed) in enumerate(zip(runnable, seen.observed, strict=True)):
             outcome, got = example_outcome(example, observed, statement.tolerance, statement.any_case)
             if observed.status == "error" and observed.message.startswith("the code defines no"):
-                cases.append(_case(i, informing(example, observed.message), "error", _cut(observed.message)))
+                cases.append(_case(i, informing(example, observed.message), "error", shown_text(observed.message)))
             else:
                 cases.append(_case(i, example, outcome, got))
     else:
@@ -333,10 +225,10 @@ async def run_examples(args: RunExamplesArgs, ctx: ToolContext) -> ToolOutput:
             )
     if seen.load_error is not None and (module := missing_module(seen.load_error)):  # the sandbox's gap
         note = _MISSING.format(module=module)
-        update = {"outcome": "unsure", "decisive": False, "note": note, "got": _cut(seen.load_error)}
+        update = {"outcome": "unsure", "decisive": False, "note": note, "got": shown_text(seen.load_error)}
         cases = [c.model_copy(update=update) for c in cases]
     elif seen.load_error is not None:  # nothing ran: every example failed as the program did
-        cases = [c.model_copy(update={"outcome": "error", "got": _cut(seen.load_error)}) for c in cases]
+        cases = [c.model_copy(update={"outcome": "error", "got": shown_text(seen.load_error)}) for c in cases]
     decisive = [c for c in cases if c.decisive]
     result = RunExamplesResult(
         **base,

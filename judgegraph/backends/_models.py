@@ -177,7 +177,7 @@ def check_chat_template(path: Path) -> None:
         raise UsageError(f"embedded model {path}: {e}") from e
     import jinja2.sandbox
 
-    if not template:
+    if not isinstance(template, str) or not template:
         raise UsageError(
             f"embedded model {path}: the file has no chat template (`tokenizer.chat_template` in its metadata); "
             "give a chat (instruct) model's GGUF, or add the template when converting"

@@ -9,8 +9,9 @@ from judgegraph.cli import _catalog, _eval, _export, _judge, _mcp, _model, _runs
 
 # Click's plain help, not rich's boxes: it wraps whole words at any width (80 columns, a pipe, a CI log), where
 # the boxed table cut option names short (`--model-url,--mo…`) and split help into one-word lines.
-PLAIN = {"rich_markup_mode": None}
-app = typer.Typer(no_args_is_help=True, add_completion=False, help="Agentic, tool-using LLM judges.", **PLAIN)
+app = typer.Typer(
+    no_args_is_help=True, add_completion=False, help="Agentic, tool-using LLM judges.", rich_markup_mode=None
+)
 
 
 def _version(value: bool) -> None:
@@ -48,7 +49,7 @@ app.command("tools")(_catalog.list_tools)
 app.command()(_catalog.plugins)
 app.command()(_mcp.mcp)
 
-model_app = typer.Typer(no_args_is_help=True, help="Start model servers.", **PLAIN)
+model_app = typer.Typer(no_args_is_help=True, help="Start model servers.", rich_markup_mode=None)
 model_app.command("vllm")(_model.model_vllm)
 model_app.command("embedded")(_model.model_embedded)
 model_app.command("list")(_model.model_list)
@@ -56,13 +57,13 @@ model_app.command("fetch")(_model.model_fetch)
 app.add_typer(model_app, name="model")
 
 train_app = typer.Typer(
-    no_args_is_help=True, help="Train the agentic judge on its own runs (needs the train extra).", **PLAIN
+    no_args_is_help=True, help="Train the agentic judge on its own runs (needs the train extra).", rich_markup_mode=None
 )
 train_app.command("run")(_train.train_run)
 app.add_typer(train_app, name="train")
 
 sandbox_app = typer.Typer(
-    no_args_is_help=True, help="The code sandbox: build its image, see which backend runs.", **PLAIN
+    no_args_is_help=True, help="The code sandbox: build its image, see which backend runs.", rich_markup_mode=None
 )
 sandbox_app.command("build")(_sandbox.sandbox_build)
 sandbox_app.command("doctor")(_sandbox.sandbox_doctor)

@@ -39,8 +39,8 @@ def export(
     if fmt not in exporters:
         raise fail(f"unknown format {fmt!r}; known: {', '.join(exporters)}")
     path = existing_store(store)
-    st = TrajectoryStore(path)
-    found = st.list_runs(judge=judge_name, correct=correct, valid=valid, tool=tool, since=since, limit=limit)
-    trajectories = [st.get(r.id) for r in found if r.status == "complete"]
+    with TrajectoryStore(path) as st:
+        found = st.list_runs(judge=judge_name, correct=correct, valid=valid, tool=tool, since=since, limit=limit)
+        trajectories = [st.get(r.id) for r in found if r.status == "complete"]
     rows = write_export(trajectories, fmt, output)
     out.print(f"wrote {rows} {fmt} rows from {len(trajectories)} runs to {output}")

@@ -38,8 +38,9 @@ def runs(
     from judgegraph.store import TrajectoryStore
 
     path = existing_store(store)
-    st = TrajectoryStore(path)
-    rows = st.list_runs(judge=judge_name, correct=correct, valid=valid, tool=tool, since=since, limit=limit)
+    with TrajectoryStore(path) as st:
+        rows = st.list_runs(judge=judge_name, correct=correct, valid=valid, tool=tool, since=since, limit=limit)
+        total = st.count()
     columns = [
         Column("trajectory", width=25, keep=9),
         Column("judge", keep=3),
@@ -67,7 +68,7 @@ def runs(
         ]
         for r in rows
     ]
-    table = fitted(columns, cells, out, title=f"{len(rows)} of {st.count()} runs in {path}")
+    table = fitted(columns, cells, out, title=f"{len(rows)} of {total} runs in {path}")
     out.print(table)
 
 
@@ -82,7 +83,8 @@ def show(
 
     path = existing_store(store)
     try:
-        trajectory = TrajectoryStore(path).get(run_id)
+        with TrajectoryStore(path) as st:
+            trajectory = st.get(run_id)
     except RunNotFoundError as e:
         raise fail(str(e)) from None
     if as_json:
@@ -117,7 +119,8 @@ def replay(
 
     path = existing_store(store)
     try:
-        original = TrajectoryStore(path).get(run_id)
+        with TrajectoryStore(path) as st:
+            original = st.get(run_id)
         overrides = {}
         for item in override or []:
             seq, _, file = item.partition("=")
@@ -162,9 +165,9 @@ def diff(
     from judgegraph.store import TrajectoryStore
 
     path = existing_store(store)
-    st = TrajectoryStore(path)
     try:
-        a, b = st.get(run_a), st.get(run_b)
+        with TrajectoryStore(path) as st:
+            a, b = st.get(run_a), st.get(run_b)
     except RunNotFoundError as e:
         raise fail(str(e)) from None
     for t in (a, b):

@@ -574,6 +574,12 @@ class TrajectoryStore:
         with self._lock:
             return int(self._conn.execute("SELECT count(*) FROM runs").fetchone()[0])
 
+    def __enter__(self) -> TrajectoryStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     def close(self) -> None:
         """Flush what the writer thread holds, then close the connection."""
         if self._writer_thread is not None:

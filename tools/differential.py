@@ -9,72 +9,39 @@ candidates that agree on every input and pass the examples form groups (dual agr
 from __future__ import annotations
 
 import asyncio
-import re
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel
 
 from judgegraph.errors import ToolFailure
 from judgegraph.sandboxes import SandboxPool
 from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult
 from judgegraph.tools import _foreign_calls as foreign_calls
 from judgegraph.tools._base import ToolContext, ToolOutput, candidate_criterion, result_data, tool
+from judgegraph.tools._candidate_code import CandidateCode, candidate_code
+from judgegraph.tools._differential import (
+    CASE_TIMEOUT_S,
+    SHOWN,
+    DifferentialResult,
+    Disagreement,
+    call_function,
+    differential_applies,
+    shown_output,
+)
+from judgegraph.tools._examples import call_target, example_outcome, resolve
 from judgegraph.tools._inputs import call_inputs, from_signature, stdin_inputs
 from judgegraph.tools._model_inputs import model_inputs
 from judgegraph.tools._observe import Call, Observations, Observed, observe_calls, observe_stdin, shown_args
 from judgegraph.tools._python_language import prelude_for
 from judgegraph.tools._statement import Statement, read_statement
-from judgegraph.tools.run_code import CandidateCode, candidate_code, contains_code
-from judgegraph.tools.run_examples import call_target, example_outcome, resolve
 
 VARIED = 30
 """Inputs varied from the examples or typed from the signature, at most; a model's generator adds up to 10."""
-CASE_TIMEOUT_S = 1.0
-"""Generated inputs are small: a candidate that takes a second on one is stopped there."""
 SHOWN_DISAGREEMENTS = 5
-SHOWN = 200
 
 
 class DifferentialArgs(BaseModel):
     """Arguments of `differential_test` (none: it runs every candidate)."""
-
-
-class Disagreement(BaseModel):
-    """An input on which the candidates' outputs differ."""
-
-    provenance: Literal["disagreement"] = "disagreement"
-    input: str
-    outputs: list[str]
-    """Each candidate's output (or its error), in candidate order."""
-    origin: Literal["varied", "model"] = "varied"
-    """Where the input came from: the statement's examples varied or values typed from the signature, or a
-    generator the judge's model wrote."""
-
-
-class DifferentialResult(BaseModel):
-    """What `differential_test` found."""
-
-    style: Literal["call", "stdin"]
-    inputs_tried: int
-    """Generated inputs run on every candidate (the examples' own inputs not counted)."""
-    model_inputs: int = 0
-    """How many of them a generator the judge's model wrote gave."""
-    disagreements: list[Disagreement]
-    disagreement_count: int
-    groups: list[list[int]]
-    """Candidates that gave the same output on every input, largest group first."""
-    passes_examples: list[bool | None]
-    """Per candidate: passed every decisive statement example (None: there were none)."""
-    no_code: list[int] = Field(default_factory=list)
-    duration_s: float = 0.0
-    """Sandbox time of all the candidates' runs, added up."""
-
-
-def differential_applies(request: JudgeRequest) -> bool:
-    """A code request with no tests and at least two candidates that contain code."""
-    if request.tests or len(request.candidates) < 2:
-        return False
-    return sum(contains_code(request, c.content) for c in request.candidates) >= 2
 
 
 def follow_differential(request: JudgeRequest, results: list[ToolResult]) -> list[ToolCall]:
@@ -83,30 +50,6 @@ def follow_differential(request: JudgeRequest, results: list[ToolResult]) -> lis
     if not differential_applies(request):
         return []
     return [ToolCall(name="differential_test", arguments={}, reason="the statement's examples did not decide")]
-
-
-def _function(request: JudgeRequest, codes: list[CandidateCode]) -> str | None:
-    """The function every candidate is called through, where the statement gives no call examples: the one
-    the prompt declares, else the one every candidate defines."""
-    declared = re.findall(r"def\s+(\w+)\s*\(", request.prompt)
-    if declared:
-        return str(declared[-1])
-    entries = {c.entry for c in codes if c.code is not None}
-    return entries.pop() if len(entries) == 1 else None
-
-
-def call_function(request: JudgeRequest, statement: Statement, codes: list[CandidateCode]) -> str | None:
-    """The function (or method) the task is called through, or None where candidates are programs on stdin."""
-    if statement.style == "stdin":
-        return None
-    named = next((e.function for e in statement.examples if e.function), None) or statement.method
-    return named or _function(request, codes)
-
-
-def shown_output(o: Observed) -> str:
-    text = o.output if o.printed else repr(o.answer)
-    text = text if o.status == "ok" else f"<{o.status}: {o.message.strip()[-120:]}>"
-    return text if len(text) <= SHOWN else text[:SHOWN] + "..."
 
 
 def _example_passes(statement: Statement, observed: list[Observed]) -> bool | None:
