@@ -7,8 +7,9 @@ tools and judge specs).
 from judgegraph.errors import VerdictParseError
 from judgegraph.graphs._agentic import AgenticGraph, AgenticOptions, AgentState, action_schema
 from judgegraph.graphs._aggregate import decide_from_evidence, verdict_from_ruling
-from judgegraph.graphs._builder import EvidenceFirstGraph, EvidenceOptions, RecordedGraph
+from judgegraph.graphs._builder import EvidenceFirstGraph, RecordedGraph
 from judgegraph.graphs._context import JudgeContext
+from judgegraph.graphs._nodes import EvidenceOptions
 from judgegraph.graphs._propositions import ClaimTask, PropositionGraph, PropositionOptions
 from judgegraph.graphs._protocol import (
     GraphKind,

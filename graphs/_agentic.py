@@ -42,7 +42,28 @@ from judgegraph.schema import Document, JudgeRequest, ModelTurn, ToolCall, ToolR
 from judgegraph.tools import RunScope, tools
 from judgegraph.tools.python import DEFAULT_CALLS as DEFAULT_PYTHON_CALLS
 
-Ctx = Runtime[JudgeContext]
+
+class AgenticOptions(GraphOptions):
+    """The agentic graph's own knobs: its budgets."""
+
+    max_steps: int = Field(default=6, ge=1)
+    """Model turns before the verdict is forced."""
+    max_tool_calls: int = Field(default=8, ge=0)
+    """Tool calls before the verdict is forced."""
+    program_max_tokens: int = Field(default=768, ge=1)
+    """Tokens a turn may take where it may write a program (the `python` tool is offered): a program does not
+    fit in a verdict's budget."""
+    tool_call_limits: dict[str, int] = Field(default_factory=lambda: {"python": DEFAULT_PYTHON_CALLS})
+    """Calls a judgment may make of a tool (over both candidate orders); past it a call gets a result that says
+    so, and the tool is no longer offered. The `python` tool: 3 (TIR-Judge's budget)."""
+    actions: Literal["auto", "json", "native"] = "auto"
+    """How the model acts: `native` tool calls (the server parses them; narrowed, strict tool schemas), `json`
+    actions decoded under one schema (every call valid by construction), or `auto`: native where the backend
+    parses tool calls, else json."""
+
+
+AgentContext = JudgeContext[AgenticOptions]
+Ctx = Runtime[AgentContext]
 
 
 class AgentState(TypedDict, total=False):
@@ -156,7 +177,7 @@ def _verdict_function(request: JudgeRequest, *, strict: bool) -> dict[str, Any]:
 _VERDICT_CHOICE = {"type": "function", "function": {"name": VERDICT_TOOL}}
 
 
-def _native_specs(ctx: JudgeContext, request: JudgeRequest, allowed: list[str]) -> list[dict[str, Any]]:
+def _native_specs(ctx: AgentContext, request: JudgeRequest, allowed: list[str]) -> list[dict[str, Any]]:
     """The functions offered for the whole conversation: each allowed tool narrowed to this request, and the
     verdict. They do not change turn by turn: servers render them into the prompt, and a prompt whose start
     changes defeats the prefix cache and leaves no token-aligned trajectory to train on."""
@@ -173,7 +194,7 @@ def _ruling(turn: ModelTurn, request: JudgeRequest) -> ModelRuling:
     return parse_verdict(text, verdict_format(request.mode), len(request.candidates))
 
 
-def _native(ctx: JudgeContext, allowed: list[str]) -> bool:
+def _native(ctx: AgentContext, allowed: list[str]) -> bool:
     """Whether this run's actions are native tool calls (else JSON actions under a schema)."""
     if ctx.client is None or not allowed:
         return False
@@ -190,7 +211,7 @@ def _order(state: AgentState) -> str:
     return state.get("orders", ["AB"])[state.get("order_index", 0)]
 
 
-def _opening(ctx: JudgeContext, request: JudgeRequest, allowed: list[str], order: str) -> list[dict[str, Any]]:
+def _opening(ctx: AgentContext, request: JudgeRequest, allowed: list[str], order: str) -> list[dict[str, Any]]:
     """The conversation's start for one candidate order: task, responses behind markers, tools, reply format."""
     native = _native(ctx, allowed)
     shown = shown_order(order, len(request.candidates))
@@ -279,7 +300,7 @@ async def agent(state: AgentState, runtime: Ctx) -> dict[str, Any]:
     if state.get("problem"):
         messages.append({"role": "user", "content": ctx.spec.render("retry", problem=state["problem"])})
     allowed, called = state.get("allowed", []), state.get("called", {})
-    spent = _spent(state, _options(ctx))
+    spent = _spent(state, ctx.options)
     n = len(request.candidates)
     if _native(ctx, allowed):
         choice: str | dict[str, Any] = "required" if ctx.client.profile.tool_choice_required else "auto"
@@ -348,7 +369,7 @@ async def act(state: AgentState, runtime: Ctx) -> dict[str, Any]:
     ctx, request = runtime.context, state["request"]
     shown = shown_order(_order(state), len(request.candidates))
     room = max(0, ctx.options.max_tool_calls - state.get("tool_calls", 0))
-    asked, refused = _within_limits(state.get("pending", [])[:room], state, _options(ctx))
+    asked, refused = _within_limits(state.get("pending", [])[:room], state, ctx.options)
     called = {tool: list(positions) for tool, positions in state.get("called", {}).items()}
     stalled = bool(asked) and all(_position(c) in called.get(c.name, []) for c in asked)
     for c in asked:
@@ -396,19 +417,14 @@ WRITES_PROGRAMS = frozenset({"python"})
 """Tools whose arguments are programs the model writes: a turn that may call one gets `program_max_tokens`."""
 
 
-def _turn_sampling(ctx: JudgeContext, allowed: list[str], spent: Collection[str]) -> Sampling:
+def _turn_sampling(ctx: AgentContext, allowed: list[str], spent: Collection[str]) -> Sampling:
     """The spec's sampling, with room for a program where the turn may write one (an action cut at the spec's
     `max_tokens` is no action: the untrained 1.5B model's programs were, at 200)."""
     sampling = sampling_of(ctx.spec)
     if any(name in WRITES_PROGRAMS and name not in spent for name in allowed):
-        longest = max(sampling.max_tokens, _options(ctx).program_max_tokens)
+        longest = max(sampling.max_tokens, ctx.options.program_max_tokens)
         return sampling.model_copy(update={"max_tokens": longest})
     return sampling
-
-
-def _options(ctx: JudgeContext) -> AgenticOptions:
-    assert isinstance(ctx.options, AgenticOptions)
-    return ctx.options
 
 
 def _spent(state: AgentState, options: AgenticOptions) -> set[str]:
@@ -482,25 +498,6 @@ async def finalize(state: AgentState, runtime: Ctx) -> dict[str, Any]:
     verdict = final_verdict(request, decided, ruling, consistent, evidence, "no usable verdict", problems)
     runtime.context.recorder.verdict(verdict, "finalize")
     return {"verdict": verdict}
-
-
-class AgenticOptions(GraphOptions):
-    """The agentic graph's own knobs: its budgets."""
-
-    max_steps: int = Field(default=6, ge=1)
-    """Model turns before the verdict is forced."""
-    max_tool_calls: int = Field(default=8, ge=0)
-    """Tool calls before the verdict is forced."""
-    program_max_tokens: int = Field(default=768, ge=1)
-    """Tokens a turn may take where it may write a program (the `python` tool is offered): a program does not
-    fit in a verdict's budget."""
-    tool_call_limits: dict[str, int] = Field(default_factory=lambda: {"python": DEFAULT_PYTHON_CALLS})
-    """Calls a judgment may make of a tool (over both candidate orders); past it a call gets a result that says
-    so, and the tool is no longer offered. The `python` tool: 3 (TIR-Judge's budget)."""
-    actions: Literal["auto", "json", "native"] = "auto"
-    """How the model acts: `native` tool calls (the server parses them; narrowed, strict tool schemas), `json`
-    actions decoded under one schema (every call valid by construction), or `auto`: native where the backend
-    parses tool calls, else json."""
 
 
 def route_after_agent(options: AgenticOptions) -> Any:

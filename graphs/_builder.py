@@ -6,7 +6,7 @@ import asyncio
 import secrets
 import time
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Any
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
@@ -15,6 +15,7 @@ from judgegraph.agents import JudgeSpec, checked_tools
 from judgegraph.backends import ChatModel
 from judgegraph.graphs import _nodes as nodes
 from judgegraph.graphs._context import JudgeContext
+from judgegraph.graphs._nodes import EvidenceOptions
 from judgegraph.graphs._protocol import GraphOptions, register_graph
 from judgegraph.graphs._recorder import Recorder, add_recorded_nodes
 from judgegraph.graphs._state import JudgeState
@@ -22,22 +23,6 @@ from judgegraph.graphs._verdict_format import ModelRuling
 from judgegraph.schema import Trajectory, Verdict
 from judgegraph.settings import Settings
 from judgegraph.tools import ArtifactSink, RecordedTools, RunScope, ToolServices
-
-
-class EvidenceOptions(GraphOptions):
-    """The evidence-first and skill graphs' own knobs."""
-
-    deliberate: Literal["undecided", "always"] = "undecided"
-    """Ask the model only where no deterministic evidence decides, or always (evidence still wins)."""
-    tournament: Literal["knockout", "round_robin", "none"] = "knockout"
-    """Best-of-N: pairwise knockout, round-robin win rate, or one scoring call over all candidates. Candidates
-    that fail a deterministic check are out before the tournament; one that alone passes them all wins outright."""
-    commit_first: bool = False
-    """Where the model rules, it first writes its own answer to the task without seeing any response (the
-    `own_answer` prompt); responses that commit to a final answer are then scored by whether theirs is equivalent
-    to it, not by the model's reading of them (published: false acceptance 1.2% against 71.9%). A response that
-    commits to no final answer, or a task the model gives no answer to, is read as without it. The
-    `commit_first` judge turns it on."""
 
 
 class RecordedGraph:

@@ -5,7 +5,6 @@ reads first accepts confident wrong answers: false acceptance 71.9% against 1.2%
 from __future__ import annotations
 
 from judgegraph.backends import Sampling
-from judgegraph.graphs._context import JudgeContext
 from judgegraph.graphs._verdict_format import RATIONALE_CHARS, ModelRuling
 from judgegraph.schema import JudgeRequest
 from judgegraph.tools._answers import commits_to_nothing, committed_answer
@@ -13,11 +12,6 @@ from judgegraph.tools._choices import choice_options, same_answer
 
 OWN_ANSWER = Sampling(temperature=0.0, max_tokens=1024, seed=0)
 """Room to work the task out: the judge's own sampling (a short JSON verdict) would cut a solution off."""
-
-
-def commit_first(ctx: JudgeContext, request: JudgeRequest) -> bool:
-    """Whether this run deliberates commit-first (the judge's option; never for a steps judgment)."""
-    return bool(getattr(ctx.options, "commit_first", False)) and request.mode != "steps"
 
 
 def own_answer_of(text: str) -> str | None:

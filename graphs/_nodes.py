@@ -6,7 +6,7 @@ import asyncio
 import base64
 import re
 from statistics import fmean
-from typing import Any
+from typing import Any, Literal
 
 from langgraph.graph import END
 from langgraph.runtime import Runtime
@@ -17,8 +17,9 @@ from judgegraph.agents import select_skill as choose_skill
 from judgegraph.backends import Sampling
 from judgegraph.errors import VerdictParseError
 from judgegraph.graphs._aggregate import decide_from_evidence, evidence_criteria, final_verdict, silence_criteria
-from judgegraph.graphs._commit_first import OWN_ANSWER, commit_first, own_answer_of, ruling_against, scored_against
-from judgegraph.graphs._context import JudgeContext
+from judgegraph.graphs._commit_first import OWN_ANSWER, own_answer_of, ruling_against, scored_against
+from judgegraph.graphs._context import AnyContext, JudgeContext
+from judgegraph.graphs._protocol import GraphOptions
 from judgegraph.graphs._shown import as_shown, candidate_blocks, shown_order, unshuffle
 from judgegraph.graphs._state import JudgeState
 from judgegraph.graphs._steps import split_steps, steps_verdict
@@ -33,7 +34,25 @@ from judgegraph.graphs._verdict_format import (
 from judgegraph.schema import JudgeRequest, ToolCall, ToolResult, Verdict
 from judgegraph.tools import ToolContext, ToolFailure, call_tool, request_image_names, tools
 
-Ctx = Runtime[JudgeContext]
+
+class EvidenceOptions(GraphOptions):
+    """The evidence-first and skill graphs' own knobs."""
+
+    deliberate: Literal["undecided", "always"] = "undecided"
+    """Ask the model only where no deterministic evidence decides, or always (evidence still wins)."""
+    tournament: Literal["knockout", "round_robin", "none"] = "knockout"
+    """Best-of-N: pairwise knockout, round-robin win rate, or one scoring call over all candidates. Candidates
+    that fail a deterministic check are out before the tournament; one that alone passes them all wins outright."""
+    commit_first: bool = False
+    """Where the model rules, it first writes its own answer to the task without seeing any response (the
+    `own_answer` prompt); responses that commit to a final answer are then scored by whether theirs is equivalent
+    to it, not by the model's reading of them (published: false acceptance 1.2% against 71.9%). A response that
+    commits to no final answer, or a task the model gives no answer to, is read as without it. The
+    `commit_first` judge turns it on."""
+
+
+EvidenceContext = JudgeContext[EvidenceOptions]
+Ctx = Runtime[EvidenceContext]
 
 
 def evidence(selects_skill: bool) -> Any:
@@ -114,7 +133,7 @@ def sampling_of(spec: JudgeSpec) -> Sampling:
     return Sampling(temperature=s.temperature, max_tokens=s.max_tokens, seed=s.seed, logprobs=s.logprobs)
 
 
-def tool_context(jc: JudgeContext, request: JudgeRequest, node: str) -> ToolContext:
+def tool_context(jc: AnyContext, request: JudgeRequest, node: str) -> ToolContext:
     """What a tool sees during a run: the request, shared services, the run's images, the model (recorded)."""
     return ToolContext(
         request=request,
@@ -127,7 +146,7 @@ def tool_context(jc: JudgeContext, request: JudgeRequest, node: str) -> ToolCont
 
 
 async def run_recorded(
-    jc: JudgeContext, request: JudgeRequest, calls: list[ToolCall], node: str, allowed: frozenset[str] | None = None
+    jc: AnyContext, request: JudgeRequest, calls: list[ToolCall], node: str, allowed: frozenset[str] | None = None
 ) -> list[ToolResult]:
     """Run tool calls in parallel, each call and each result recorded (calls first, in order)."""
     for call in calls:
@@ -155,7 +174,7 @@ def weigh(request: JudgeRequest, skill: Skill | None, evidence: list[ToolResult]
     return decide_from_evidence(request, [e for e in evidence if e.name in deciding], skill.aggregation, policies)
 
 
-def _prompt_messages(state: JudgeState, ctx: JudgeContext, order: str) -> list[dict[str, Any]]:
+def _prompt_messages(state: JudgeState, ctx: EvidenceContext, order: str) -> list[dict[str, Any]]:
     request: JudgeRequest = state["request"]
     spec = ctx.spec
     fmt = verdict_format(request.mode)
@@ -185,7 +204,7 @@ def _prompt_messages(state: JudgeState, ctx: JudgeContext, order: str) -> list[d
     ]
 
 
-def with_images(ctx: JudgeContext, request: JudgeRequest, text: str) -> str | list[dict[str, Any]]:
+def with_images(ctx: AnyContext, request: JudgeRequest, text: str) -> str | list[dict[str, Any]]:
     """The user message with the request's images attached, where the backend takes images; else the text alone
     (text-only models read images through `zoom_image`'s OCR instead)."""
     if not request.images or ctx.client is None or not ctx.client.profile.images:
@@ -215,7 +234,7 @@ def media_type(data: bytes) -> str:
 
 
 async def _ask(
-    state: JudgeState, ctx: JudgeContext, order: str
+    state: JudgeState, ctx: EvidenceContext, order: str
 ) -> tuple[str, ModelRuling | None, str | None, str | None]:
     """One model call for one candidate order: (order, ruling, problem, raw reply)."""
     request = state["request"]
@@ -246,7 +265,12 @@ async def _ask(
     return order, unshuffle(ruling, shown_order(order, len(request.candidates))), None, turn.text
 
 
-async def _own_answer(state: JudgeState, ctx: JudgeContext) -> str | None:
+def commit_first(ctx: EvidenceContext, request: JudgeRequest) -> bool:
+    """Whether this run deliberates commit-first (the judge's option; never for a steps judgment)."""
+    return ctx.options.commit_first and request.mode != "steps"
+
+
+async def _own_answer(state: JudgeState, ctx: EvidenceContext) -> str | None:
     """Commit-first: the model's own final answer to the task, asked before any response is shown to it (once a
     run: a retry keeps it). The turn is recorded, so a replay asks for it again."""
     if "own_answer" in state:
@@ -291,7 +315,7 @@ def judged_alone(request: JudgeRequest) -> bool:
     return request.mode == "pointwise" and len(request.candidates) > 1
 
 
-async def _deliberate_alone(state: JudgeState, ctx: JudgeContext, attempts: int) -> Command[str]:
+async def _deliberate_alone(state: JudgeState, ctx: EvidenceContext, attempts: int) -> Command[str]:
     """`deliberate` for a group: a call per response still missing its score (concurrently; the server gets them
     together), then one ruling of every response's score."""
     n = len(state["request"].candidates)
@@ -374,7 +398,7 @@ async def deliberate(state: JudgeState, runtime: Ctx) -> Command[str]:
     return Command(update=update, goto="deliberate" if again else "finalize")
 
 
-async def _compare_pair(state: JudgeState, ctx: JudgeContext, a: int, b: int) -> tuple[int | None, bool]:
+async def _compare_pair(state: JudgeState, ctx: EvidenceContext, a: int, b: int) -> tuple[int | None, bool]:
     """The model's pairwise preference between candidates a and b, asked in both orders: (winner, agreed)."""
     request = state["request"]
     pair = request.model_copy(update={"mode": "pairwise", "candidates": [request.candidates[a], request.candidates[b]]})
@@ -459,7 +483,7 @@ def combine_orders(rulings: dict[str, ModelRuling], orders: list[str]) -> tuple[
     return ModelRuling(winner=None, confidence=0.0, rationale=rationale[:400]), False
 
 
-def conclude(state: JudgeState, ctx: JudgeContext, node: str) -> Verdict:
+def conclude(state: JudgeState, ctx: EvidenceContext, node: str) -> Verdict:
     """The verdict, recorded: deciding evidence wins; else the model's ruling; else an invalid verdict that
     says why."""
     request = state["request"]

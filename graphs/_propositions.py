@@ -26,7 +26,18 @@ from judgegraph.tools._claims import Claim
 from judgegraph.tools._retrieval import Passage
 from judgegraph.tools.check_propositions import gather_evidence, model_claims, model_judge
 
-Ctx = Runtime[JudgeContext]
+
+class PropositionOptions(GraphOptions):
+    """The proposition graph's own knobs."""
+
+    proposer: Literal["rules", "model"] = "rules"
+    """How answers are split into claims."""
+    model_checker: bool = False
+    """Ask the model about claims no deterministic check decides."""
+
+
+PropositionContext = JudgeContext[PropositionOptions]
+Ctx = Runtime[PropositionContext]
 
 
 class ClaimTask(TypedDict):
@@ -143,15 +154,6 @@ class PropositionGraph(RecordedGraph):
         g.add_edge("check", "aggregate")
         g.add_edge("aggregate", END)
         return g
-
-
-class PropositionOptions(GraphOptions):
-    """The proposition graph's own knobs."""
-
-    proposer: Literal["rules", "model"] = "rules"
-    """How answers are split into claims."""
-    model_checker: bool = False
-    """Ask the model about claims no deterministic check decides."""
 
 
 register_graph(

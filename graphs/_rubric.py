@@ -25,7 +25,18 @@ from judgegraph.graphs._shown import candidate_blocks
 from judgegraph.graphs._verdict_format import parse_verdict, verdict_schema
 from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult, Verdict, reply_schema, sole_best
 
-Ctx = Runtime[JudgeContext]
+
+class RubricOptions(GraphOptions):
+    """The rubric graph's own knobs."""
+
+    rubric_writer_sees_reference: bool = True
+    """Whether the rubric writer is shown the reference answer (a projection of its input)."""
+    max_criteria: int = Field(default=4, ge=1)
+    """Criteria in an adaptive rubric."""
+
+
+RubricContext = JudgeContext[RubricOptions]
+Ctx = Runtime[RubricContext]
 CONSTITUTION_FALLBACK = [
     ("correctness", "Which response is right about the task's facts and results?", 3.0),
     ("instructions", "Which response does what was asked, as asked?", 2.0),
@@ -250,15 +261,6 @@ class RubricGraph(RecordedGraph):
         g.add_edge("compare", "aggregate")
         g.add_edge("aggregate", END)
         return g
-
-
-class RubricOptions(GraphOptions):
-    """The rubric graph's own knobs."""
-
-    rubric_writer_sees_reference: bool = True
-    """Whether the rubric writer is shown the reference answer (a projection of its input)."""
-    max_criteria: int = Field(default=4, ge=1)
-    """Criteria in an adaptive rubric."""
 
 
 register_graph("rubric", RubricGraph, options=RubricOptions, checkpointed=(RubricItem, Comparison))

@@ -159,7 +159,10 @@ async def test_every_step_is_recorded_in_order_and_stored(fake_openai: FakeOpenA
     assert enters == t.path
     assert t.versions.judge == judges.get("evidence").version
     assert t.versions.model == "" and fake_openai.requests == []  # decided by the reference: no model asked
-    assert set(t.versions.prompts) == {"system", "pairwise", "scores", "steps", "retry"}
+    tools_asking = {"derived_reference/system", "derived_reference/user", "derived_reference/repair"}
+    tools_asking |= {"oracle_check/system", "oracle_check/call_task", "oracle_check/stdin_task"}
+    tools_asking |= {f"differential_test/inputs_{role}" for role in ("system", "call_task", "stdin_task")}
+    assert set(t.versions.prompts) == {"system", "pairwise", "scores", "steps", "retry"} | tools_asking
     stored = TrajectoryStore(store_path).get(t.id)
     assert stored == t
 

@@ -17,26 +17,12 @@ from typing import Any, Literal
 
 from judgegraph.tools._base import ToolContext
 from judgegraph.tools._languages import languages
+from judgegraph.tools._prompts import tool_prompt
 from judgegraph.tools._python_runs import LIMITS
 
 MAX_INPUTS = 10
 MAX_INPUT_CHARS = 2000
 """An input's size as Python writes it: generated inputs are small, so a failure is easy to read."""
-SYSTEM = (
-    "You write test-input generators for programming tasks: small inputs that satisfy every constraint the task "
-    "states, including edge cases. Python 3, standard library only."
-)
-CALL_TASK = (
-    "Task:\n{prompt}\n\nWrite a Python program that prints {n} different small, valid inputs for `{name}` as ONE "
-    "JSON list on one line; each item is the list of the call's arguments, in order. Every input must satisfy the "
-    "task's constraints; include edge cases (the smallest sizes, equal values, boundaries). Reply with one "
-    "```python block."
-)
-STDIN_TASK = (
-    "Task:\n{prompt}\n\nWrite a Python program that prints {n} different small, valid inputs for this task as ONE "
-    "JSON list on one line; each item is a string: the whole standard input of one run, in the task's input "
-    "format. Every input must satisfy the task's constraints; include edge cases. Reply with one ```python block."
-)
 
 
 def _plain(value: Any, depth: int = 0) -> bool:
@@ -107,11 +93,10 @@ async def model_inputs(
 
         assert ctx.model is not None
         await ctx.model.connect()
-        task = STDIN_TASK if style == "stdin" else CALL_TASK
-        messages = [
-            {"role": "system", "content": SYSTEM},
-            {"role": "user", "content": task.format(prompt=ctx.request.prompt, name=name, n=MAX_INPUTS)},
-        ]
+        role = "inputs_stdin_task" if style == "stdin" else "inputs_call_task"
+        task = tool_prompt("differential_test", role, prompt=ctx.request.prompt, name=name, n=MAX_INPUTS)
+        system = tool_prompt("differential_test", "inputs_system")
+        messages = [{"role": "system", "content": system}, {"role": "user", "content": task}]
         turn = await ctx.model.chat(messages, sampling=Sampling(temperature=0.0, max_tokens=700))
         if ctx.on_model_turn is not None:
             ctx.on_model_turn(turn)

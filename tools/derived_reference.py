@@ -30,20 +30,12 @@ from judgegraph.tools._answers import committed_answer
 from judgegraph.tools._base import ToolContext, ToolOutput, candidate_criterion, each_candidate, result_data, tool
 from judgegraph.tools._choices import as_choice, choice_options, same_answer
 from judgegraph.tools._languages import languages
+from judgegraph.tools._prompts import tool_prompt
 from judgegraph.tools._python_runs import PythonResult, run_program
 from judgegraph.tools._unsettled import math_to_settle
 
 MAJORITY = 0.5
 """A derived answer decides only when more than this share of the programs printed it."""
-SYSTEM = (
-    # Plain arithmetic, not sympy (which the sandbox has): told sympy is there, the 1.5B model wrote 76% of its
-    # MATH programs with it (5% before) and fewer pairs were judged right (EVALS.md, math-noref).
-    "You solve math problems by writing a Python 3 program (standard library only: fractions, math, itertools). "
-    "Compute the answer exactly; do not guess. The program's last printed line must be the final answer alone: "
-    "a number, a fraction like 3/4, or an expression."
-)
-USER = "Problem:\n{problem}\n\nReply with the program in one ```python block."
-REPAIR = "The program {what}\n\nFix it. Reply with the whole corrected program in one ```python block."
 
 
 class DerivedReferenceArgs(BaseModel):
@@ -168,8 +160,10 @@ async def _derive(ctx: ToolContext, samples: int, repairs: int, options: dict[st
     await ctx.model.connect()
     pool = await ctx.services.sandbox()
     messages = [
-        {"role": "system", "content": SYSTEM},
-        {"role": "user", "content": USER.format(problem=ctx.request.prompt)},
+        # plain arithmetic, not sympy (which the sandbox has): told sympy is there, the 1.5B model wrote 76% of its
+        # MATH programs with it (5% before) and fewer pairs were judged right (EVALS.md, math-noref)
+        {"role": "system", "content": tool_prompt("derived_reference", "system")},
+        {"role": "user", "content": tool_prompt("derived_reference", "user", problem=ctx.request.prompt)},
     ]
 
     async def one(i: int) -> tuple[PythonResult | None, bool]:
@@ -189,7 +183,7 @@ async def _derive(ctx: ToolContext, samples: int, repairs: int, options: dict[st
                 return run, attempt > 0
             conversation += [
                 {"role": "assistant", "content": turn.text},
-                {"role": "user", "content": REPAIR.format(what=what)},
+                {"role": "user", "content": tool_prompt("derived_reference", "repair", what=what)},
             ]
         return run, False
 

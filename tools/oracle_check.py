@@ -31,20 +31,12 @@ from judgegraph.tools._differential import (
 from judgegraph.tools._examples import resolve
 from judgegraph.tools._languages import languages
 from judgegraph.tools._observe import Call, Observations, Observed, observe_calls, observe_stdin
+from judgegraph.tools._prompts import tool_prompt
 from judgegraph.tools._python_language import prelude_for
 from judgegraph.tools._statement import Statement, _literal_call, compare_outputs, compare_values, read_statement
 
 """Oracle programs per statement (self-consistency's k)."""
 MAX_INPUTS = 5
-SYSTEM = (
-    "You write reference solutions that a judge trusts: simple and obviously correct, brute force where that is "
-    "simplest. Speed does not matter; correctness does. Python 3, standard library only."
-)
-CALL_TASK = "Task:\n{prompt}\n\nWrite `{name}` as the task asks. Reply with one ```python block that defines it."
-STDIN_TASK = (
-    "Task:\n{prompt}\n\nWrite a program that reads the input from standard input and prints the output. Reply with "
-    "one ```python block."
-)
 
 
 class OracleCheckArgs(BaseModel):
@@ -159,11 +151,9 @@ async def _oracle(
     from judgegraph.backends import Sampling
 
     await ctx.model.connect()
-    task = STDIN_TASK if style == "stdin" else CALL_TASK
-    messages = [
-        {"role": "system", "content": SYSTEM},
-        {"role": "user", "content": task.format(prompt=ctx.request.prompt, name=name)},
-    ]
+    role = "stdin_task" if style == "stdin" else "call_task"
+    task = tool_prompt("oracle_check", role, prompt=ctx.request.prompt, name=name)
+    messages = [{"role": "system", "content": tool_prompt("oracle_check", "system")}, {"role": "user", "content": task}]
 
     async def one(i: int) -> list[Observed]:
         turn = await ctx.model.chat(messages, sampling=Sampling(temperature=0.7, max_tokens=700, seed=i))  # type: ignore[union-attr]

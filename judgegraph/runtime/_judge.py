@@ -24,6 +24,7 @@ from judgegraph.settings import Settings
 from judgegraph.store import TrajectoryStore
 from judgegraph.tools import ToolContext, call_tool
 from judgegraph.tools._mcp import register_mcp_tools
+from judgegraph.tools._prompts import tool_prompt_hashes
 
 if TYPE_CHECKING:
     from judgegraph.tools import ArtifactSink
@@ -104,7 +105,8 @@ class Judge:
         self._checkpoints: Any = None
         # The spec's hashes, once: every run records them, and hashing the spec costs as much as a rule check.
         self._judge_version: str = spec.version
-        self._prompt_hashes: dict[str, str] = spec.prompt_hashes()
+        # the judge's prompts, and those of the tools it may use that ask the model (`<tool>/<role>`)
+        self._prompt_hashes: dict[str, str] = spec.prompt_hashes() | tool_prompt_hashes(spec.tools)
 
     @classmethod
     def load(
