@@ -202,7 +202,8 @@ def _tool_rules(imports: dict[str, set[str]]) -> list[str]:
 
     def is_tool(module: str) -> bool:
         parts = module.split(".")
-        return module.startswith("judgegraph.tools.") and len(parts) == 3 and not parts[2].startswith("_")
+        top = module.startswith("judgegraph.tools.") and len(parts) == 3 and not parts[2].startswith("_")
+        return top and not (ROOT / "tools" / parts[2]).is_dir()  # a room (`lang/`) is not a tool
 
     wrong = []
     for module, targets in imports.items():

@@ -19,7 +19,7 @@ from judgegraph import Judge
 from judgegraph.sandboxes import Limits
 from judgegraph.schema import IOTest, JudgeRequest, ToolCall
 from judgegraph.tools import ToolContext, ToolServices, call_tool, language_named, languages
-from judgegraph.tools._program_languages import java_main_class
+from judgegraph.tools.lang.java import java_main_class
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -317,3 +317,22 @@ async def test_humaneval_pairs_are_decided_by_the_tests_however_the_code_is_writ
     assert set(results) == set(CODE_FORMATS)
     for name, agreement in results.items():
         assert agreement.checked >= 8 and agreement.share == 1.0, (name, agreement.disagreements)
+
+
+def test_every_language_is_one_module_of_tools_lang_with_the_whole_protocol() -> None:
+    """A language lives in one module of `tools/lang/` (registered under its file's name), and a language module
+    that misses part of the protocol fails here: finding code, building programs and tests, and, for the
+    compiled and interpreted languages, calling a function the way LeetCode does."""
+    import inspect
+
+    from judgegraph.tools._program_languages import ProgramLanguage
+
+    modules = {p.stem for p in (ROOT / "tools" / "lang").glob("*.py") if not p.stem.startswith("_")}
+    assert set(languages.names()) == modules
+    for name in languages.names():
+        language = languages.get(name)
+        assert inspect.getmodule(type(language)).__name__ == f"judgegraph.tools.lang.{name}", name  # type: ignore[union-attr]
+        assert language.fence_tags and callable(language.extract) and callable(language.program), name
+        if isinstance(language, ProgramLanguage):
+            for hook in ("step", "call_runner"):
+                assert getattr(type(language), hook) is not getattr(ProgramLanguage, hook), (name, hook)

@@ -376,7 +376,10 @@ FOREIGN_ANSWERS = {
 
 
 def test_arguments_are_written_as_the_types_the_answer_declares() -> None:
-    from judgegraph.tools._foreign_calls import _cpp_value, _java_value, _param_types, methods
+    from judgegraph.tools._foreign_calls import methods
+    from judgegraph.tools.lang._values import _param_types
+    from judgegraph.tools.lang.cpp import _cpp_value
+    from judgegraph.tools.lang.java import _java_value
 
     assert _cpp_value("vector<vector<char>>", [["a", "'"]]) == "vector<vector<char>>{vector<char>{'a', '\\''}}"
     assert _cpp_value("long long", 5) == "5LL" and _cpp_value("double", 2) == "2.0" and _cpp_value("int", True) is None
@@ -496,7 +499,9 @@ async def test_go_and_rust_in_place_answers_are_read_from_their_argument(
 
 
 def test_go_and_rust_arguments_are_written_as_declared() -> None:
-    from judgegraph.tools._foreign_calls import _go_types, _go_value, _rust_value, method_for, methods, snake_case
+    from judgegraph.tools._foreign_calls import method_for, methods, snake_case
+    from judgegraph.tools.lang.go import _go_types, _go_value
+    from judgegraph.tools.lang.rust import _rust_value
 
     assert _go_types("a, b int, s string") == ["int", "int", "string"]
     assert _go_value("[][]int", [[1, 2], []]) == "[][]int{[]int{1, 2}, []int{}}"
@@ -586,7 +591,8 @@ async def test_c_answers_in_leetcodes_shapes(services: ToolServices, prompt: str
 
 
 def test_c_parameters_are_read_as_leetcode_declares_them() -> None:
-    from judgegraph.tools._foreign_calls import _c_params, _c_string, _CParam, method_for, methods, program
+    from judgegraph.tools._foreign_calls import method_for, methods, program
+    from judgegraph.tools.lang.c import _c_params, _c_string, _CParam
 
     params, returned = _c_params("int** grid, int gridSize, int* gridColSize, char* s, double x, int* returnSize") or (
         [],

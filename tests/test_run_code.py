@@ -16,7 +16,7 @@ from judgegraph.sandboxes import Limits
 from judgegraph.schema import JudgeRequest, ToolCall
 from judgegraph.tools import ToolContext, ToolServices, call_tool, languages
 from judgegraph.tools._candidate_code import entry_point_of
-from judgegraph.tools._python_language import _split_tests
+from judgegraph.tools.lang.python import _split_tests
 
 PY = languages.get("python")
 HUMANEVAL = read_problems()

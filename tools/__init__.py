@@ -7,7 +7,7 @@ built-in tools: `match_reference`, `run_code`, `zoom_image`, `retrieve`, `check_
 """
 
 from judgegraph.errors import ToolFailure
-from judgegraph.tools import _program_languages, _python_language  # noqa: F401 - they register the languages
+from judgegraph.tools import lang  # noqa: F401 - importing it registers every language
 from judgegraph.tools._answers import equivalent, extract_final_answer
 from judgegraph.tools._base import (
     Criterion,

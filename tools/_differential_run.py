@@ -25,8 +25,8 @@ from judgegraph.tools._examples import call_target, example_outcome, resolve
 from judgegraph.tools._inputs import call_inputs, from_signature, stdin_inputs
 from judgegraph.tools._model_inputs import model_inputs
 from judgegraph.tools._observe import Call, Observations, Observed, observe_calls, observe_stdin, shown_args
-from judgegraph.tools._python_language import prelude_for
 from judgegraph.tools._statement import Statement
+from judgegraph.tools.lang.python import prelude_for
 
 VARIED = 30
 """Inputs varied from the examples or typed from the signature, at most; a model's generator adds up to 10."""

@@ -1,6 +1,6 @@
 """Languages `run_code` can run: the protocol (find a candidate's code; turn code plus tests into a program whose
 report names each test case), the registry, and what the languages share (code fences, the report, the driver
-that builds and runs programs). Python is in `_python_language.py`, the others in `_program_languages.py`:
+that builds and runs programs). Each language is a module of `tools/lang/` (`lang/python.py`, `lang/c.py`, ...):
 adding a language is one registration there; the tool does not change."""
 
 from __future__ import annotations

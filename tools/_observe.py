@@ -13,7 +13,7 @@ from judgegraph.sandboxes import SandboxPool
 from judgegraph.schema import IOTest
 from judgegraph.tools._languages import Language, Program, capturing, read_report
 from judgegraph.tools._python_codec import decode, encode
-from judgegraph.tools._python_language import calls_program
+from judgegraph.tools.lang.python import calls_program
 
 Status = Literal["ok", "error", "timeout", "not_run"]
 CASE_TIMEOUT_S = 3.0

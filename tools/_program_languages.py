@@ -4,11 +4,13 @@ toolchains (the Docker image's, or the host's /usr under the process backend).""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from judgegraph.sandboxes import Limits
-from judgegraph.tools._languages import Program, Step, Test, driver_program, fenced_blocks, languages
+from judgegraph.tools._languages import Program, Step, Test, driver_program, fenced_blocks
 
 
 def _unfenced(text: str, start: re.Pattern[str]) -> str | None:
@@ -20,17 +22,6 @@ def _unfenced(text: str, start: re.Pattern[str]) -> str | None:
         return None
     ends = [i for i in range(first, len(lines)) if lines[i].rstrip().endswith(("}", ";", ")"))]
     return "\n".join(lines[first : ends[-1] + 1]) if ends else None
-
-
-_JAVA_RUNTIME = (
-    "-Xmx256m",
-    "-XX:+UseSerialGC",
-    "-XX:TieredStopAtLevel=1",
-    # The JVM reserves a gigabyte for class metadata by default; these keep it well under the run's limit.
-    "-XX:CompressedClassSpaceSize=64m",
-    "-XX:ReservedCodeCacheSize=64m",
-    "-XX:MaxMetaspaceSize=128m",
-)
 
 
 @dataclass(frozen=True)
@@ -66,6 +57,16 @@ class ProgramLanguage:
     def step(self, code: str, test: str | None) -> Step:
         """The program to build: the code alone, or with test program `test`."""
         raise NotImplementedError
+
+    def call_runner(self, code: str, name: str, calls: Sequence[tuple[Any, ...]]) -> str | None:
+        """The program that runs the answer's `name` on each argument tuple in `calls` (chosen by the index it
+        reads from stdin) and prints each value as a report line; None where this answer's `name` cannot be
+        called with these arguments, or the language is not called into."""
+        return None
+
+    def placed_answer(self, code: str) -> str:
+        """The answer's code as `call_runner` places it in the runner (where the rest is as written)."""
+        return code
 
     def program(self, code: str, tests: list[Test], entry_point: str | None, case_timeout_s: float) -> Program:
         steps = [self.step(code, None)] + [self.step(code, t) for t in tests if isinstance(t, str)]
@@ -154,169 +155,3 @@ _NATIVE = Limits(address_space_mb=2048)
 """Compilers reserve more address space than they use; what is used stays Python's 512 MB (Docker's cgroup)."""
 _RUNTIME = Limits(address_space_mb=4096)
 """The JVM, V8, Go and rustc reserve gigabytes of address space (their heaps are capped by flags)."""
-
-
-class C(ProgramLanguage):
-    def step(self, code: str, test: str | None) -> Step:
-        if test is None:
-            build = ["gcc", "-std=gnu17", "-O2", "-o", "main", "main.c", "-lm"]
-            return Step({"main.c": code}, build, ["./main"])
-        build = ["gcc", "-std=gnu17", "-O2", "-o", "main", "main.c", "-lm"]
-        return Step({"main.c": _c_test(code, test, cpp=False)}, build, ["./main"], record=True, secret=("main.c",))
-
-
-class Cpp(ProgramLanguage):
-    def step(self, code: str, test: str | None) -> Step:
-        if test is None:
-            return Step({"main.cpp": code}, ["g++", "-std=gnu++17", "-O2", "-o", "main", "main.cpp", "-lm"], ["./main"])
-        build = ["g++", "-std=gnu++17", "-O2", "-o", "main", "main.cpp", "-lm"]
-        return Step({"main.cpp": _c_test(code, test, cpp=True)}, build, ["./main"], record=True, secret=("main.cpp",))
-
-
-def java_main_class(source: str) -> str:
-    """The class to run: the public one (its file must bear its name), else the one with `main`."""
-    public = re.search(r"^\s*public\s+(?:final\s+|abstract\s+)*class\s+(\w+)", source, re.MULTILINE)
-    if public:
-        return public.group(1)
-    at = re.search(r"static\s+void\s+main\s*\(", source)
-    classes = [(m.start(), m.group(1)) for m in re.finditer(r"\bclass\s+(\w+)", source)]
-    before = [name for pos, name in classes if at is None or pos < at.start()]
-    return before[-1] if before else "Main"
-
-
-class Java(ProgramLanguage):
-    def step(self, code: str, test: str | None) -> Step:
-        source = _joined(code, test)
-        # Imports must come first: those of a test appended after the code move up.
-        imports = re.findall(r"^\s*import\s+[\w.*\s]+;\s*$", source, re.MULTILINE)
-        body = re.sub(r"^\s*import\s+[\w.*\s]+;\s*$", "", source, flags=re.MULTILINE)
-        package = re.compile(r"^\s*package\s+[\w.]+\s*;\s*$", re.MULTILINE)
-        source = "\n".join(dict.fromkeys(i.strip() for i in imports)) + "\n" + package.sub("", body)
-        cls = java_main_class(source)
-        javac = ["javac", "-encoding", "UTF-8", *(f"-J{flag}" for flag in _JAVA_RUNTIME)]
-        if test is None:
-            return Step({f"{cls}.java": source}, [*javac, f"{cls}.java"], ["java", *_JAVA_RUNTIME, "-cp", ".", cls])
-        # The test's main runs from the runner, which records its return: a static initialiser's System.exit(0)
-        # or one in the call never gets there.
-        runner = _runner("JgRunner.java").replace("__JG_MAIN_CLASS__", java_main_class(test))
-        sources = {f"{cls}.java": source, "JgRunner.java": runner}
-        build = [*javac, f"{cls}.java", "JgRunner.java"]
-        run = ["java", *_JAVA_RUNTIME, "-cp", ".", "JgRunner"]
-        return Step(sources, build, run, record=True, secret=("JgRunner.java",))
-
-
-class JavaScript(ProgramLanguage):
-    def step(self, code: str, test: str | None) -> Step:
-        if test is None:
-            return Step({"main.js": code}, None, ["node", "--max-old-space-size=256", "main.js"])
-        # The runner reads both, deletes itself, and runs them as one module with the test's own `require`.
-        sources = {"solution.js": code, "test.js": test, "record_runner.js": _runner("record_runner.js")}
-        return Step(sources, None, ["node", "--max-old-space-size=256", "record_runner.js"], record=True)
-
-
-class Go(ProgramLanguage):
-    def step(self, code: str, test: str | None) -> Step:
-        package = re.compile(r"^\s*package\s+\w+", re.MULTILINE)
-        if not package.search(code):
-            code = "package main\n\n" + code
-        if test is None:
-            return Step({"main.go": code}, ["go", "build", "-o", "main", "main.go"], ["./main"])
-        if re.search(r"func\s+Test\w*\s*\(\s*\w+\s+\*testing\.T\s*\)", test):  # `go test` style
-            files = ["solution.go", "solution_test.go"]
-            sources = {"solution.go": code, "solution_test.go": test}
-            if re.search(r"func\s+TestMain\s*\(", test):  # the test's own TestMain: its exit status decides
-                return Step(sources, ["go", "test", "-c", "-o", "main", *files], ["./main"])
-            named = package.search(test) or package.search(code)
-            name = named.group().split()[-1] if named else "main"
-            sources["jg_runner_test.go"] = _runner("record_runner_test.go").replace("__JG_PACKAGE__", name)
-            sources["jg_record.go"] = _runner("record.go").replace("__JG_PACKAGE__", name)
-            build = ["go", "test", "-c", "-o", "main", *files, "jg_runner_test.go", "jg_record.go"]
-            return Step(sources, build, ["./main"], record=True, secret=("jg_record.go",))
-        # A test program: a second file of the same package, with its own imports; its main runs from the runner.
-        if not package.search(test):
-            test = "package main\n\n" + test
-        test = re.sub(r"\bfunc\s+main\s*\(\s*\)", "func jgTestMain()", test, count=1)
-        sources = {
-            "main.go": code,
-            "test.go": test,
-            "jg_runner.go": _runner("record_runner.go"),
-            "jg_record.go": _runner("record.go").replace("__JG_PACKAGE__", "main"),
-        }
-        build = ["go", "build", "-o", "main", "main.go", "test.go", "jg_runner.go", "jg_record.go"]
-        return Step(sources, build, ["./main"], record=True, secret=("jg_record.go",))
-
-
-class Rust(ProgramLanguage):
-    def step(self, code: str, test: str | None) -> Step:
-        build = ["rustc", "--edition", "2021", "-O", "-C", "strip=debuginfo", "-o", "main", "main.rs"]
-        if test is None:
-            return Step({"main.rs": code}, build, ["./main"])
-        # The candidate's own tests are not tests here (one sorted after the runner's could exit 0 past a failure).
-        code = re.sub(r"#\[\s*test\s*\]", "#[allow(dead_code)]", code)
-        code = re.sub(r"#\[\s*cfg(?:_attr)?\s*\(\s*test\b[^\]]*\]", "", code)
-        if re.search(r"#\[\s*test\s*\]", test):  # the built-in harness: the runner's test runs last, by name
-            build.insert(1, "--test")
-        else:
-            test = re.sub(r"\bfn\s+main\s*\(\s*\)", "fn jg_test_main()", test, count=1)
-        source = code.rstrip("\n") + "\n\n" + test.rstrip("\n") + "\n\n" + _runner("record_runner.rs")
-        return Step({"main.rs": source}, build, ["./main"], record=True, secret=("main.rs",))
-
-
-_C_START = re.compile(r"\s*(#include|#define|(int|void|long|char|double|typedef|struct|static|const)\b)")
-_CPP_START = re.compile(
-    r"\s*(#include|#define|(int|void|long|char|double|typedef|struct|static|const|using|template|class|namespace)\b)"
-)
-_GO_ENV = {"CGO_ENABLED": "0", "GO111MODULE": "off", "GOFLAGS": "-p=1", "GOTOOLCHAIN": "local"}
-
-for language in (
-    C("c", ("c",), _C_START, re.compile(r"\bmain\s*\("), _NATIVE, 512, {}),
-    Cpp(
-        "cpp",
-        ("cpp", "c++", "cc", "cxx", "hpp"),
-        _CPP_START,
-        re.compile(r"\bmain\s*\("),
-        _NATIVE,
-        512,
-        {},
-    ),
-    Java(
-        "java",
-        ("java",),
-        re.compile(r"\s*(import\s|package\s|public\s|class\s|final\s|abstract\s)"),
-        re.compile(r"static\s+void\s+main\s*\("),
-        _RUNTIME,
-        1024,
-        {},
-        startup_s=2.0,
-    ),
-    JavaScript(
-        "javascript",
-        ("javascript", "js", "node", "nodejs", "mjs"),
-        re.compile(r"\s*(const\s|let\s|var\s|function\s|class\s|import\s|require\(|['\"]use strict|process\.)"),
-        re.compile(r"\bmain\s*\("),
-        _RUNTIME,
-        1024,
-        {},
-        startup_s=1.0,
-        failure_marker="Assertion failed",
-    ),
-    Go(
-        "go",
-        ("go", "golang"),
-        re.compile(r"\s*(package|import|func|type|var|const)\b"),
-        re.compile(r"func\s+main\s*\("),
-        _RUNTIME,
-        1024,
-        _GO_ENV,
-    ),
-    Rust(
-        "rust",
-        ("rust", "rs"),
-        re.compile(r"\s*(use\s|fn\s|pub\s|struct\s|enum\s|impl\s|mod\s|const\s|static\s|#!?\[)"),
-        re.compile(r"fn\s+main\s*\("),
-        _RUNTIME,
-        512,
-        {"RUST_TEST_THREADS": "1"},
-    ),
-):
-    languages.register(language.name, language)

@@ -32,8 +32,8 @@ from judgegraph.tools._examples import resolve
 from judgegraph.tools._languages import languages
 from judgegraph.tools._observe import Call, Observations, Observed, observe_calls, observe_stdin
 from judgegraph.tools._prompts import tool_prompt
-from judgegraph.tools._python_language import prelude_for
 from judgegraph.tools._statement import Statement, _literal_call, compare_outputs, compare_values, read_statement
+from judgegraph.tools.lang.python import prelude_for
 
 """Oracle programs per statement (self-consistency's k)."""
 MAX_INPUTS = 5

@@ -25,13 +25,13 @@ from judgegraph.tools._examples import (
     shown_text,
 )
 from judgegraph.tools._observe import Call, Observations, missing_module, observe_calls, observe_stdin
-from judgegraph.tools._python_language import prelude_for
 from judgegraph.tools._statement import (
     Example,
     Statement,
     informing,
     read_statement,
 )
+from judgegraph.tools.lang.python import prelude_for
 
 
 class RunExamplesArgs(BaseModel):

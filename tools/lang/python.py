@@ -14,7 +14,7 @@ from judgegraph.schema import IOTest
 from judgegraph.tools._languages import Program, Step, Test, driver_program, fenced_blocks, languages, new_nonce
 from judgegraph.tools._statement import Statement
 
-_HERE = Path(__file__).parent
+_HERE = Path(__file__).parent.parent  # the sandbox-side sources sit in tools/
 _CODEC = (_HERE / "_python_codec.py").read_text()
 _HARNESS = _CODEC + (_HERE / "_python_harness.py").read_text()
 """The tests' side (`harness.py`): it reads the tests and the report marker from a file it deletes."""

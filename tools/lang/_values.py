@@ -1,0 +1,66 @@
+"""How values travel into and out of a compiled answer: a signature's parameters split and typed, scalars written
+as each language spells them (the languages' modules write their own containers)."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from typing import Any
+
+
+def _split_params(params: str) -> list[str]:
+    """A parameter list split at its top-level commas (not those inside `<...>`)."""
+    out, depth, current = [], 0, ""
+    for ch in params:
+        depth += {"<": 1, ">": -1}.get(ch, 0)
+        if ch == "," and depth == 0:
+            out.append(current)
+            current = ""
+        else:
+            current += ch
+    if current.strip():
+        out.append(current)
+    return [p.strip() for p in out]
+
+
+def _param_types(params: str) -> list[str]:
+    """Each parameter's type, its name, `const`, references and annotations taken off."""
+    types = []
+    for p in _split_params(params):
+        p = re.sub(r"@\w+\s*", "", p.split("=")[0])
+        p = re.sub(r"\b(?:const|final)\b", "", p).replace("&", " ")
+        m = re.match(r"^(.*?[\w>\]\*])\s*\b(\w+)\s*$", p.strip())
+        types.append(re.sub(r"\s+", " ", m.group(1)).strip() if m else p.strip())
+    return types
+
+
+def _declared(types: list[str], args: tuple[Any, ...], write: Callable[[str, Any], str | None]) -> list[str] | None:
+    """`T a0 = ...;` for each argument (locals: C++ methods take references), or None if one cannot be written."""
+    if len(args) != len(types):
+        return None
+    values = [write(t, v) for t, v in zip(types, args, strict=True)]
+    if None in values:
+        return None
+    return [f"{t} a{i} = {v};" for i, (t, v) in enumerate(zip(types, values, strict=True))]
+
+
+def _scalar(kind: str, v: Any, long_suffix: str) -> str | None:
+    """A C-family literal (C++, Java) of `kind`: bool, char, string, int, long or real; None if `v` is not one."""
+    if kind == "bool":
+        return ("true" if v else "false") if isinstance(v, bool) else None
+    if kind == "char":
+        return _c_char(v) if isinstance(v, str) and len(v) == 1 else None
+    if kind == "string":
+        return json.dumps(v) if isinstance(v, str) else None
+    if isinstance(v, bool):
+        return None
+    if kind in ("int", "long"):
+        return f"{v}{long_suffix if kind == 'long' else ''}" if isinstance(v, int) else None
+    if kind == "real":
+        return repr(float(v)) if isinstance(v, int | float) else None
+    return None
+
+
+def _c_char(c: str) -> str:
+    return "'" + ("\\" + c if c in "'\\" else c) + "'"
