@@ -9,11 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from judgegraph.tools._languages import Step, languages
-from judgegraph.tools._program_languages import (
-    _NATIVE,
-    ProgramLanguage,
-    _c_test,
-)
+from judgegraph.tools._program_languages import _NATIVE, ProgramLanguage, _c_test
 from judgegraph.tools.lang._values import _c_char, _scalar, _split_params
 
 

@@ -8,11 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from judgegraph.tools._languages import Step, languages
-from judgegraph.tools._program_languages import (
-    _NATIVE,
-    ProgramLanguage,
-    _c_test,
-)
+from judgegraph.tools._program_languages import _NATIVE, ProgramLanguage, _c_test
 from judgegraph.tools.lang._values import _declared, _param_types, _scalar
 
 

@@ -8,12 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from judgegraph.tools._languages import Step, languages
-from judgegraph.tools._program_languages import (
-    _RUNTIME,
-    ProgramLanguage,
-    _joined,
-    _runner,
-)
+from judgegraph.tools._program_languages import _RUNTIME, ProgramLanguage, _joined, _runner
 from judgegraph.tools.lang._values import _declared, _param_types, _scalar
 
 _JAVA_RUNTIME = (

@@ -8,11 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from judgegraph.tools._languages import Step, languages
-from judgegraph.tools._program_languages import (
-    _RUNTIME,
-    ProgramLanguage,
-    _runner,
-)
+from judgegraph.tools._program_languages import _RUNTIME, ProgramLanguage, _runner
 from judgegraph.tools.lang._values import _c_char, _scalar, _split_params
 
 
