@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 from benchmarks.fake_openai import FakeOpenAI, Reply
 from judgegraph.serving import ServerConfig, create_app
@@ -201,3 +202,24 @@ async def test_a_stopped_server_finishes_the_requests_in_flight(fake_openai: Fak
         reply = await pending
         assert reply.status_code == 200 and reply.json()["verdict"]["valid"]
         assert await asyncio.wait_for(proc.wait(), timeout=30) is not None
+
+
+def test_serve_takes_what_undecided_means_and_the_models_trust(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`serve --undecided zero --model-untrusted` reaches the judge's settings (the server's abstention rule, as
+    JUDGEGRAPH_UNDECIDED and JUDGEGRAPH_MODEL_TRUSTED set it); a value it does not know exits 2 saying the three."""
+    import uvicorn
+    from typer.testing import CliRunner
+
+    import judgegraph.serving
+    from judgegraph.cli import _serve, app
+
+    captured: dict[str, Any] = {}
+    monkeypatch.setattr(judgegraph.serving, "create_app", lambda config, **settings: captured.update(settings))
+    monkeypatch.setattr(uvicorn, "run", lambda *args, **kwargs: None)
+    monkeypatch.setattr(_serve, "_say_when_up", lambda *args, **kwargs: None)
+    args = ["serve", "--model", "http://127.0.0.1:9/v1", "--undecided", "zero", "--model-untrusted", "--workers", "1"]
+    done = CliRunner().invoke(app, args)
+    assert done.exit_code == 0, done.output
+    assert captured["undecided"] == "zero" and captured["model_trusted"] is False
+    bad = CliRunner().invoke(app, ["serve", "--undecided", "maybe"])
+    assert bad.exit_code == 2 and "use abstain, model or zero" in bad.output

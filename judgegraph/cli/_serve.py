@@ -18,6 +18,7 @@ from judgegraph.cli._common import (
     ModelOpt,
     StoreOpt,
     err,
+    fail,
     load_settings,
     require_a_model,
 )
@@ -48,6 +49,21 @@ def serve(
             "8) with --model; 1 without (each worker would start its own embedded model).",
         ),
     ] = None,
+    undecided: Annotated[
+        str | None,
+        typer.Option(
+            help="A reward where no evidence decides: abstain (the default: invalid, with its reason, unless the "
+            "model is trusted) | model | zero. Also JUDGEGRAPH_UNDECIDED."
+        ),
+    ] = None,
+    model_trusted: Annotated[
+        bool | None,
+        typer.Option(
+            "--model-trusted/--model-untrusted",
+            help="Whether the model scores what no evidence decides (default: a served --model is, the embedded "
+            "one is not). Also JUDGEGRAPH_MODEL_TRUSTED.",
+        ),
+    ] = None,
 ) -> None:
     """Serve rewards over HTTP: OpenRLHF's /reward, /v1/judge, /v1/judge/batch, /health, /metrics."""
     import tempfile
@@ -64,7 +80,10 @@ def serve(
         timeout_s=timeout,
         allow_local_files=allow_local_files,
     )
+    if undecided not in (None, "abstain", "model", "zero"):
+        raise fail(f"unknown --undecided {undecided!r}; use abstain, model or zero")
     given = {"model_url": model, "store": store, "budget_s": budget, "embedded_model": embedded_model}
+    given |= {"undecided": undecided, "model_trusted": model_trusted}
     settings: dict[str, Any] = {k: v for k, v in given.items() if v is not None}
     require_a_model("judgegraph serve", load_settings(model_url=model, embedded_model=embedded_model))
     n = workers or (min(8, os.cpu_count() or 1) if model else 1)
