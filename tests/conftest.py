@@ -1,12 +1,15 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
+import pytest_asyncio
 
 from benchmarks.fake_openai import FakeOpenAI
+from judgegraph.sandboxes import Limits
+from judgegraph.tools import ToolServices
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -21,6 +24,14 @@ def fake_openai() -> Iterator[FakeOpenAI]:
     server = FakeOpenAI().start()
     yield server
     server.stop()
+
+
+@pytest_asyncio.fixture(scope="module", params=["docker", "process"])
+async def services(request: pytest.FixtureRequest) -> AsyncIterator[ToolServices]:
+    """Tool services on each sandbox backend, one per test module (its pool kept warm across the module)."""
+    s = ToolServices(sandbox=request.param, sandbox_pool_size=2, limits=Limits())
+    yield s
+    await s.aclose()
 
 
 @pytest.fixture

@@ -6,13 +6,10 @@ sandboxes; the honest answers pass (tests/test_languages.py)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-import pytest_asyncio
 
-from judgegraph.sandboxes import Limits
 from judgegraph.schema import JudgeRequest, ToolCall
 from judgegraph.tools import ToolContext, ToolServices, call_tool
 
@@ -136,13 +133,6 @@ ATTACKS: list[tuple[str, str, str, str]] = [
         RUST_TESTS,
     ),
 ]
-
-
-@pytest_asyncio.fixture(scope="module", params=["docker", "process"])
-async def services(request: pytest.FixtureRequest) -> AsyncIterator[ToolServices]:
-    s = ToolServices(sandbox=request.param, sandbox_pool_size=2, limits=Limits())
-    yield s
-    await s.aclose()
 
 
 async def _run(services: ToolServices, language: str, code: str, test: str) -> dict[str, Any]:

