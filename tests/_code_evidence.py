@@ -3,6 +3,7 @@ problem, contest samples), a tool called on a request, a fenced answer, a fake m
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -103,3 +104,15 @@ def scripted(marker: str, programs: Iterator[str]) -> Callable[[dict[str, Any]],
         return Reply(content='{"winner": "tie", "confidence": 0.1, "rationale": "unsure"}')
 
     return respond
+
+
+def below_zero_oracle_pair() -> tuple[dict[str, Any], Callable[[dict[str, Any]], Any]]:
+    """HumanEval/3 as a pair (a wrong answer first, label 1) that the statement's examples do not separate, and a
+    fake model whose reference programs (two right, one wrong) settle it by vote."""
+    prompt = HUMANEVAL["HumanEval/3"]["prompt"]
+    right = prompt + HUMANEVAL["HumanEval/3"]["canonical_solution"]
+    wrong = right.replace("for op in operations:", "for op in operations[1:]:")
+    brute = "def below_zero(operations):\n    return any(sum(operations[: i + 1]) < 0 for i in range(len(operations)))"
+    programs = itertools.cycle([brute, brute, "def below_zero(operations):\n    return False"])
+    pair = {"id": "he3", "prompt": prompt, "candidates": [_fenced(wrong), _fenced(right)], "label": 1}
+    return pair, scripted("reference solutions that a judge trusts", programs)

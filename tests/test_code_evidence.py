@@ -4,7 +4,6 @@ both backends."""
 
 from __future__ import annotations
 
-import itertools
 import json
 from pathlib import Path
 from typing import Any
@@ -18,7 +17,7 @@ from judgegraph.tools import ToolServices, languages
 from judgegraph.tools._statement import (
     read_statement,
 )
-from tests._code_evidence import CONTEST, HUMANEVAL, LEETCODE, SAMPLES, _call, _fenced, scripted
+from tests._code_evidence import CONTEST, HUMANEVAL, LEETCODE, SAMPLES, _call, _fenced, below_zero_oracle_pair, scripted
 
 HE0 = HUMANEVAL["HumanEval/0"]
 HE0_GOOD = HE0["prompt"] + HE0["canonical_solution"]
@@ -223,13 +222,7 @@ def test_pointwise_statement_passes_support_but_never_score_alone() -> None:
 async def test_a_derived_oracle_settles_a_disagreement(fake_openai: FakeOpenAI, tmp_path: Path) -> None:
     """The examples pass both; the candidates disagree on generated inputs; reference programs the model writes
     (two right, one wrong) say which output is right there, and the wrong candidate fails."""
-    prompt = HUMANEVAL["HumanEval/3"]["prompt"]
-    right = prompt + HUMANEVAL["HumanEval/3"]["canonical_solution"]
-    wrong = right.replace("for op in operations:", "for op in operations[1:]:")
-    brute = "def below_zero(operations):\n    return any(sum(operations[: i + 1]) < 0 for i in range(len(operations)))"
-    programs = itertools.cycle([brute, brute, "def below_zero(operations):\n    return False"])
-    fake_openai.responder = scripted("reference solutions that a judge trusts", programs)
-    pair = {"id": "he3", "prompt": prompt, "candidates": [_fenced(wrong), _fenced(right)], "label": 1}
+    pair, fake_openai.responder = below_zero_oracle_pair()
     async with Judge.load("skill", store=tmp_path / "r.db", model_url=fake_openai.url, sandbox="process") as judge:
         t = await judge.arun(pair)
     names = [r.name for r in t.tool_results()]

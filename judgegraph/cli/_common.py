@@ -83,10 +83,15 @@ EXTRAS: dict[str, tuple[str, ...]] = {
 """The modules each extra brings (pyproject.toml's optional dependencies), as a command checks for them."""
 
 
+def _missing(modules: tuple[str, ...]) -> list[str]:
+    """The modules of `modules` that are not installed (found without importing them)."""
+    return [m for m in modules if importlib.util.find_spec(m) is None]
+
+
 def require_extra(command: str, extra: str) -> None:
     """Exit 2 with one line naming the extra to install, where `command` needs one of its modules that is not
     installed (rather than a traceback half-way through the command)."""
-    missing = [m for m in EXTRAS[extra] if importlib.util.find_spec(m) is None]
+    missing = _missing(EXTRAS[extra])
     if not missing:
         return
     first = "pip install torch==2.13.0 (the CPU wheel), then " if "torch" in missing else ""
@@ -109,8 +114,7 @@ def require_a_model(command: str, settings: Settings) -> None:
     `--model` URL, and the embedded model's extra not installed (it would fail on every request instead)."""
     if settings.model_url is not None:
         return
-    needed = ("llama_cpp",) if settings.embedded_model is not None else EXTRAS["embedded"]
-    if all(importlib.util.find_spec(m) is not None for m in needed):
+    if not _missing(("llama_cpp",) if settings.embedded_model is not None else EXTRAS["embedded"]):
         return
     raise fail(
         f"{command} needs a model: --model URL (an OpenAI-compatible server, such as vLLM), or the embedded "
