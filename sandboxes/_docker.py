@@ -210,6 +210,22 @@ class DockerSandbox:
             close_stream(lease)
 
 
+def _socket_refuses() -> str | None:
+    """Why the engine's local socket refuses a connection (no engine, no permission), or None. Asked before
+    docker-py is: its client leaves the socket of a refused first request open."""
+    host = os.environ.get("DOCKER_HOST") or "unix:///var/run/docker.sock"
+    if not host.startswith("unix://"):
+        return None  # a TCP or SSH engine: docker-py's own connect says
+    path = host.removeprefix("unix://")
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+        probe.settimeout(10)
+        try:
+            probe.connect(path)
+        except OSError as e:
+            return f"{path}: {e.strerror or e}"
+    return None
+
+
 def close_stream(stream: Any) -> None:
     """Close a socket docker-py hands out (a `SocketIO` over the socket, which closing the wrapper leaves open),
     the socket itself and the HTTP response it came from: none is left to the finalizer."""
@@ -242,12 +258,19 @@ class DockerBackend:
             import docker
         except ImportError as e:
             raise PrerequisiteError("the Docker backend needs the docker package: pip install docker") from e
+        if refused := await asyncio.to_thread(_socket_refuses):
+            raise SandboxUnavailableError(f"no Docker engine answers ({refused})")
+        client: Any = None
         try:
             client = await asyncio.to_thread(docker.from_env, timeout=30, max_pool_size=self.pool_size + 4)
             await asyncio.to_thread(client.ping)
+            present = await asyncio.to_thread(image_exists, client, self.image)
         except Exception as e:
+            if client is not None:
+                client.close()  # a backend that cannot start keeps no connection to the engine
             raise SandboxUnavailableError(f"no Docker engine answers ({type(e).__name__}: {e})") from e
-        if not await asyncio.to_thread(image_exists, client, self.image):
+        if not present:
+            client.close()
             raise SandboxUnavailableError(f"the sandbox image {self.image} is missing: run `judgegraph sandbox build`")
         self.client = client
         reaped = await asyncio.to_thread(self.reap_stale)

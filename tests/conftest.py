@@ -1,13 +1,15 @@
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import pytest_asyncio
 
 from benchmarks.fake_openai import FakeOpenAI
+from judgegraph.backends import ModelClient
 from judgegraph.sandboxes import Limits
 from judgegraph.tools import ToolServices
 
@@ -24,6 +26,25 @@ def fake_openai() -> Iterator[FakeOpenAI]:
     server = FakeOpenAI().start()
     yield server
     server.stop()
+
+
+ClientFor = Callable[..., Awaitable[ModelClient]]
+"""`await client_for(url, **ModelClient options)`: a connected model client."""
+
+
+@pytest_asyncio.fixture
+async def client_for() -> AsyncIterator[ClientFor]:
+    """Connected model clients, each closed when the test ends (its connections with it)."""
+    made: list[ModelClient] = []
+
+    async def connected(url: str, **options: Any) -> ModelClient:
+        made.append(ModelClient(url, **options))
+        await made[-1].connect()
+        return made[-1]
+
+    yield connected
+    for client in made:
+        await client.close()
 
 
 @pytest_asyncio.fixture(scope="module", params=["docker", "process"])

@@ -5,22 +5,20 @@ import pytest
 from benchmarks.fake_openai import FakeOpenAI, Reply
 from judgegraph.backends import ModelClient, Sampling, backend_profiles, free_port
 from judgegraph.errors import BackendUnavailableError
+from tests.conftest import ClientFor
 
 SCHEMA = {"type": "object", "properties": {"winner": {"type": "string"}}, "required": ["winner"]}
 
 
-async def _client(server: FakeOpenAI, **kw: object) -> ModelClient:
-    client = ModelClient(server.url, backoff_s=0.01, **kw)  # type: ignore[arg-type]
-    await client.connect()
-    return client
+async def _client(client_for: ClientFor, server: FakeOpenAI, **options: object) -> ModelClient:
+    return await client_for(server.url, backoff_s=0.01, **options)
 
 
-async def test_connect_detects_model_and_profile() -> None:
+async def test_connect_detects_model_and_profile(client_for: ClientFor) -> None:
     server = FakeOpenAI(owned_by="vllm", model="qwen").start()
     try:
-        client = await _client(server)
+        client = await _client(client_for, server)
         assert client.model == "qwen" and client.profile.name == "vllm"
-        await client.close()
     finally:
         server.stop()
 
@@ -31,14 +29,16 @@ async def test_endpoint_down_is_a_clear_error() -> None:
         await client.connect()
 
 
-async def test_tool_calls_are_parsed_and_malformed_ones_kept_raw(fake_openai: FakeOpenAI) -> None:
+async def test_tool_calls_are_parsed_and_malformed_ones_kept_raw(
+    fake_openai: FakeOpenAI, client_for: ClientFor
+) -> None:
     fake_openai.script = [
         Reply(
             tool_calls=[("match_reference", '{"candidate": 1}'), ("match_reference", '{"candidate": ')],
             finish_reason="tool_calls",
         )
     ]
-    client = await _client(fake_openai)
+    client = await _client(client_for, fake_openai)
     tools = [{"type": "function", "function": {"name": "match_reference", "parameters": {}}}]
     turn = await client.chat([{"role": "user", "content": "go"}], tools=tools, tool_choice="auto")
     assert turn.error is None
@@ -51,43 +51,45 @@ async def test_tool_calls_are_parsed_and_malformed_ones_kept_raw(fake_openai: Fa
     assert turn.request.tools == tools and turn.request.messages == [{"role": "user", "content": "go"}]
 
 
-async def test_transient_errors_are_retried_and_counted(fake_openai: FakeOpenAI) -> None:
+async def test_transient_errors_are_retried_and_counted(fake_openai: FakeOpenAI, client_for: ClientFor) -> None:
     fake_openai.script = [Reply(status=500), Reply(status=503), Reply(content="fine")]
-    client = await _client(fake_openai, max_retries=2)
+    client = await _client(client_for, fake_openai, max_retries=2)
     turn = await client.chat([{"role": "user", "content": "hi"}])
     assert turn.error is None and turn.text == "fine" and turn.attempts == 3
 
 
-async def test_persistent_errors_end_in_a_failed_turn_not_an_exception(fake_openai: FakeOpenAI) -> None:
+async def test_persistent_errors_end_in_a_failed_turn_not_an_exception(
+    fake_openai: FakeOpenAI, client_for: ClientFor
+) -> None:
     fake_openai.script = [Reply(status=500)] * 3
-    client = await _client(fake_openai, max_retries=2)
+    client = await _client(client_for, fake_openai, max_retries=2)
     turn = await client.chat([{"role": "user", "content": "hi"}])
     assert turn.error is not None and "500" in turn.error and turn.attempts == 3
 
 
-async def test_bad_request_is_not_retried(fake_openai: FakeOpenAI) -> None:
+async def test_bad_request_is_not_retried(fake_openai: FakeOpenAI, client_for: ClientFor) -> None:
     fake_openai.script = [Reply(status=400)]
-    client = await _client(fake_openai, max_retries=2)
+    client = await _client(client_for, fake_openai, max_retries=2)
     turn = await client.chat([{"role": "user", "content": "hi"}])
     assert turn.error is not None and "400" in turn.error and turn.attempts == 1
 
 
-async def test_timeouts_are_retried_then_reported(fake_openai: FakeOpenAI) -> None:
+async def test_timeouts_are_retried_then_reported(fake_openai: FakeOpenAI, client_for: ClientFor) -> None:
     fake_openai.script = [Reply(content="late", delay_s=1.0), Reply(content="late", delay_s=1.0)]
-    client = await _client(fake_openai, max_retries=1, timeout_s=0.2)
+    client = await _client(client_for, fake_openai, max_retries=1, timeout_s=0.2)
     turn = await client.chat([{"role": "user", "content": "hi"}])
     assert turn.error is not None and "Timeout" in turn.error and turn.attempts == 2
 
 
-async def test_garbage_body_is_a_failed_turn(fake_openai: FakeOpenAI) -> None:
+async def test_garbage_body_is_a_failed_turn(fake_openai: FakeOpenAI, client_for: ClientFor) -> None:
     fake_openai.script = [Reply(raw_body="this is not json")]
-    client = await _client(fake_openai, max_retries=0)
+    client = await _client(client_for, fake_openai, max_retries=0)
     turn = await client.chat([{"role": "user", "content": "hi"}])
     assert turn.error is not None
 
 
-async def test_llama_cpp_profile_shapes_requests(fake_openai: FakeOpenAI) -> None:
-    client = await _client(fake_openai, profile=backend_profiles.get("llama_cpp"))
+async def test_llama_cpp_profile_shapes_requests(fake_openai: FakeOpenAI, client_for: ClientFor) -> None:
+    client = await _client(client_for, fake_openai, profile=backend_profiles.get("llama_cpp"))
     tools = [{"type": "function", "function": {"name": "t", "parameters": {}}}]
     await client.chat([{"role": "user", "content": "x"}], json_schema=SCHEMA, tools=tools, tool_choice="required")
     sent = fake_openai.requests[-1]
@@ -96,9 +98,9 @@ async def test_llama_cpp_profile_shapes_requests(fake_openai: FakeOpenAI) -> Non
     assert "return_token_ids" not in sent
 
 
-async def test_vllm_profile_asks_for_json_schema_and_token_ids(fake_openai: FakeOpenAI) -> None:
+async def test_vllm_profile_asks_for_json_schema_and_token_ids(fake_openai: FakeOpenAI, client_for: ClientFor) -> None:
     fake_openai.default = Reply(content='{"winner": "A"}', token_ids=True, logprobs=True)
-    client = await _client(fake_openai, profile=backend_profiles.get("vllm"))
+    client = await _client(client_for, fake_openai, profile=backend_profiles.get("vllm"))
     turn = await client.chat(
         [{"role": "user", "content": "x"}], json_schema=SCHEMA, tool_choice="required", sampling=Sampling(logprobs=True)
     )

@@ -237,12 +237,11 @@ def test_server_ends_when_its_owner_is_killed() -> None:
         "server = EmbeddedServer(n_threads=1)\nasyncio.run(server.start())\n"
         "print(server._proc.pid, flush=True)\ntime.sleep(120)\n"
     )
-    owner = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
-    assert owner.stdout is not None
-    pid = int(owner.stdout.readline())
-    os.kill(pid, 0)  # running
-    owner.send_signal(signal.SIGKILL)
-    owner.wait()
+    with subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True) as owner:
+        assert owner.stdout is not None
+        pid = int(owner.stdout.readline())
+        os.kill(pid, 0)  # running
+        owner.send_signal(signal.SIGKILL)
     deadline = time.monotonic() + 15
     while time.monotonic() < deadline:
         try:

@@ -122,6 +122,8 @@ def http_server(tmp_path: Path, fake_openai: FakeOpenAI) -> Iterator[tuple[str, 
     finally:
         process.terminate()
         process.wait(timeout=30)
+        assert process.stderr is not None
+        process.stderr.close()
 
 
 async def test_mcp_over_streamable_http_with_the_sdks_client(http_server: tuple[str, Path]) -> None:

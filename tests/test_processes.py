@@ -65,14 +65,13 @@ def test_workers_end_with_their_driver_killed(tmp_path: Path) -> None:
         "        await asyncio.sleep(3600)\n"
         "asyncio.run(main())\n"
     )
-    driver = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
-    try:
-        assert driver.stdout is not None
-        pids = [int(p) for p in driver.stdout.readline().split()]
-        assert len(pids) == 2
-    finally:
-        driver.kill()  # SIGKILL: no cleanup runs in the driver
-        driver.wait()
+    with subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True) as driver:
+        try:
+            assert driver.stdout is not None
+            pids = [int(p) for p in driver.stdout.readline().split()]
+            assert len(pids) == 2
+        finally:
+            driver.kill()  # SIGKILL: no cleanup runs in the driver
     deadline = time.monotonic() + 20
     while any(_alive(p) for p in pids) and time.monotonic() < deadline:
         time.sleep(0.1)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from benchmarks.fake_openai import FakeOpenAI, Reply
-from judgegraph.backends import ModelClient
 from judgegraph.schema import Document, JudgeRequest, ModelTurn, ToolCall
 from judgegraph.tools import (
     Claim,
@@ -18,6 +17,7 @@ from judgegraph.tools import (
     check_claim,
     split_claims,
 )
+from tests.conftest import ClientFor
 
 EVIDENCE = [
     Passage(
@@ -124,13 +124,12 @@ async def test_tool_counts_claims_and_feeds_the_criterion() -> None:
     assert criterion(good).passed is True and criterion(bad).passed is False  # type: ignore[union-attr]
 
 
-async def test_model_proposer_and_model_checker_are_recorded(fake_openai: FakeOpenAI) -> None:
+async def test_model_proposer_and_model_checker_are_recorded(fake_openai: FakeOpenAI, client_for: ClientFor) -> None:
     fake_openai.script = [
         Reply(content='{"claims": ["Paris has a famous opera house.", "Paris has 20 arrondissements."]}'),
         Reply(content='{"verdict": "not_found", "span": ""}'),  # the opera claim: no deterministic check decides
     ]
-    client = ModelClient(fake_openai.url)
-    await client.connect()
+    client = await client_for(fake_openai.url)
     turns: list[ModelTurn] = []
     request = _request(["Paris is great: it has an opera and 20 districts.", "x"])
     ctx = ToolContext(
@@ -147,10 +146,9 @@ async def test_model_proposer_and_model_checker_are_recorded(fake_openai: FakeOp
     assert "opera house" in checker_prompt and "Paris is great" not in checker_prompt  # claim and evidence only
 
 
-async def test_model_proposer_falls_back_to_rules_on_garbage(fake_openai: FakeOpenAI) -> None:
+async def test_model_proposer_falls_back_to_rules_on_garbage(fake_openai: FakeOpenAI, client_for: ClientFor) -> None:
     fake_openai.script = [Reply(content="I cannot do that")]
-    client = ModelClient(fake_openai.url)
-    await client.connect()
+    client = await client_for(fake_openai.url)
     request = _request(["The Eiffel Tower was completed in 1889.", "x"])
     ctx = ToolContext(request=request, services=ToolServices(), scope=RunScope(request), model=client)
     r = await call_tool(ToolCall(name="check_propositions", arguments={"candidate": 0, "proposer": "model"}), ctx)

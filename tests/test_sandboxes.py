@@ -11,6 +11,7 @@ import socket
 import threading
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import Any
 
 import docker
 import pytest
@@ -32,6 +33,14 @@ async def pool(request: pytest.FixtureRequest) -> AsyncIterator[SandboxPool]:
 
 async def py(pool: SandboxPool, code: str, **files: str) -> ExecResult:
     return await pool.run(["python3", "main.py"], files={"main.py": code, **files})
+
+
+@pytest.fixture
+def docker_client() -> Iterator[Any]:
+    """A Docker client of the tests' own, its connections closed when the test ends."""
+    client = docker.from_env()
+    yield client
+    client.close()
 
 
 @pytest.fixture
@@ -231,8 +240,8 @@ async def test_background_processes_do_not_outlive_their_run(pool: SandboxPool) 
 # ---------------------------------------------------------------- lifecycle
 
 
-async def test_docker_containers_do_not_leak_and_stale_ones_are_reaped() -> None:
-    client = docker.from_env()
+async def test_docker_containers_do_not_leak_and_stale_ones_are_reaped(docker_client: Any) -> None:
+    client = docker_client
     stale = client.containers.run(
         DockerBackend().image,
         ["python3", "-c", "import time; time.sleep(600)"],
@@ -366,8 +375,8 @@ async def test_a_run_that_kills_everything_it_can_leaves_nothing_for_the_next(po
 
 
 @pytest.mark.docker
-async def test_closing_while_a_replacement_is_being_made_leaves_no_container() -> None:
-    client = docker.from_env()
+async def test_closing_while_a_replacement_is_being_made_leaves_no_container(docker_client: Any) -> None:
+    client = docker_client
 
     def ours() -> set[str]:
         return {c.id for c in client.containers.list(all=True, filters={"label": LABEL})}
@@ -382,7 +391,7 @@ async def test_closing_while_a_replacement_is_being_made_leaves_no_container() -
 
 
 @pytest.mark.docker
-def test_containers_go_when_their_owner_is_killed() -> None:
+def test_containers_go_when_their_owner_is_killed(docker_client: Any) -> None:
     """kill -9 leaves no clean-up to the owner: the containers hold their owner's attached stdin and end
     themselves when it closes, without waiting for the next pool's stale reaping."""
     import signal
@@ -396,13 +405,12 @@ def test_containers_go_when_their_owner_is_killed() -> None:
         "    print([sb.container.id for sb in pool._idle][0], flush=True)\n    await asyncio.sleep(120)\n"
         "asyncio.run(main())"
     )
-    owner = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
-    assert owner.stdout is not None
-    container_id = owner.stdout.readline().strip()
-    client = docker.from_env()
-    assert client.containers.get(container_id).status == "running"
-    owner.send_signal(signal.SIGKILL)
-    owner.wait()
+    client = docker_client
+    with subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True) as owner:
+        assert owner.stdout is not None
+        container_id = owner.stdout.readline().strip()
+        assert client.containers.get(container_id).status == "running"
+        owner.send_signal(signal.SIGKILL)
     deadline = time.monotonic() + 15
     while time.monotonic() < deadline:
         if not client.containers.list(all=True, filters={"id": container_id}):

@@ -279,14 +279,13 @@ def test_a_vllm_server_ends_with_its_owner_killed(served_folder: Path) -> None:
         "    await asyncio.sleep(3600)\n"
         "asyncio.run(main())\n"
     )
-    owner = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
-    try:
-        assert owner.stdout is not None
-        pgid = int(owner.stdout.readline())
-        assert len(_group(pgid)) >= 2  # the API server and vLLM's engine process
-    finally:
-        owner.kill()
-        owner.wait()
+    with subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True) as owner:
+        try:
+            assert owner.stdout is not None
+            pgid = int(owner.stdout.readline())
+            assert len(_group(pgid)) >= 2  # the API server and vLLM's engine process
+        finally:
+            owner.kill()
     deadline = time.monotonic() + 30
     while _group(pgid) and time.monotonic() < deadline:
         time.sleep(0.2)

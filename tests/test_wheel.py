@@ -172,6 +172,8 @@ def test_judge_export_and_serve_from_the_installed_wheel(venv: Path, tmp_path: P
     finally:
         server.terminate()
         assert server.wait(timeout=30) == 0
+        assert server.stderr is not None
+        server.stderr.close()
 
 
 MISSING_EXTRA = {

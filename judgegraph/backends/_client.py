@@ -101,16 +101,19 @@ class ModelClient:
         return self._model
 
     async def connect(self) -> None:
-        """Check the endpoint answers; pick the served model and the backend profile if not given."""
+        """Check the endpoint answers; pick the served model and the backend profile if not given. A connect that
+        fails leaves no connection open (callers that catch the error do not close a client they never had)."""
         try:
             listing = await self._http.request("GET", "/models")
         except EndpointError as e:
+            await self._http.close()
             raise BackendUnavailableError(
                 f"model endpoint {self.base_url} does not answer ({e}). "
                 "Start the server, fix --model, or leave --model unset to use the embedded CPU model."
             ) from e
         data = listing.get("data")
         if not isinstance(data, list) or not data or not isinstance(data[0], dict) or "id" not in data[0]:
+            await self._http.close()
             raise BackendUnavailableError(f"model endpoint {self.base_url} serves no model")
         first = data[0]
         if self._model is None:

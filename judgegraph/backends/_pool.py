@@ -76,16 +76,9 @@ class ModelPool:
             live.append(m)
         if not live:
             raise BackendUnavailableError("no model endpoint answers:\n  " + "\n  ".join(errors))
-        models = {m.client.model for m in live}
-        if len(models) > 1:
-            served = ", ".join(f"{m.client.base_url}: {m.client.model}" for m in live)
-            raise BackendUnavailableError(
-                f"the endpoints serve different models ({served}); a judge's verdicts must come from one model. "
-                "Serve the same model everywhere (vLLM --served-model-name) or set the model name."
-            )
-        profiles = {m.client.profile.name for m in live}
-        if len(profiles) > 1:
-            raise BackendUnavailableError(f"the endpoints run different backends ({', '.join(sorted(profiles))})")
+        if problem := _mismatch(live):
+            await self.close()  # a pool that refuses to start leaves no connection open
+            raise BackendUnavailableError(problem)
         self._reference = live[0].client
         for m in self.members:
             if m not in live:  # tried again after its cooldown, as the same model
@@ -139,3 +132,18 @@ class ModelPool:
             }
             for m in self.members
         ]
+
+
+def _mismatch(live: list[_Member]) -> str | None:
+    """Why the answering endpoints cannot serve one judge: different models, or different backends."""
+    models = {m.client.model for m in live}
+    if len(models) > 1:
+        served = ", ".join(f"{m.client.base_url}: {m.client.model}" for m in live)
+        return (
+            f"the endpoints serve different models ({served}); a judge's verdicts must come from one model. "
+            "Serve the same model everywhere (vLLM --served-model-name) or set the model name."
+        )
+    profiles = {m.client.profile.name for m in live}
+    if len(profiles) > 1:
+        return f"the endpoints run different backends ({', '.join(sorted(profiles))})"
+    return None

@@ -14,13 +14,15 @@ import contextlib
 import fcntl
 import hashlib
 import json
+import os
 import queue
 import sqlite3
 import threading
+import weakref
 from collections.abc import Callable, Iterator
 from datetime import datetime
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from pydantic import BaseModel, TypeAdapter
 
@@ -316,6 +318,11 @@ def _settle(outcomes: list[tuple[asyncio.Future[None], BaseException | None]]) -
             future.set_exception(error)
 
 
+def _close_descriptor(fd: int | None) -> None:
+    if fd is not None:
+        os.close(fd)
+
+
 class TrajectoryStore:
     """SQLite trajectory store; safe for concurrent writers (WAL, one lock per connection, writers in turn across
     processes, busy timeout for the rest)."""
@@ -324,10 +331,15 @@ class TrajectoryStore:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
+        # The lock file's descriptor is closed by close(), or when the store is dropped without it (a plain
+        # descriptor and a finalizer rather than a file object, which would warn of a leak at collection).
+        self._writer_lock: int | None
         try:
-            self._writer_lock: IO[str] | None = open(self.path.with_name(self.path.name + ".lock"), "a")  # noqa: SIM115
+            lock_path = self.path.with_name(self.path.name + ".lock")
+            self._writer_lock = os.open(lock_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o644)
         except OSError:  # a folder this process may read but not write: it will not write either
             self._writer_lock = None
+        self._release_lock = weakref.finalize(self, _close_descriptor, self._writer_lock)
         self._conn = sqlite3.connect(self.path, check_same_thread=False, timeout=30.0, isolation_level=None)
         self._conn.execute("PRAGMA journal_mode=WAL")
         self._conn.execute("PRAGMA synchronous=NORMAL")
@@ -587,5 +599,4 @@ class TrajectoryStore:
             self._writer_thread = None
         with self._lock:
             self._conn.close()
-            if self._writer_lock is not None:
-                self._writer_lock.close()
+            self._release_lock()
