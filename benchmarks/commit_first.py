@@ -20,7 +20,7 @@ from benchmarks._util import table
 from judgegraph import Judge
 from judgegraph.evals._harness import one_model
 from judgegraph.settings import Settings
-from judgegraph.tools._answers import committed_answer
+from judgegraph.tools.math.answers import committed_answer
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "processbench" / "gsm8k.json"
 

@@ -44,14 +44,15 @@ def loose_score(completion: str, reference: str) -> float:
 def hedges(completion: str) -> bool:
     """Whether a completion names several different numbers in its final answer (or, with no final answer,
     in its last line)."""
-    from judgegraph.tools._answers import extract_final_answer
+    from judgegraph.tools.math.answers import extract_final_answer
 
     answer = extract_final_answer(completion) or ""
     return len(set(re.findall(r"-?\d+", answer))) > 1
 
 
 def truly_right(completion: str, reference: str) -> bool:
-    from judgegraph.tools._answers import equivalent, extract_final_answer
+    from judgegraph.tools.math.answers import extract_final_answer
+    from judgegraph.tools.math.equivalence import equivalent
 
     answer = extract_final_answer(completion)
     return answer is not None and not hedges(completion) and equivalent(answer, reference).equivalent

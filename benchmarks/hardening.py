@@ -11,8 +11,8 @@ import time
 from benchmarks._util import Stats, table
 from judgegraph.sandboxes import SandboxPool
 from judgegraph.tools import language_named, read_report
-from judgegraph.tools._languages import Program, Step, driver_program
-from judgegraph.tools._program_languages import ProgramLanguage
+from judgegraph.tools.code.language import Program, Step, driver_program
+from judgegraph.tools.code.stdio_languages import ProgramLanguage
 from judgegraph.tools.run_code import CASE_TIMEOUT_S
 
 CASES = {

@@ -68,8 +68,8 @@ def math_agreement(data: Path = DATA) -> dict[str, Agreement]:
     """judgegraph's `match_reference` and math-verify alone against the harness's labels."""
     from math_verify import parse, verify
 
-    from judgegraph.tools._answers import reference_answer
     from judgegraph.tools.match_reference import _match
+    from judgegraph.tools.math.answers import reference_answer
 
     rows = [json.loads(line) for line in (data / "math" / "math_cot_100.jsonl").read_text().splitlines()]
     ours, theirs = Agreement(), Agreement()
@@ -282,8 +282,8 @@ async def receipts(data: Path = DATA, n: int = 40) -> dict[str, Agreement]:
 
     from benchmarks.fake_openai import FakeOpenAI
     from judgegraph import Judge
-    from judgegraph.tools._claims import _numbers
-    from judgegraph.tools._images import ocr
+    from judgegraph.tools.claims.propositions import _numbers
+    from judgegraph.tools.images.regions import ocr
 
     def amount(text: str) -> tuple[float, str]:
         m = re.search(r"\d[\d,]*\.\d\d", text)
@@ -344,7 +344,7 @@ class ComputationFindings:
 def computation_findings(data: Path = DATA) -> dict[str, ComputationFindings]:
     """False computations found in right and wrong solutions; pairs of one problem's right and wrong solutions
     decided by them (exactly one of the two has a false computation)."""
-    from judgegraph.tools._computations import computations
+    from judgegraph.tools.math.computations import computations
 
     sets: dict[str, list[tuple[str, str, bool]]] = {}  # (problem, solution, final answer right)
     for name in ("gsm8k", "math"):

@@ -125,7 +125,7 @@ async def _judgegraph(
     """The `evidence` judge over `requests`: its CPU (the median of `PASSES`, each starting with no comparison
     remembered) and `scored(verdict scores)` for each, in input order."""
     from judgegraph import Judge
-    from judgegraph.tools._answers import forget_comparisons
+    from judgegraph.tools.math.equivalence import forget_comparisons
 
     cpu: list[float] = []
     async with Judge.load("evidence", store=store, model_url=NO_MODEL) as judge:
@@ -145,7 +145,7 @@ async def _verl_per_rollout(solutions: list[Solution], store: Path) -> tuple[flo
     at once (its calls for one problem's rollouts coalesced into a group by the default window); CPU as above."""
     from judgegraph import Judge
     from judgegraph.adapters import verl as verl_adapter
-    from judgegraph.tools._answers import forget_comparisons
+    from judgegraph.tools.math.equivalence import forget_comparisons
 
     problem: dict[str, int] = {}
     calls = [(text, gold, {"index": problem.setdefault(q, len(problem))}) for q, gold, text, _ in solutions]

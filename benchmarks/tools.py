@@ -15,8 +15,9 @@ import skimage.data
 from PIL import Image
 
 from benchmarks._util import Stats, table
-from judgegraph.tools import MiniLMEmbedder, Passage, PassageIndex, _retrieval
-from judgegraph.tools._images import open_image, zoom
+from judgegraph.tools import MiniLMEmbedder, Passage, PassageIndex
+from judgegraph.tools.claims import retrieval as _retrieval
+from judgegraph.tools.images.regions import open_image, zoom
 
 PAGES = 10_000
 

@@ -28,7 +28,7 @@ from judgegraph.evals._pairs import _mutants
 from judgegraph.evals._sets import eval_sets
 from judgegraph.sandboxes import Limits, SandboxPool
 from judgegraph.schema import JudgeRequest
-from judgegraph.tools.lang.python import LEETCODE_PRELUDE
+from judgegraph.tools.code.languages.python import LEETCODE_PRELUDE
 
 _NOT_PLAIN = re.compile(r"\b(TreeNode|ListNode|Node|Optional|NestedInteger|Iterator)\b")
 _VARIANTS = ("optimal", "better", "brute")

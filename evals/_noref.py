@@ -18,7 +18,7 @@ from judgegraph.evals._pairs import _mutants, _passes
 from judgegraph.evals._sets import eval_sets
 from judgegraph.sandboxes import SandboxPool
 from judgegraph.schema import JudgeRequest
-from judgegraph.tools._statement import read_statement
+from judgegraph.tools.code.statement import read_statement
 
 _WRITTEN = (
     "Here is an implementation:\n\n```python\n{code}\n```\n\nIt handles the cases described in the docstring.",

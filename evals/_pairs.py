@@ -14,7 +14,8 @@ from judgegraph.sandboxes import SandboxPool
 from judgegraph.schema import JudgeRequest
 from judgegraph.schema.constraints import Constraint
 from judgegraph.tools import languages, read_report
-from judgegraph.tools._answers import equivalent, extract_final_answer
+from judgegraph.tools.math.answers import extract_final_answer
+from judgegraph.tools.math.equivalence import equivalent
 
 # (pattern, replacement): small, realistic bugs
 MUTATIONS: tuple[tuple[str, str], ...] = (

@@ -261,7 +261,7 @@ CORNER = [500, 500, 1000, 1000]
 def _reads(image: object, expected: str, bbox: list[int] | None = None) -> bool:
     """Whether `zoom_image`'s OCR reads `expected` in the image, or in its `bbox` zoomed (the evidence a judge
     must find: the whole image for a sign, the corner a judge has to zoom into for a photo card)."""
-    from judgegraph.tools._images import zoom
+    from judgegraph.tools.images.regions import zoom
 
     return expected in (zoom(image, bbox or [0, 0, 1000, 1000], True)[3] or "")  # type: ignore[arg-type]
 

@@ -22,9 +22,9 @@ from judgegraph.graphs._protocol import GraphOptions, register_graph
 from judgegraph.graphs._recorder import add_recorded_nodes
 from judgegraph.schema import CriterionResult, JudgeRequest, Verdict, sole_best
 from judgegraph.tools import ClaimCheckInput, ClaimVerdict, check_claim, split_claims
-from judgegraph.tools._claims import Claim
-from judgegraph.tools._retrieval import Passage
 from judgegraph.tools.check_propositions import gather_evidence, model_claims, model_judge
+from judgegraph.tools.claims.propositions import Claim
+from judgegraph.tools.claims.retrieval import Passage
 
 
 class PropositionOptions(GraphOptions):

@@ -28,7 +28,7 @@ RECIPE_REVISION = 2
 """Bump to force a rebuild when the build steps below change."""
 
 LANGUAGE_PACKAGES = ("python3", "gcc", "g++", "libc6-dev", "default-jdk-headless", "nodejs", "golang-go", "rustc")
-"""Every language `run_code` runs (tools/_languages.py), from Debian's own packages."""
+"""Every language `run_code` runs (tools/code/language.py), from Debian's own packages."""
 LIBRARY_PACKAGES = ("python3-numpy", "python3-sortedcontainers", "python3-sympy")
 """Libraries the judges answers are written for give Python code (AtCoder numpy, LeetCode sortedcontainers): a
 right answer that imports one must run. sympy is what tool-integrated math reasoning writes with (the judge's

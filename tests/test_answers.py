@@ -6,18 +6,12 @@ from pathlib import Path
 import pytest
 
 from judgegraph.errors import UnsafeExpression
-from judgegraph.tools import _answers, equivalent, extract_final_answer
-from judgegraph.tools._answers import (
-    Match,
-    NeedsSymbolic,
-    committed_answer,
-    forget_comparisons,
-    reference_answer,
-    says_nothing,
-    to_sympy,
-)
-from judgegraph.tools._choices import as_choice, choice_options
+from judgegraph.tools import equivalent, extract_final_answer
 from judgegraph.tools.match_reference import _match
+from judgegraph.tools.math import equivalence as _equivalence
+from judgegraph.tools.math.answers import committed_answer, reference_answer, says_nothing
+from judgegraph.tools.math.choices import as_choice, choice_options
+from judgegraph.tools.math.equivalence import Match, NeedsSymbolic, forget_comparisons, to_sympy
 
 
 @pytest.mark.parametrize(
@@ -268,13 +262,13 @@ def test_a_comparison_is_remembered_and_a_plain_check_then_gets_the_full_answer(
     event loop) then knows without raising."""
     forget_comparisons()
     calls: list[tuple[str, str, bool]] = []
-    compare = _answers._equivalent
+    compare = _equivalence._equivalent
 
     def counted(answer: str, reference: str, symbolic: bool) -> Match:
         calls.append((answer, reference, symbolic))
         return compare(answer, reference, symbolic)
 
-    monkeypatch.setattr(_answers, "_equivalent", counted)
+    monkeypatch.setattr(_equivalence, "_equivalent", counted)
     with pytest.raises(NeedsSymbolic):
         equivalent("2\\sqrt{2}", "sqrt(8)", symbolic=False)
     full = equivalent("2\\sqrt{2}", "sqrt(8)")

@@ -196,14 +196,15 @@ def test_the_cli_stays_in_small_modules() -> None:
 
 
 def _tool_rules(imports: dict[str, set[str]]) -> list[str]:
-    """Inside `tools/`: a tool module (a public module, one `@tool` face) imports no other tool module, and an
-    engine (a private module) imports no tool module: what tools share lives in the engines below them. And
+    """Inside `tools/`: a tool module (a public module at the top, one `@tool` face) imports no other tool module,
+    and nothing else there (the rooms' engines: `code/`, `math/`, `claims/`, `images/`; the private infrastructure)
+    imports a tool module: what tools share lives in the engines below them. And
     `benchmarks` never imports `tests` (tests import benchmarks)."""
 
     def is_tool(module: str) -> bool:
         parts = module.split(".")
         top = module.startswith("judgegraph.tools.") and len(parts) == 3 and not parts[2].startswith("_")
-        return top and not (ROOT / "tools" / parts[2]).is_dir()  # a room (`lang/`) is not a tool
+        return top and not (ROOT / "tools" / parts[2]).is_dir()  # a room (`code/`, `math/`, ...) is not a tool
 
     wrong = []
     for module, targets in imports.items():
@@ -222,8 +223,30 @@ def test_tools_share_engines_never_each_other() -> None:
     assert _tool_rules({"judgegraph.tools.oracle_check": {"judgegraph.tools.run_code"}}) == [
         "judgegraph.tools.oracle_check (tool module) imports the tool module judgegraph.tools.run_code"
     ]
-    assert _tool_rules({"judgegraph.tools._observe": {"judgegraph.tools.python"}})[0].endswith(
+    assert _tool_rules({"judgegraph.tools.code.observe": {"judgegraph.tools.python"}})[0].endswith(
         "judgegraph.tools.python"
     )
-    assert _tool_rules({"judgegraph.tools.run_code": {"judgegraph.tools._candidate_code"}}) == []
+    assert _tool_rules({"judgegraph.tools.run_code": {"judgegraph.tools.code.candidate_code"}}) == []
     assert _tool_rules({"benchmarks.languages": {"tests.conftest"}})
+
+
+ROOMS = ("code", "math", "claims", "images")
+
+
+def test_tools_stay_in_small_modules_and_short_functions() -> None:
+    """No module in `tools/` past 500 lines, and no function in its rooms (`code/`, `math/`, `claims/`, `images/`)
+    past 60: a newcomer reads one in a sitting. The sandbox-side programs are not judgegraph's modules."""
+    modules = [p for p in (ROOT / "tools").rglob("*.py") if "in_sandbox" not in p.parts]
+    long_modules = {str(p.relative_to(ROOT)): n for p in modules if (n := len(p.read_text().splitlines())) > 500}
+    assert not long_modules, long_modules
+    long_functions = {}
+    for path in modules:
+        if path.relative_to(ROOT / "tools").parts[0] not in ROOMS:
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                length = (node.end_lineno or node.lineno) - node.lineno + 1
+                if length > 60:
+                    long_functions[f"{path.relative_to(ROOT)}:{node.name}"] = length
+    assert not long_functions, long_functions
+    assert {p.name for p in (ROOT / "tools").iterdir() if p.is_dir()} >= {*ROOMS, "in_sandbox", "prompts"}

@@ -14,9 +14,7 @@ from benchmarks.fake_openai import FakeOpenAI
 from judgegraph import Judge
 from judgegraph.schema import CriterionResult
 from judgegraph.tools import ToolServices, languages
-from judgegraph.tools._statement import (
-    read_statement,
-)
+from judgegraph.tools.code.statement import read_statement
 from tests._code_evidence import CONTEST, HUMANEVAL, LEETCODE, SAMPLES, _call, _fenced, below_zero_oracle_pair, scripted
 
 HE0 = HUMANEVAL["HumanEval/0"]
@@ -119,7 +117,7 @@ async def test_a_library_the_sandbox_lacks_informs_and_the_usual_ones_are_there(
 async def test_an_observed_run_stops_after_its_second_timeout(services: ToolServices) -> None:
     """A program too slow for generated inputs would cost a full time limit on every one of them (a time-limit
     submission on 14 inputs: 14 s); after two timeouts the rest are not run, and not compared."""
-    from judgegraph.tools._observe import Call, observe_calls, observe_stdin
+    from judgegraph.tools.code.observe import Call, observe_calls, observe_stdin
 
     pool = await services.sandbox()
     slow = "import time\nn = int(input())\ntime.sleep(30 if n > 1 else 0)\nprint(n)\n"
@@ -341,7 +339,7 @@ async def test_the_evidence_cache_computes_once_and_keeps_no_failure() -> None:
 
 
 def test_a_generators_output_is_read_as_bounded_data() -> None:
-    from judgegraph.tools._model_inputs import MAX_INPUTS, read_inputs
+    from judgegraph.tools.code.model_inputs import MAX_INPUTS, read_inputs
 
     assert read_inputs("[[1, [2, 3]], [4, []]]\n", "call", 2) == [(1, [2, 3]), (4, [])]
     assert read_inputs("building...\n[(1, 'a'), (1, 'a'), (2,)]\n", "call", 2) == [(1, "a")]  # arity, repeats

@@ -1,4 +1,4 @@
-"""Worked computations checked with exact arithmetic (`tools/_computations.py`) and the `check_computations` tool:
+"""Worked computations checked with exact arithmetic (`tools/math/computations.py`) and the `check_computations` tool:
 real solution shapes (GSM8K prose with units, MATH LaTeX), what must be skipped rather than guessed, and a judge
 deciding a reference-free math pair by them."""
 
@@ -12,7 +12,8 @@ import pytest
 
 from benchmarks.fake_openai import FakeOpenAI
 from judgegraph import Judge
-from judgegraph.tools._computations import computations, plain
+from judgegraph.tools.math.arithmetic import plain
+from judgegraph.tools.math.computations import computations
 
 ROOT = Path(__file__).resolve().parents[1]
 PROCESSBENCH = ROOT.parent / "shared" / "data" / "processbench"

@@ -11,7 +11,7 @@ from judgegraph.evals._contest import answer, problems, statement, tex_to_text, 
 from judgegraph.sandboxes import Limits
 from judgegraph.schema import JudgeRequest, ToolCall
 from judgegraph.tools import ToolContext, ToolServices, call_tool
-from judgegraph.tools._statement import read_statement
+from judgegraph.tools.code.statement import read_statement
 
 
 def test_a_kattis_statement_reads_as_its_page() -> None:

@@ -158,7 +158,7 @@ async def test_a_multiple_choice_pair_is_judged_by_the_option_the_programs_value
 
 
 def test_a_programs_answer_is_its_last_line_as_sympy_prints_a_solution() -> None:
-    from judgegraph.tools._python_runs import PythonResult
+    from judgegraph.tools.code.python_runs import PythonResult
     from judgegraph.tools.derived_reference import _answer_of
 
     def answer(stdout: str) -> str | None:

@@ -8,11 +8,11 @@ from pathlib import Path
 from judgegraph.schema import JudgeRequest
 from judgegraph.tools import ToolServices
 from judgegraph.tools._base import ToolContext
-from judgegraph.tools._candidate_code import candidate_code
-from judgegraph.tools._differential import call_function
-from judgegraph.tools._differential_run import Inputs, compare_runs, gather_inputs, run_candidates
-from judgegraph.tools._observe import Observed
-from judgegraph.tools._statement import read_statement
+from judgegraph.tools.code.candidate_code import candidate_code
+from judgegraph.tools.code.differential import call_function
+from judgegraph.tools.code.differential_run import Inputs, compare_runs, gather_inputs, run_candidates
+from judgegraph.tools.code.observe import Observed
+from judgegraph.tools.code.statement import read_statement
 
 STATEMENT = (
     "Given two integers a and b, return their sum.\n\nExample 1:\nInput: a = 2, b = 3\nOutput: 5\n\n"

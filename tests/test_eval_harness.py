@@ -15,7 +15,7 @@ from judgegraph.cli import app
 from judgegraph.evals._benchmarks import benchmarks
 from judgegraph.evals._metrics import Outcome, calibration, metrics, per_category
 from judgegraph.evals._sets import build_set
-from judgegraph.tools._images import ocr
+from judgegraph.tools.images.regions import ocr
 from tests.conftest import ROOT
 
 DATA = ROOT / "tests" / "data" / "benchmarks"

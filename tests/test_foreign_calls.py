@@ -1,4 +1,4 @@
-"""Call examples run on answers in C, C++, Java, JavaScript, Go and Rust as LeetCode runs them (`tools/lang/`):
+"""Call examples run on answers in C, C++, Java, JavaScript, Go and Rust as LeetCode runs them (`tools/code/languages/`):
 arguments written as the declared types, values read back, on both sandboxes."""
 
 from __future__ import annotations
@@ -44,10 +44,10 @@ FOREIGN_ANSWERS = {
 
 
 def test_arguments_are_written_as_the_types_the_answer_declares() -> None:
-    from judgegraph.tools._foreign_calls import methods
-    from judgegraph.tools.lang._values import _param_types
-    from judgegraph.tools.lang.cpp import _cpp_value
-    from judgegraph.tools.lang.java import _java_value
+    from judgegraph.tools.code.foreign_calls import methods
+    from judgegraph.tools.code.languages._values import _param_types
+    from judgegraph.tools.code.languages.cpp import _cpp_value
+    from judgegraph.tools.code.languages.java import _java_value
 
     assert _cpp_value("vector<vector<char>>", [["a", "'"]]) == "vector<vector<char>>{vector<char>{'a', '\\''}}"
     assert _cpp_value("long long", 5) == "5LL" and _cpp_value("double", 2) == "2.0" and _cpp_value("int", True) is None
@@ -167,9 +167,9 @@ async def test_go_and_rust_in_place_answers_are_read_from_their_argument(
 
 
 def test_go_and_rust_arguments_are_written_as_declared() -> None:
-    from judgegraph.tools._foreign_calls import method_for, methods, snake_case
-    from judgegraph.tools.lang.go import _go_types, _go_value
-    from judgegraph.tools.lang.rust import _rust_value
+    from judgegraph.tools.code.foreign_calls import method_for, methods, snake_case
+    from judgegraph.tools.code.languages.go import _go_types, _go_value
+    from judgegraph.tools.code.languages.rust import _rust_value
 
     assert _go_types("a, b int, s string") == ["int", "int", "string"]
     assert _go_value("[][]int", [[1, 2], []]) == "[][]int{[]int{1, 2}, []int{}}"
@@ -259,8 +259,8 @@ async def test_c_answers_in_leetcodes_shapes(services: ToolServices, prompt: str
 
 
 def test_c_parameters_are_read_as_leetcode_declares_them() -> None:
-    from judgegraph.tools._foreign_calls import method_for, methods, program
-    from judgegraph.tools.lang.c import _c_params, _c_string, _CParam
+    from judgegraph.tools.code.foreign_calls import method_for, methods, program
+    from judgegraph.tools.code.languages.c import _c_params, _c_string, _CParam
 
     params, returned = _c_params("int** grid, int gridSize, int* gridColSize, char* s, double x, int* returnSize") or (
         [],

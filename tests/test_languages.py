@@ -16,13 +16,13 @@ from benchmarks.fake_openai import FakeOpenAI
 from judgegraph import Judge
 from judgegraph.schema import IOTest, JudgeRequest, ToolCall
 from judgegraph.tools import ToolContext, ToolServices, call_tool, language_named, languages
-from judgegraph.tools.lang.java import java_main_class
+from judgegraph.tools.code.languages.java import java_main_class
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def _driver() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("stdio_driver", ROOT / "tools" / "_stdio_driver.py")
+    spec = importlib.util.spec_from_file_location("stdio_driver", ROOT / "tools" / "in_sandbox" / "stdio_driver.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -310,18 +310,18 @@ async def test_humaneval_pairs_are_decided_by_the_tests_however_the_code_is_writ
 
 
 def test_every_language_is_one_module_of_tools_lang_with_the_whole_protocol() -> None:
-    """A language lives in one module of `tools/lang/` (registered under its file's name), and a language module
+    """A language lives in one module of `tools/code/languages/` (registered under its file's name), and a language module
     that misses part of the protocol fails here: finding code, building programs and tests, and, for the
     compiled and interpreted languages, calling a function the way LeetCode does."""
     import inspect
 
-    from judgegraph.tools._program_languages import ProgramLanguage
+    from judgegraph.tools.code.stdio_languages import ProgramLanguage
 
-    modules = {p.stem for p in (ROOT / "tools" / "lang").glob("*.py") if not p.stem.startswith("_")}
+    modules = {p.stem for p in (ROOT / "tools" / "code" / "languages").glob("*.py") if not p.stem.startswith("_")}
     assert set(languages.names()) == modules
     for name in languages.names():
         language = languages.get(name)
-        assert inspect.getmodule(type(language)).__name__ == f"judgegraph.tools.lang.{name}", name  # type: ignore[union-attr]
+        assert inspect.getmodule(type(language)).__name__ == f"judgegraph.tools.code.languages.{name}", name  # type: ignore[union-attr]
         assert language.fence_tags and callable(language.extract) and callable(language.program), name
         if isinstance(language, ProgramLanguage):
             for hook in ("step", "call_runner"):

@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from judgegraph.schema import Document, JudgeRequest, ToolCall
-from judgegraph.tools import MiniLMEmbedder, Retriever, ToolContext, ToolServices, _retrieval, call_tool, passages_of
+from judgegraph.tools import MiniLMEmbedder, Retriever, ToolContext, ToolServices, call_tool, passages_of
+from judgegraph.tools.claims import retrieval as _retrieval
 
 CITIES = [
     f"{a}{b}"

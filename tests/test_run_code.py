@@ -12,8 +12,8 @@ from benchmarks.fake_openai import FakeOpenAI
 from judgegraph import Judge
 from judgegraph.schema import JudgeRequest, ToolCall
 from judgegraph.tools import ToolContext, ToolServices, call_tool, languages
-from judgegraph.tools._candidate_code import entry_point_of
-from judgegraph.tools.lang.python import _split_tests
+from judgegraph.tools.code.candidate_code import entry_point_of
+from judgegraph.tools.code.languages.python import _split_tests
 
 PY = languages.get("python")
 HUMANEVAL = read_problems()

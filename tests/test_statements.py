@@ -7,16 +7,12 @@ from __future__ import annotations
 import pytest
 
 from judgegraph.tools import extract_final_answer, languages
-from judgegraph.tools._examples import example_outcome
-from judgegraph.tools._inputs import call_inputs, from_signature, stdin_inputs
-from judgegraph.tools._observe import Observed
-from judgegraph.tools._statement import (
-    UNREADABLE,
-    compare_outputs,
-    compare_values,
-    read_statement,
-    statement_tolerance,
-)
+from judgegraph.tools.code.examples import example_outcome
+from judgegraph.tools.code.inputs import call_inputs, from_signature, stdin_inputs
+from judgegraph.tools.code.literals import UNREADABLE
+from judgegraph.tools.code.observe import Observed
+from judgegraph.tools.code.outcomes import compare_outputs, compare_values
+from judgegraph.tools.code.statement import read_statement, statement_tolerance
 from tests._code_evidence import CONTEST, HUMANEVAL, LEETCODE, SAMPLES
 
 # ---------------------------------------------------------------- reading statements
@@ -196,7 +192,7 @@ def test_an_unnamed_example_calls_the_method_that_takes_its_arguments() -> None:
     """A LeetCode statement without its starter names no method: the example calls the candidate's method that
     takes its arguments (by name, else by count), not a helper the others call; where that leaves a choice, no
     method (the example is not run on a guess that could rule a right answer wrong)."""
-    from judgegraph.tools._examples import call_target
+    from judgegraph.tools.code.examples import call_target
 
     statement = read_statement("Return how many pairs.\n\nExample 1:\n\nInput: nums = [1,2,3], k = 2\nOutput: 2\n")
     example = statement.examples[0]

@@ -16,7 +16,7 @@ from tests.conftest import ROOT
 def _calls() -> list[tuple[str, str, set[str]]]:
     """Every `tool_prompt(tool, role, **variables)` in the tools' code, with constant tool and role names."""
     found = []
-    for path in (ROOT / "tools").glob("*.py"):
+    for path in (ROOT / "tools").rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "tool_prompt":
                 tool, role = node.args[0], node.args[1]

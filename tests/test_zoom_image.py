@@ -11,7 +11,7 @@ from PIL import Image, ImageDraw, ImageFont
 from judgegraph.schema import JudgeRequest, ToolCall
 from judgegraph.store import TrajectoryStore
 from judgegraph.tools import MemoryArtifacts, RunScope, ToolContext, ToolServices, call_tool
-from judgegraph.tools._images import MIN_SIDE, crop_box
+from judgegraph.tools.images.regions import MIN_SIDE, crop_box
 
 
 def _png(img: Image.Image) -> bytes:
@@ -148,7 +148,7 @@ async def test_real_receipts_are_read_and_their_stated_totals_checked(shared_dat
 
 
 def test_ocr_keeps_the_rows_of_text_as_they_sit_in_the_image() -> None:
-    from judgegraph.tools._images import ocr
+    from judgegraph.tools.images.regions import ocr
 
     img = Image.new("RGB", (900, 300), "white")
     draw = ImageDraw.Draw(img)

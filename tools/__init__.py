@@ -7,8 +7,6 @@ built-in tools: `match_reference`, `run_code`, `zoom_image`, `retrieve`, `check_
 """
 
 from judgegraph.errors import ToolFailure
-from judgegraph.tools import lang  # noqa: F401 - importing it registers every language
-from judgegraph.tools._answers import equivalent, extract_final_answer
 from judgegraph.tools._base import (
     Criterion,
     FollowUp,
@@ -24,23 +22,33 @@ from judgegraph.tools._base import (
     tool,
     tools,
 )
-from judgegraph.tools._claims import Claim, ClaimCheckInput, ClaimVerdict, PropositionsResult, check_claim, split_claims
-from judgegraph.tools._differential import DifferentialResult, Disagreement
-from judgegraph.tools._images import open_image
 from judgegraph.tools._langchain import as_langchain_tool, langchain_tools
-from judgegraph.tools._languages import CaseResult, Language, language_named, languages, read_report
-from judgegraph.tools._python_runs import PythonResult
 from judgegraph.tools._recorded import RecordedTools
-from judgegraph.tools._retrieval import Embedder, MiniLMEmbedder, Passage, PassageIndex, Retriever, passages_of
 from judgegraph.tools._scope import RunScope, request_image_names
 from judgegraph.tools._services import ArtifactSink, MemoryArtifacts, ToolServices
 
 # Importing each tool module registers its tool.
 from judgegraph.tools.check_computations import CheckComputationsArgs, CheckComputationsResult, CheckedComputation
 from judgegraph.tools.check_propositions import CheckPropositionsArgs
+from judgegraph.tools.claims.propositions import (
+    Claim,
+    ClaimCheckInput,
+    ClaimVerdict,
+    PropositionsResult,
+    check_claim,
+    split_claims,
+)
+from judgegraph.tools.claims.retrieval import Embedder, MiniLMEmbedder, Passage, PassageIndex, Retriever, passages_of
+from judgegraph.tools.code import languages as _languages  # noqa: F401 - importing it registers every language
+from judgegraph.tools.code.differential import DifferentialResult, Disagreement
+from judgegraph.tools.code.language import CaseResult, Language, language_named, languages, read_report
+from judgegraph.tools.code.python_runs import PythonResult
 from judgegraph.tools.derived_reference import Derivation, DerivedReferenceArgs, DerivedReferenceResult
 from judgegraph.tools.differential import DifferentialArgs
+from judgegraph.tools.images.regions import open_image
 from judgegraph.tools.match_reference import MatchReferenceArgs, MatchReferenceResult
+from judgegraph.tools.math.answers import extract_final_answer
+from judgegraph.tools.math.equivalence import equivalent
 from judgegraph.tools.oracle_check import OracleCase, OracleCheckArgs, OracleCheckResult
 from judgegraph.tools.python import PythonArgs
 from judgegraph.tools.retrieve import RetrieveArgs, RetrieveResult

@@ -14,7 +14,7 @@ from typing import Any
 
 from judgegraph.errors import ToolFailure
 from judgegraph.schema import JudgeRequest
-from judgegraph.tools._retrieval import Passage
+from judgegraph.tools.claims.retrieval import Passage
 
 MAX_IMAGE_BYTES = 50 * 1024 * 1024
 

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from judgegraph.sandboxes import BackendChoice, Limits, SandboxPool
 from judgegraph.settings import MCPSource
-from judgegraph.tools._retrieval import Embedder, Retriever
+from judgegraph.tools.claims.retrieval import Embedder, Retriever
 
 if TYPE_CHECKING:
     from judgegraph.tools._mcp import MCPConnection

@@ -17,8 +17,8 @@ from pydantic import BaseModel, Field
 
 from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult
 from judgegraph.tools._base import ToolContext, ToolOutput, candidate_criterion, each_candidate, result_data, tool
-from judgegraph.tools._computations import Computation, Finding, computations
-from judgegraph.tools._unsettled import math_to_settle
+from judgegraph.tools.math.computations import Computation, Finding, computations
+from judgegraph.tools.math.unsettled import math_to_settle
 
 SHOWN = 12
 """Computations listed in the text the model reads (the wrong ones first); the result keeps them all."""

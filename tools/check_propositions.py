@@ -11,7 +11,8 @@ from pydantic import BaseModel, Field
 from judgegraph.errors import ToolFailure
 from judgegraph.schema import CriterionResult, JudgeRequest, ModelTurn, ToolCall, ToolResult
 from judgegraph.tools._base import ToolContext, ToolOutput, candidate_criterion, each_candidate, result_data, tool
-from judgegraph.tools._claims import (
+from judgegraph.tools._scope import request_image_names
+from judgegraph.tools.claims.propositions import (
     CHECK_SCHEMA,
     CLAIMS_SCHEMA,
     Claim,
@@ -25,9 +26,8 @@ from judgegraph.tools._claims import (
     parse_model_claims,
     split_claims,
 )
-from judgegraph.tools._images import read_text
-from judgegraph.tools._retrieval import Passage, passages_of
-from judgegraph.tools._scope import request_image_names
+from judgegraph.tools.claims.retrieval import Passage, passages_of
+from judgegraph.tools.images.regions import read_text
 
 if TYPE_CHECKING:
     from judgegraph.backends import ChatModel

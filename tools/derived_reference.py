@@ -26,13 +26,13 @@ from pydantic import BaseModel, Field
 
 from judgegraph.errors import ToolFailure
 from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult
-from judgegraph.tools._answers import committed_answer
 from judgegraph.tools._base import ToolContext, ToolOutput, candidate_criterion, each_candidate, result_data, tool
-from judgegraph.tools._choices import as_choice, choice_options, same_answer
-from judgegraph.tools._languages import languages
 from judgegraph.tools._prompts import tool_prompt
-from judgegraph.tools._python_runs import PythonResult, run_program
-from judgegraph.tools._unsettled import math_to_settle
+from judgegraph.tools.code.language import languages
+from judgegraph.tools.code.python_runs import PythonResult, run_program
+from judgegraph.tools.math.answers import committed_answer
+from judgegraph.tools.math.choices import as_choice, choice_options, same_answer
+from judgegraph.tools.math.unsettled import math_to_settle
 
 MAJORITY = 0.5
 """A derived answer decides only when more than this share of the programs printed it."""

@@ -13,14 +13,14 @@ from pydantic import BaseModel
 from judgegraph.errors import ToolFailure
 from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult
 from judgegraph.tools._base import ToolContext, ToolOutput, candidate_criterion, result_data, tool
-from judgegraph.tools._candidate_code import candidate_code
-from judgegraph.tools._differential import (
+from judgegraph.tools.code.candidate_code import candidate_code
+from judgegraph.tools.code.differential import (
     DifferentialResult,
     call_function,
     differential_applies,
 )
-from judgegraph.tools._differential_run import SHOWN_DISAGREEMENTS, compare_runs, gather_inputs, run_candidates
-from judgegraph.tools._statement import read_statement
+from judgegraph.tools.code.differential_run import SHOWN_DISAGREEMENTS, compare_runs, gather_inputs, run_candidates
+from judgegraph.tools.code.statement import read_statement
 
 
 class DifferentialArgs(BaseModel):

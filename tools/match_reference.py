@@ -8,14 +8,10 @@ from pydantic import BaseModel, Field
 
 from judgegraph.errors import ToolFailure
 from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult
-from judgegraph.tools._answers import (
-    Method,
-    NeedsSymbolic,
-    extract_final_answer,
-    reference_answer,
-)
 from judgegraph.tools._base import ToolContext, ToolOutput, candidate_criterion, each_candidate, result_data, tool
-from judgegraph.tools._choices import choice_options, equivalent_choice
+from judgegraph.tools.math.answers import extract_final_answer, reference_answer
+from judgegraph.tools.math.choices import choice_options, equivalent_choice
+from judgegraph.tools.math.equivalence import Method, NeedsSymbolic
 
 
 class MatchReferenceArgs(BaseModel):

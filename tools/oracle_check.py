@@ -20,20 +20,22 @@ from pydantic import BaseModel, Field
 from judgegraph.errors import ToolFailure
 from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult
 from judgegraph.tools._base import ToolContext, ToolOutput, candidate_criterion, result_data, tool
-from judgegraph.tools._candidate_code import candidate_code
-from judgegraph.tools._differential import (
+from judgegraph.tools._prompts import tool_prompt
+from judgegraph.tools.code.candidate_code import candidate_code
+from judgegraph.tools.code.differential import (
     CASE_TIMEOUT_S,
     DifferentialResult,
     call_function,
     differential_applies,
     shown_output,
 )
-from judgegraph.tools._examples import resolve
-from judgegraph.tools._languages import languages
-from judgegraph.tools._observe import Call, Observations, Observed, observe_calls, observe_stdin
-from judgegraph.tools._prompts import tool_prompt
-from judgegraph.tools._statement import Statement, _literal_call, compare_outputs, compare_values, read_statement
-from judgegraph.tools.lang.python import prelude_for
+from judgegraph.tools.code.examples import resolve
+from judgegraph.tools.code.language import languages
+from judgegraph.tools.code.languages.python import prelude_for
+from judgegraph.tools.code.literals import literal_call
+from judgegraph.tools.code.observe import Call, Observations, Observed, observe_calls, observe_stdin
+from judgegraph.tools.code.outcomes import compare_outputs, compare_values
+from judgegraph.tools.code.statement import Statement, read_statement
 
 """Oracle programs per statement (self-consistency's k)."""
 MAX_INPUTS = 5
@@ -109,7 +111,7 @@ def oracle_criterion(result: ToolResult) -> CriterionResult | None:
 def _parsed(inputs: list[str]) -> list[tuple[Any, ...] | None]:
     out: list[tuple[Any, ...] | None] = []
     for text in inputs:
-        call = _literal_call(f"f({text})")
+        call = literal_call(f"f({text})")
         out.append(None if call is None or call[2] else call[1])
     return out
 

@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field
 from judgegraph.errors import ToolFailure
 from judgegraph.schema import JudgeRequest
 from judgegraph.tools._base import ToolContext, ToolOutput, tool
-from judgegraph.tools._python_runs import LIMITS, PythonResult, run_program
+from judgegraph.tools.code.python_runs import LIMITS, PythonResult, run_program
 
 MAX_CODE = 20_000
 DEFAULT_CALLS = 3

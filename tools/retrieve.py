@@ -11,8 +11,8 @@ from pydantic import BaseModel, Field, model_validator
 from judgegraph.errors import ToolFailure
 from judgegraph.schema import Document, JudgeRequest, ToolCall
 from judgegraph.tools._base import ToolContext, ToolOutput, tool
-from judgegraph.tools._retrieval import Passage, passages_of
 from judgegraph.tools._scope import RunScope
+from judgegraph.tools.claims.retrieval import Passage, passages_of
 
 
 class RetrieveArgs(BaseModel):

@@ -7,8 +7,8 @@ from pydantic import BaseModel, Field
 from judgegraph.errors import ToolFailure
 from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult
 from judgegraph.tools._base import ToolContext, ToolOutput, candidate_criterion, each_candidate, result_data, tool
-from judgegraph.tools._candidate_code import candidate_code
-from judgegraph.tools._languages import CaseResult, read_report
+from judgegraph.tools.code.candidate_code import candidate_code
+from judgegraph.tools.code.language import CaseResult, read_report
 
 CASE_TIMEOUT_S = 3.0
 

@@ -15,23 +15,18 @@ from pydantic import BaseModel, Field
 from judgegraph.errors import ToolFailure
 from judgegraph.sandboxes import SandboxPool
 from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult
-from judgegraph.tools import _foreign_calls as foreign_calls
 from judgegraph.tools._base import ToolContext, ToolOutput, candidate_criterion, each_candidate, result_data, tool
-from judgegraph.tools._candidate_code import CandidateCode, candidate_code, contains_code
-from judgegraph.tools._examples import (
+from judgegraph.tools.code import foreign_calls
+from judgegraph.tools.code.candidate_code import CandidateCode, candidate_code, contains_code
+from judgegraph.tools.code.examples import (
     Outcome,
     call_target,
     example_outcome,
     shown_text,
 )
-from judgegraph.tools._observe import Call, Observations, missing_module, observe_calls, observe_stdin
-from judgegraph.tools._statement import (
-    Example,
-    Statement,
-    informing,
-    read_statement,
-)
-from judgegraph.tools.lang.python import prelude_for
+from judgegraph.tools.code.languages.python import prelude_for
+from judgegraph.tools.code.observe import Call, Observations, missing_module, observe_calls, observe_stdin
+from judgegraph.tools.code.statement import Example, Statement, informing, read_statement
 
 
 class RunExamplesArgs(BaseModel):
@@ -144,7 +139,7 @@ def _summary(r: RunExamplesResult) -> str:
 async def _foreign_examples(
     pool: SandboxPool, statement: Statement, found: CandidateCode, candidate: int
 ) -> tuple[list[ExampleCase], Observations, str]:
-    """The call examples run on an answer in C, C++, Java, JavaScript, Go or Rust (`_foreign_calls`), built once,
+    """The call examples run on an answer in C, C++, Java, JavaScript, Go or Rust (`code/foreign_calls.py`), built once,
     run once per example."""
     assert found.code is not None
     language = found.language.name

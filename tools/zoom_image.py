@@ -14,12 +14,12 @@ from pydantic import BaseModel, Field, field_validator
 from judgegraph.errors import ToolFailure
 from judgegraph.schema import JudgeRequest, ToolCall
 from judgegraph.tools._base import ImageBlob, ToolContext, ToolOutput, tool
-from judgegraph.tools._images import (
+from judgegraph.tools._scope import RunScope, request_image_names
+from judgegraph.tools.images.regions import (
     decoded,
     read_text,
     zoom,
 )
-from judgegraph.tools._scope import RunScope, request_image_names
 
 BOX_GRID = 50
 """A constrained model states box coordinates on this grid (0, 50, ..., 1000)."""

@@ -190,7 +190,7 @@ class Claim:
 
 def claims(results: Iterable[ToolResult]) -> list[Claim]:
     """Per-claim results of the proposition checker among `results`."""
-    from judgegraph.tools._claims import PropositionsResult
+    from judgegraph.tools.claims.propositions import PropositionsResult
 
     out = []
     for result in results:

@@ -1,0 +1,103 @@
+"""A candidate's program as the judge finds it in a response: its language, its code (a fenced block, or the
+prompt completed by a body-only response) and, in Python, the function under test; whether a response holds a
+program at all."""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+
+from judgegraph.errors import ToolFailure
+from judgegraph.schema import JudgeRequest
+from judgegraph.tools.code.language import Language, fenced_language, language_named, languages
+
+
+def entry_point_of(request: JudgeRequest, code: str) -> str | None:
+    """The function under test: the request's `entry_point` (HumanEval's column, kept in metadata) if the code
+    defines it, else the last function the prompt declares that the code defines, else the code's last."""
+    defined: list[str] = re.findall(r"^def\s+(\w+)\s*\(", code, re.MULTILINE)
+    if request.metadata.get("entry_point") in defined:
+        return str(request.metadata["entry_point"])
+    declared: list[str] = [n for n in re.findall(r"def\s+(\w+)\s*\(", request.prompt) if n in defined]
+    if declared:
+        return declared[-1]
+    return defined[-1] if defined else None
+
+
+def _defines(code: str, name: str) -> bool:
+    return re.search(rf"^def\s+{re.escape(name)}\s*\(", code, re.MULTILINE) is not None
+
+
+def _completion(request: JudgeRequest, text: str, code: str | None) -> str | None:
+    """A response that continues the prompt's code (HumanEval's completion form: the function's body only),
+    as the whole program: the prompt's code followed by the response, when that defines the function the
+    prompt declares and the response's own code does not."""
+    declared = re.findall(r"^def\s+(\w+)\s*\(", request.prompt, re.MULTILINE)
+    if not declared or (code is not None and _defines(code, declared[-1])):
+        return None
+    for piece in (code, text):  # the fenced body, else the whole response
+        if not piece:
+            continue
+        whole = request.prompt.rstrip("\n") + "\n" + piece.strip("\n")
+        try:
+            ast.parse(whole)
+        except SyntaxError:
+            continue
+        if _defines(whole, declared[-1]):
+            return whole
+    return None
+
+
+@dataclass(frozen=True)
+class CandidateCode:
+    """A candidate's program as the judge runs it."""
+
+    language: Language
+    code: str | None
+    """None when the response contains no code."""
+    entry: str | None
+    """Python: the function under test."""
+
+
+def candidate_code(request: JudgeRequest, text: str) -> CandidateCode:
+    """The code in a response, in the request's language: for Python, the block defining the function under
+    test, or the prompt completed by a body-only response (HumanEval's completion form)."""
+    language = language_of(request, text)
+    code = language.extract(text, request.metadata.get("entry_point"))
+    entry = None
+    if language.name == "python":
+        entry = entry_point_of(request, code) if code else None
+        if code is not None and entry is not None:
+            code = language.extract(text, entry) or code
+        completed = _completion(request, text, code)
+        if completed is not None:
+            code, entry = completed, entry_point_of(request, completed)
+    return CandidateCode(language, code, entry)
+
+
+_PROGRAM_LINE = re.compile(
+    r"^\s*(?:async def |def |class |import |from \S+ import |#include|public |fn |func |package )"
+    r"|\binput\(|\bprint\(|\bsys\.stdin",
+    re.M,
+)
+
+
+def contains_code(request: JudgeRequest, text: str) -> bool:
+    """Whether a response holds a program (a code fence, or code that defines, imports, reads or prints), not
+    just an answer that happens to parse as code (`42`)."""
+    try:
+        found = candidate_code(request, text)
+    except ToolFailure:
+        return False
+    return found.code is not None and ("```" in text or _PROGRAM_LINE.search(found.code) is not None)
+
+
+def language_of(request: JudgeRequest, text: str) -> Language:
+    """The request's language, else the one the response's code fence names, else Python."""
+    if request.language:
+        try:
+            return language_named(request.language)
+        except KeyError as e:
+            raise ToolFailure(str(e.args[0])) from None
+    return fenced_language(text) or languages.get("python")

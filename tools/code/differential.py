@@ -1,0 +1,87 @@
+"""Differential testing's shared parts: where it applies, which function the candidates' programs share, what
+one disagreement and one run's result are, how an output is shown. The tool (`differential_test`, in
+`tools/differential.py`) and the oracle check both read them."""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from judgegraph.schema import JudgeRequest
+from judgegraph.tools.code.candidate_code import CandidateCode, contains_code
+from judgegraph.tools.code.observe import Observed
+from judgegraph.tools.code.statement import Statement
+
+CASE_TIMEOUT_S = 1.0
+"""Generated inputs are small: a candidate that takes a second on one is stopped there."""
+
+
+class Disagreement(BaseModel):
+    """An input on which the candidates' outputs differ."""
+
+    provenance: Literal["disagreement"] = "disagreement"
+    input: str
+    outputs: list[str]
+    """Each candidate's output (or its error), in candidate order."""
+    origin: Literal["varied", "model"] = "varied"
+    """Where the input came from: the statement's examples varied or values typed from the signature, or a
+    generator the judge's model wrote."""
+
+
+class DifferentialResult(BaseModel):
+    """What `differential_test` found."""
+
+    style: Literal["call", "stdin"]
+    inputs_tried: int
+    """Generated inputs run on every candidate (the examples' own inputs not counted)."""
+    model_inputs: int = 0
+    """How many of them a generator the judge's model wrote gave."""
+    disagreements: list[Disagreement]
+    disagreement_count: int
+    groups: list[list[int]]
+    """Candidates that gave the same output on every input, largest group first."""
+    passes_examples: list[bool | None]
+    """Per candidate: passed every decisive statement example (None: there were none)."""
+    no_code: list[int] = Field(default_factory=list)
+    duration_s: float = 0.0
+    """Sandbox time of all the candidates' runs, added up."""
+
+
+def differential_applies(request: JudgeRequest) -> bool:
+    """A code request with no tests and at least two candidates that contain code."""
+    if request.tests or len(request.candidates) < 2:
+        return False
+    return sum(contains_code(request, c.content) for c in request.candidates) >= 2
+
+
+def _function(request: JudgeRequest, codes: list[CandidateCode]) -> str | None:
+    """The function every candidate is called through, where the statement gives no call examples: the one
+    the prompt declares, else the one every candidate defines."""
+    declared = re.findall(r"def\s+(\w+)\s*\(", request.prompt)
+    if declared:
+        return str(declared[-1])
+    entries = {c.entry for c in codes if c.code is not None}
+    return entries.pop() if len(entries) == 1 else None
+
+
+def call_function(request: JudgeRequest, statement: Statement, codes: list[CandidateCode]) -> str | None:
+    """The function (or method) the task is called through, or None where candidates are programs on stdin."""
+    if statement.style == "stdin":
+        return None
+    named = next((e.function for e in statement.examples if e.function), None) or statement.method
+    return named or _function(request, codes)
+
+
+def shown_output(o: Observed) -> str:
+    text = o.output if o.printed else repr(o.answer)
+    return cut(text if o.status == "ok" else f"<{o.status}: {o.message.strip()[-120:]}>")
+
+
+def cut(text: str) -> str:
+    """An input or output as a result quotes it: its first `SHOWN` characters."""
+    return text if len(text) <= SHOWN else text[:SHOWN] + "..."
+
+
+SHOWN = 200

@@ -1,0 +1,233 @@
+"""C: built with gcc (gnu17), run as a program; test programs run from a runner that records their `main`'s
+return; LeetCode-style calls with its pointer-and-size signatures, values written as C and read back as JSON."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from judgegraph.tools.code.language import Step, languages
+from judgegraph.tools.code.languages._values import _c_char, _scalar, _split_params
+from judgegraph.tools.code.stdio_languages import _NATIVE, ProgramLanguage, _c_test
+
+
+class C(ProgramLanguage):
+    def call_runner(self, code: str, name: str, calls: Sequence[tuple[Any, ...]]) -> str | None:
+        return _c(code, name, calls)
+
+    def step(self, code: str, test: str | None) -> Step:
+        if test is None:
+            build = ["gcc", "-std=gnu17", "-O2", "-o", "main", "main.c", "-lm"]
+            return Step({"main.c": code}, build, ["./main"])
+        build = ["gcc", "-std=gnu17", "-O2", "-o", "main", "main.c", "-lm"]
+        return Step({"main.c": _c_test(code, test, cpp=False)}, build, ["./main"], record=True, secret=("main.c",))
+
+
+_C_START = re.compile(r"\s*(#include|#define|(int|void|long|char|double|typedef|struct|static|const)\b)")
+
+
+_C_INTEGER = re.compile(r"(?:unsigned)?(?:int|long|longlong|short|size_t|u?int(?:8|16|32|64)_t)")
+
+
+_C_TYPE = (
+    r"(?:(?:static|inline|const)\s+)*(?:unsigned\s+)?"
+    r"(?:long\s+long|long|int|short|char|bool|double|float|void|size_t|u?int(?:8|16|32|64)_t)"
+)
+"""A return type LeetCode's C functions declare (before their `*`s)."""
+
+
+_C_RETURNED = ("returnSize", "returnColumnSizes")
+"""Out-parameters through which LeetCode's C functions return an array's length (and each row's)."""
+
+
+@dataclass(frozen=True)
+class _CParam:
+    """One of the statement's arguments as a LeetCode C function takes it: `int* nums, int numsSize` is one."""
+
+    kind: str
+    """`scalar`, `string` (`char*`), `array` (`T*` and its size), `strings` (`char**` and its size) or `grid`
+    (`T**`, its size and its rows' sizes)."""
+    element: str
+    """The C type of the scalar or of the array's elements."""
+
+
+def _c_params(params: str) -> tuple[list[_CParam], list[str]] | None:
+    """The statement's arguments in the C parameter list (sizes folded into the array before them), and the
+    out-parameters it ends with (`returnSize`, `returnColumnSizes`); None where a parameter is not one of
+    LeetCode's shapes."""
+    found: list[tuple[str, str]] = []
+    for p in _split_params(params):
+        m = re.fullmatch(r"(?:const\s+)?([\w\s]+?)\s*(\*{0,2})\s*(\w+)", p.strip())
+        if m is None:
+            return None
+        found.append((re.sub(r"\s+", "", m.group(1)) + m.group(2), m.group(3)))
+    out: list[_CParam] = []
+    returned: list[str] = []
+    i = 0
+    while i < len(found):
+        t, name = found[i]
+        following = [n for _, n in found[i + 1 : i + 3]]
+        if name in _C_RETURNED:
+            returned.append(name)
+        elif t.endswith("**") and following[:2] == [f"{name}Size", f"{name}ColSize"]:
+            out.append(_CParam("grid", t[:-2]))
+            i += 2
+        elif t == "char**" and following[:1] == [f"{name}Size"]:
+            out.append(_CParam("strings", "char*"))
+            i += 1
+        elif t.endswith("*") and not t.endswith("**") and following[:1] == [f"{name}Size"]:
+            out.append(_CParam("array", t[:-1]))
+            i += 1
+        elif t == "char*":
+            out.append(_CParam("string", "char"))
+        elif "*" not in t and (t in ("bool", "char", "double", "float") or _C_INTEGER.fullmatch(t)):
+            out.append(_CParam("scalar", t))
+        else:
+            return None
+        i += 1
+    return out, returned
+
+
+def _c_string(v: str) -> str:
+    """A C string literal of `v`'s UTF-8 bytes (octal escapes outside printable ASCII)."""
+    out = []
+    for b in v.encode():
+        c = chr(b)
+        out.append("\\" + c if c in '"\\' else c if 0x20 <= b < 0x7F and c != "?" else f"\\{b:03o}")
+    return '"' + "".join(out) + '"'
+
+
+def _c_text(v: Any) -> str | None:
+    """A C string literal of `v`, or None where `v` is not a string C can hold (one with a NUL in it)."""
+    return _c_string(v) if isinstance(v, str) and "\0" not in v else None
+
+
+def _c_scalar(t: str, v: Any) -> str | None:
+    if t == "bool":
+        return _scalar("bool", v, "")
+    if t == "char":
+        return _c_char(v) if isinstance(v, str) and len(v) == 1 and v.isascii() else None
+    if _C_INTEGER.fullmatch(t):
+        return _scalar("long" if "long" in t else "int", v, "LL")
+    return _scalar("real", v, "") if t in ("double", "float") else None
+
+
+def _c_declare(name: str, p: _CParam, v: Any) -> list[str] | None:
+    """Locals (`name`, `nameSize`, ...) holding an argument, and the C arguments that pass it; None if `v` is not
+    of its shape."""
+    if p.kind == "scalar":
+        value = _c_scalar(p.element, v)
+        return None if value is None else [f"{p.element} {name} = {value};", name]
+    if p.kind == "string":
+        text = _c_text(v)
+        return None if text is None else [f"char {name}[] = {text};", name]
+    if not isinstance(v, list | tuple):
+        return None
+    if p.kind in ("array", "strings"):
+        items = [_c_text(x) if p.kind == "strings" else _c_scalar(p.element, x) for x in v]
+        written = [x for x in items if x is not None]
+        if len(written) != len(items):
+            return None
+        padded = ", ".join([*written, "0"])  # never an empty initializer; the size says how many there are
+        element = "char*" if p.kind == "strings" else p.element
+        return [f"{element} {name}[] = {{{padded}}}; int {name}Size = {len(v)};", f"{name}, {name}Size"]
+    rows, lines = [], []
+    for r, row in enumerate(v):
+        declared = _c_declare(f"{name}r{r}", _CParam("array", p.element), row)
+        if declared is None:
+            return None
+        lines.append(declared[0])
+        rows.append(f"{name}r{r}")
+    lines.append(f"{p.element}* {name}[] = {{{', '.join([*rows, '0'])}}}; int {name}Size = {len(v)};")
+    sizes = ", ".join([*(f"{name}r{r}Size" for r in range(len(v))), "0"])
+    lines.append(f"int {name}Cols[] = {{{sizes}}};")
+    return [" ".join(lines), f"{name}, {name}Size, {name}Cols"]
+
+
+def _c_print(p: _CParam, value: str, size: str, cols: str) -> str | None:
+    """A statement printing `value` (of `p`'s shape) as JSON."""
+    print_one = {"bool": "jg_bool", "char": "jg_char", "double": "jg_real", "float": "jg_real", "char*": "jg_str"}
+    one = print_one.get(p.element) or ("jg_int" if _C_INTEGER.fullmatch(p.element) else None)
+    if one is None:
+        return None
+    if p.kind == "scalar":
+        return f"{one}({value});"
+    if p.kind == "string":
+        return f"jg_str({value});"
+    row = f"{one}({value}[i]);"
+    if p.kind == "grid":
+        row = f"putchar('['); for (int j = 0; j < {cols}[i]; j++) {{ if (j) putchar(','); {one}({value}[i][j]); }}"
+        row += " putchar(']');"
+    return f"putchar('['); for (int i = 0; i < {size}; i++) {{ if (i) putchar(','); {row} }} putchar(']');"
+
+
+_C_JSON = r"""
+static void jg_str(const char* s) {
+    putchar('"');
+    for (const unsigned char* c = (const unsigned char*)s; s && *c; c++) {
+        if (*c == '"' || *c == '\\') { putchar('\\'); putchar(*c); }
+        else if (*c < 0x20) printf("\\u%04x", *c);
+        else putchar(*c);
+    }
+    putchar('"');
+}
+static void jg_char(char c) { char s[2] = {c, 0}; jg_str(s); }
+static void jg_int(long long v) { printf("%lld", v); }
+static void jg_bool(bool v) { fputs(v ? "true" : "false", stdout); }
+static void jg_real(double v) {
+    if (isfinite(v)) printf("%.17g", v); else fputs(isnan(v) ? "NaN" : v > 0 ? "Infinity" : "-Infinity", stdout);
+}
+"""
+
+
+_C_HEADERS = "".join(
+    f"#include <{h}.h>\n" for h in ("stdio", "stdlib", "string", "stdbool", "math", "limits", "ctype", "stdint")
+)
+"""What LeetCode's C environment gives an answer without its own includes."""
+
+
+def _c(code: str, name: str, calls: Sequence[tuple[Any, ...]]) -> str | None:
+    m = re.search(rf"\b({_C_TYPE}\s*\**)\s*\b{re.escape(name)}\s*\(([^)]*)\)\s*\{{", code)
+    parsed = _c_params(m.group(2)) if m else None
+    if m is None or parsed is None:
+        return None
+    params, returned = parsed
+    returns = re.sub(r"\b(?:static|inline|const)\b|\s+", "", m.group(1))
+    if returns.endswith("**") and returned == list(_C_RETURNED):
+        shape = _CParam("grid", returns[:-2])
+    elif returns == "char*" and not returned:
+        shape = _CParam("string", "char")
+    elif returns.endswith("*") and returned == ["returnSize"]:
+        shape = _CParam("strings" if returns == "char**" else "array", returns[:-1])
+    elif returns == "void" or (not returned and "*" not in returns):
+        shape = _CParam("scalar", returns)
+    else:
+        return None
+    value = 'fputs("null", stdout);' if returns == "void" else _c_print(shape, "jg_r", "jg_rs", "jg_rcs")
+    first = _c_print(params[0], "a0", "a0Size", "a0Cols") if params else 'fputs("null", stdout);'
+    if value is None or first is None:
+        return None
+    extra = {"returnSize": "&jg_rs", "returnColumnSizes": "&jg_rcs"}
+    cases = []
+    for k, args in enumerate(calls):
+        if len(args) != len(params):
+            return None
+        declared = [_c_declare(f"a{i}", p, v) for i, (p, v) in enumerate(zip(params, args, strict=True))]
+        if any(d is None for d in declared):
+            return None
+        lines = [d[0] for d in declared if d is not None]
+        passing = [d[1] for d in declared if d is not None] + [extra[r] for r in returned]
+        call = f"{name}({', '.join(passing)})"
+        lines.append(f"{call};" if returns == "void" else f"{returns} jg_r = {call};")
+        lines.append(f'printf("\\n{{\\"value\\":"); {value} printf(",\\"first\\":"); {first} printf("}}\\n"); break;')
+        cases.append(f"case {k}: {{ {' '.join(lines)} }}")
+    return (
+        f"{_C_HEADERS}#define main jg_answer_main\n{code}\n#undef main\n{_C_JSON}\n"
+        "int main(void) { int jg_case = -1; int jg_rs = 0; int* jg_rcs = 0; (void)jg_rs; (void)jg_rcs;\n"
+        'if (scanf("%d", &jg_case) != 1) return 2; switch (jg_case) {\n' + "\n".join(cases) + "\n} return 0; }\n"
+    )
+
+
+languages.register("c", C("c", ("c",), _C_START, re.compile(r"\bmain\s*\("), _NATIVE, 512, {}))

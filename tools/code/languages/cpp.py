@@ -1,0 +1,131 @@
+"""C++: built with g++ (gnu++17); test programs run from the same runner as C's; LeetCode-style calls on a
+`Solution` class, arguments written as the declared types (vectors, strings), values read back as JSON."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from judgegraph.tools.code.language import Step, languages
+from judgegraph.tools.code.languages._values import _declared, _param_types, _scalar
+from judgegraph.tools.code.stdio_languages import _NATIVE, ProgramLanguage, _c_test
+
+
+class Cpp(ProgramLanguage):
+    def call_runner(self, code: str, name: str, calls: Sequence[tuple[Any, ...]]) -> str | None:
+        return _cpp(code, name, calls)
+
+    def step(self, code: str, test: str | None) -> Step:
+        if test is None:
+            return Step({"main.cpp": code}, ["g++", "-std=gnu++17", "-O2", "-o", "main", "main.cpp", "-lm"], ["./main"])
+        build = ["g++", "-std=gnu++17", "-O2", "-o", "main", "main.cpp", "-lm"]
+        return Step({"main.cpp": _c_test(code, test, cpp=True)}, build, ["./main"], record=True, secret=("main.cpp",))
+
+
+_CPP_START = re.compile(
+    r"\s*(#include|#define|(int|void|long|char|double|typedef|struct|static|const|using|template|class|namespace)\b)"
+)
+
+
+def _cpp_value(t: str, v: Any) -> str | None:
+    t = t.replace("std::", "").replace(" ", "")
+    if m := re.fullmatch(r"vector<(.+)>", t):
+        if not isinstance(v, list | tuple):
+            return None
+        items = [_cpp_value(m.group(1), x) for x in v]
+        return None if None in items else f"{t}{{{', '.join(items)}}}"  # type: ignore[arg-type]
+    if t in ("bool", "char", "string"):
+        return _scalar(t, v, "")
+    if re.fullmatch(r"(?:unsigned)?(?:int|long|longlong|short|size_t|u?int(?:8|16|32|64)_t)", t):
+        return _scalar("long" if "long" in t else "int", v, "LL")
+    return _scalar("real", v, "") if t in ("double", "float", "longdouble") else None
+
+
+_CPP_JSON = r"""
+template <class T> static void jg_json(std::ostream& o, const T& v);
+static void jg_string(std::ostream& o, const std::string& s) {
+    o << '"';
+    for (unsigned char c : s) {
+        if (c == '"' || c == '\\') o << '\\' << c;
+        else if (c < 0x20) { char b[8]; std::snprintf(b, sizeof b, "\\u%04x", c); o << b; }
+        else o << c;
+    }
+    o << '"';
+}
+template <class T> static void jg_json(std::ostream& o, const T& v) {
+    if constexpr (std::is_same_v<T, bool>) o << (v ? "true" : "false");
+    else if constexpr (std::is_same_v<T, char>) jg_string(o, std::string(1, v));
+    else if constexpr (std::is_integral_v<T>) o << +v;
+    else if constexpr (std::is_floating_point_v<T>) {
+        if (std::isfinite(v)) { std::ostringstream s; s << std::setprecision(17) << v; o << s.str(); }
+        else o << (std::isnan(v) ? "NaN" : v > 0 ? "Infinity" : "-Infinity");
+    }
+    else if constexpr (std::is_convertible_v<T, std::string>) jg_string(o, v);
+    else {
+        o << '[';
+        bool first = true;
+        for (const auto& x : v) { if (!first) o << ','; first = false; jg_json(o, x); }
+        o << ']';
+    }
+}
+"""
+
+
+_CPP_SCALAR = re.compile(
+    r"bool|char|string|double|float|longdouble|(?:unsigned)?(?:int|long|longlong|short|size_t|u?int(?:8|16|32|64)_t)"
+)
+
+
+def _cpp_printable(t: str) -> bool:
+    """Whether the runner prints a `t` as JSON the statement's value compares with (not a map, set or pair)."""
+    while m := re.fullmatch(r"vector<(.+)>", t):
+        t = m.group(1)
+    return _CPP_SCALAR.fullmatch(t) is not None
+
+
+def _cpp(code: str, name: str, calls: Sequence[tuple[Any, ...]]) -> str | None:
+    m = re.search(rf"([\w:<>,\s\*&]+?)\s+\b{re.escape(name)}\s*\(([^)]*)\)\s*(?:const\s*)?\{{", code)
+    if m is None:
+        return None
+    head = re.split(r"[;{}]|\bpublic:|\bprivate:|\bprotected:", m.group(1).replace("std::", ""))[-1]
+    returns = re.sub(r"\b(?:static|inline|virtual|constexpr|explicit)\b|\s+", "", head)
+    types = _param_types(m.group(2))
+    if returns != "void" and not _cpp_printable(returns):
+        return None
+    on = "jg_s." if re.search(r"\b(?:class|struct)\s+Solution\b", code) else ""
+    cases = []
+    call = f"{on}{name}({', '.join(f'a{i}' for i in range(len(types)))})"
+    for k, args in enumerate(calls):
+        lines = _declared(types, args, _cpp_value)
+        if lines is None:
+            return None
+        lines.append("Solution jg_s;" if on else "")
+        first = "jg_json(std::cout, a0);" if types else 'std::cout << "null";'
+        if returns == "void":
+            lines.append(f'{call}; std::cout << "\\n{{\\"value\\":null";')
+        else:
+            lines.append(f'auto jg_r = {call}; std::cout << "\\n{{\\"value\\":"; jg_json(std::cout, jg_r);')
+        lines.append(f'std::cout << ",\\"first\\":"; {first} std::cout << "}}" << std::endl; break;')
+        cases.append(f"case {k}: {{ {' '.join(lines)} }}")
+    return (
+        "#include <bits/stdc++.h>\nusing namespace std;\n"
+        f"#define main jg_answer_main\n{code}\n#undef main\n{_CPP_JSON}\n"
+        "int main() { int jg_case = -1; std::cin >> jg_case; switch (jg_case) {\n"
+        + "\n".join(cases)
+        + "\n} return 0; }\n"
+    )
+
+
+languages.register(
+    "cpp",
+    Cpp(
+        "cpp",
+        ("cpp", "c++", "cc", "cxx", "hpp"),
+        _CPP_START,
+        re.compile(r"\bmain\s*\("),
+        _NATIVE,
+        512,
+        {},
+    ),
+)

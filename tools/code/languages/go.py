@@ -1,0 +1,210 @@
+"""Go: built with `go build` (or `go test -c` for `testing` tests); test programs run from the record runner;
+LeetCode-style calls of a function, arguments written as the declared types, values read back as JSON."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from judgegraph.tools.code.language import Step, languages
+from judgegraph.tools.code.languages._values import _c_char, _scalar, _split_params
+from judgegraph.tools.code.stdio_languages import _RUNTIME, ProgramLanguage, _runner
+
+
+class Go(ProgramLanguage):
+    def call_runner(self, code: str, name: str, calls: Sequence[tuple[Any, ...]]) -> str | None:
+        return _go(code, name, calls)
+
+    def placed_answer(self, code: str) -> str:
+        return _go_answer(code)
+
+    def step(self, code: str, test: str | None) -> Step:
+        package = re.compile(r"^\s*package\s+\w+", re.MULTILINE)
+        if not package.search(code):
+            code = "package main\n\n" + code
+        if test is None:
+            return Step({"main.go": code}, ["go", "build", "-o", "main", "main.go"], ["./main"])
+        if re.search(r"func\s+Test\w*\s*\(\s*\w+\s+\*testing\.T\s*\)", test):  # `go test` style
+            files = ["solution.go", "solution_test.go"]
+            sources = {"solution.go": code, "solution_test.go": test}
+            if re.search(r"func\s+TestMain\s*\(", test):  # the test's own TestMain: its exit status decides
+                return Step(sources, ["go", "test", "-c", "-o", "main", *files], ["./main"])
+            named = package.search(test) or package.search(code)
+            name = named.group().split()[-1] if named else "main"
+            sources["jg_runner_test.go"] = _runner("record_runner_test.go").replace("__JG_PACKAGE__", name)
+            sources["jg_record.go"] = _runner("record.go").replace("__JG_PACKAGE__", name)
+            build = ["go", "test", "-c", "-o", "main", *files, "jg_runner_test.go", "jg_record.go"]
+            return Step(sources, build, ["./main"], record=True, secret=("jg_record.go",))
+        # A test program: a second file of the same package, with its own imports; its main runs from the runner.
+        if not package.search(test):
+            test = "package main\n\n" + test
+        test = re.sub(r"\bfunc\s+main\s*\(\s*\)", "func jgTestMain()", test, count=1)
+        sources = {
+            "main.go": code,
+            "test.go": test,
+            "jg_runner.go": _runner("record_runner.go"),
+            "jg_record.go": _runner("record.go").replace("__JG_PACKAGE__", "main"),
+        }
+        build = ["go", "build", "-o", "main", "main.go", "test.go", "jg_runner.go", "jg_record.go"]
+        return Step(sources, build, ["./main"], record=True, secret=("jg_record.go",))
+
+
+_GO_ENV = {"CGO_ENABLED": "0", "GO111MODULE": "off", "GOFLAGS": "-p=1", "GOTOOLCHAIN": "local"}
+
+
+_GO_INTEGER = re.compile(r"u?int(?:8|16|32|64)?|uintptr")
+
+
+def _go_value(t: str, v: Any) -> str | None:
+    t = t.replace(" ", "")
+    if t.startswith("[]"):
+        if not isinstance(v, list | tuple):
+            return None
+        items = [_go_value(t[2:], x) for x in v]
+        return None if None in items else f"{t}{{{', '.join(items)}}}"  # type: ignore[arg-type]
+    if t in ("byte", "rune"):
+        return _c_char(v) if isinstance(v, str) and len(v) == 1 else None
+    if t == "string":
+        return json.dumps(v, ensure_ascii=False) if isinstance(v, str) else None
+    if t == "bool":
+        return _scalar("bool", v, "")
+    if _GO_INTEGER.fullmatch(t):
+        return _scalar("int", v, "")
+    return _scalar("real", v, "") if t in ("float64", "float32") else None
+
+
+def _go_chars(t: str) -> str:
+    """`true` where a Go type's innermost element is a character (`byte`, `rune`): printed as a string, as the
+    statement writes it, not as the number Go holds."""
+    return "true" if t.replace(" ", "").lstrip("[]") in ("byte", "rune") else "false"
+
+
+def _go_printable(t: str) -> bool:
+    t = t.replace(" ", "").lstrip("[]")
+    return t in ("bool", "string", "byte", "rune", "float64", "float32") or _GO_INTEGER.fullmatch(t) is not None
+
+
+_GO_IMPORT = re.compile(r'^\s*import\s*(?:\(([^)]*)\)|(\w+\s+)?("[^"]+"))', re.MULTILINE)
+
+
+_GO_JSON = """
+func jgConv(v reflect.Value, chars bool) interface{} {
+	switch v.Kind() {
+	case reflect.Slice, reflect.Array:
+		out := make([]interface{}, v.Len())
+		for i := range out {
+			out[i] = jgConv(v.Index(i), chars)
+		}
+		return out
+	case reflect.Float32, reflect.Float64:
+		f := v.Float()
+		switch {
+		case math.IsNaN(f):
+			return "\\x00jg:NaN"
+		case math.IsInf(f, 1):
+			return "\\x00jg:Infinity"
+		case math.IsInf(f, -1):
+			return "\\x00jg:-Infinity"
+		}
+		return f
+	case reflect.Uint8:
+		if chars {
+			return string(rune(v.Uint()))
+		}
+	case reflect.Int32:
+		if chars {
+			return string(rune(v.Int()))
+		}
+	}
+	return v.Interface()
+}
+
+func jgJSON(v interface{}, chars bool) string {
+	if v == nil {
+		return "null"
+	}
+	b, err := json.Marshal(jgConv(reflect.ValueOf(v), chars))
+	if err != nil {
+		return "null"
+	}
+	// JSON has no non-finite numbers; Python's reader takes these tokens (as Python answers' reals travel)
+	return jgNonFinite.ReplaceAllString(string(b), "$1")
+}
+
+var jgNonFinite = regexp.MustCompile(`"\\\\u0000jg:(NaN|-?Infinity)"`)
+"""
+
+
+def _go_answer(code: str) -> str:
+    """The answer without its package clause and imports (the runner writes one import block for both), its own
+    `main` renamed."""
+    code = re.sub(r"^\s*package\s+\w+\s*$", "", code, flags=re.MULTILINE)
+    code = _GO_IMPORT.sub("", code)
+    return re.sub(r"\bfunc\s+main\s*\(", "func jgAnswerMain(", code)
+
+
+def _go_imports(code: str) -> list[str]:
+    out = []
+    for m in _GO_IMPORT.finditer(code):
+        if m.group(1) is not None:
+            out += [line.strip() for line in m.group(1).splitlines() if line.strip()]
+        else:
+            out.append(((m.group(2) or "") + m.group(3)).strip())
+    return out
+
+
+def _go_types(params: str) -> list[str]:
+    """Each parameter's type; `a, b int` gives both `int`."""
+    types: list[str | None] = []
+    for p in _split_params(params):
+        parts = p.split(None, 1)
+        types.append(parts[1].strip() if len(parts) == 2 else None)
+    for i in range(len(types) - 2, -1, -1):
+        if types[i] is None:
+            types[i] = types[i + 1]
+    return [t or "" for t in types]
+
+
+def _go(code: str, name: str, calls: Sequence[tuple[Any, ...]]) -> str | None:
+    m = re.search(rf"\bfunc\s+{re.escape(name)}\s*\(([^()]*)\)\s*([^{{]*?)\s*\{{", code)
+    if m is None:
+        return None
+    types, returns = _go_types(m.group(1)), m.group(2).strip()
+    if returns and not _go_printable(returns):
+        return None
+    cases = []
+    call = f"{name}({', '.join(f'a{i}' for i in range(len(types)))})"
+    for k, args in enumerate(calls):
+        if len(args) != len(types):
+            return None
+        values = [_go_value(t, v) for t, v in zip(types, args, strict=True)]
+        if None in values:
+            return None
+        lines = [f"var a{i} {t} = {v}" for i, (t, v) in enumerate(zip(types, values, strict=True))]
+        lines.append(f"jgR := {call}" if returns else call)
+        value = f"jgJSON(jgR, {_go_chars(returns)})" if returns else '"null"'
+        first = f"jgJSON(a0, {_go_chars(types[0])})" if types else '"null"'
+        lines.append(f'fmt.Printf("\\n{{\\"value\\":%s,\\"first\\":%s}}\\n", {value}, {first})')
+        cases.append(f"\tcase {k}:\n\t\t" + "\n\t\t".join(lines))
+    imports = dict.fromkeys(['"encoding/json"', '"fmt"', '"math"', '"reflect"', '"regexp"', *_go_imports(code)])
+    return (
+        "package main\n\nimport (\n" + "".join(f"\t{i}\n" for i in imports) + ")\n\n"
+        f"{_go_answer(code)}\n{_GO_JSON}\n"
+        "func main() {\n\tvar jgCase int\n\tfmt.Scan(&jgCase)\n\tswitch jgCase {\n" + "\n".join(cases) + "\n\t}\n}\n"
+    )
+
+
+languages.register(
+    "go",
+    Go(
+        "go",
+        ("go", "golang"),
+        re.compile(r"\s*(package|import|func|type|var|const)\b"),
+        re.compile(r"func\s+main\s*\("),
+        _RUNTIME,
+        1024,
+        _GO_ENV,
+    ),
+)

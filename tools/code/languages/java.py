@@ -1,0 +1,185 @@
+"""Java: built with javac, run on a small JVM; test programs run from `JgRunner`; LeetCode-style calls on
+`Solution`, arguments written as the declared types (arrays, lists), values read back as JSON."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from judgegraph.tools.code.language import Step, languages
+from judgegraph.tools.code.languages._values import _declared, _param_types, _scalar
+from judgegraph.tools.code.stdio_languages import _RUNTIME, ProgramLanguage, _joined, _runner
+
+_JAVA_RUNTIME = (
+    "-Xmx256m",
+    "-XX:+UseSerialGC",
+    "-XX:TieredStopAtLevel=1",
+    # The JVM reserves a gigabyte for class metadata by default; these keep it well under the run's limit.
+    "-XX:CompressedClassSpaceSize=64m",
+    "-XX:ReservedCodeCacheSize=64m",
+    "-XX:MaxMetaspaceSize=128m",
+)
+
+
+def java_main_class(source: str) -> str:
+    """The class to run: the public one (its file must bear its name), else the one with `main`."""
+    public = re.search(r"^\s*public\s+(?:final\s+|abstract\s+)*class\s+(\w+)", source, re.MULTILINE)
+    if public:
+        return public.group(1)
+    at = re.search(r"static\s+void\s+main\s*\(", source)
+    classes = [(m.start(), m.group(1)) for m in re.finditer(r"\bclass\s+(\w+)", source)]
+    before = [name for pos, name in classes if at is None or pos < at.start()]
+    return before[-1] if before else "Main"
+
+
+class Java(ProgramLanguage):
+    def call_runner(self, code: str, name: str, calls: Sequence[tuple[Any, ...]]) -> str | None:
+        return _java(code, name, calls)
+
+    def placed_answer(self, code: str) -> str:
+        return _java_answer(code)
+
+    def step(self, code: str, test: str | None) -> Step:
+        source = _joined(code, test)
+        # Imports must come first: those of a test appended after the code move up.
+        imports = re.findall(r"^\s*import\s+[\w.*\s]+;\s*$", source, re.MULTILINE)
+        body = re.sub(r"^\s*import\s+[\w.*\s]+;\s*$", "", source, flags=re.MULTILINE)
+        package = re.compile(r"^\s*package\s+[\w.]+\s*;\s*$", re.MULTILINE)
+        source = "\n".join(dict.fromkeys(i.strip() for i in imports)) + "\n" + package.sub("", body)
+        cls = java_main_class(source)
+        javac = ["javac", "-encoding", "UTF-8", *(f"-J{flag}" for flag in _JAVA_RUNTIME)]
+        if test is None:
+            return Step({f"{cls}.java": source}, [*javac, f"{cls}.java"], ["java", *_JAVA_RUNTIME, "-cp", ".", cls])
+        # The test's main runs from the runner, which records its return: a static initialiser's System.exit(0)
+        # or one in the call never gets there.
+        runner = _runner("JgRunner.java").replace("__JG_MAIN_CLASS__", java_main_class(test))
+        sources = {f"{cls}.java": source, "JgRunner.java": runner}
+        build = [*javac, f"{cls}.java", "JgRunner.java"]
+        run = ["java", *_JAVA_RUNTIME, "-cp", ".", "JgRunner"]
+        return Step(sources, build, run, record=True, secret=("JgRunner.java",))
+
+
+_JAVA_BOXED = {"int": "Integer", "long": "Long", "double": "Double", "boolean": "Boolean", "char": "Character"}
+
+
+def _java_value(t: str, v: Any) -> str | None:
+    t = t.replace(" ", "")
+    if t.endswith("[]"):
+        inner = t[:-2]
+        if not isinstance(v, list | tuple):
+            return None
+        items = [_java_value(inner, x) for x in v]
+        return None if None in items else f"new {t}{{{', '.join(items)}}}"  # type: ignore[arg-type]
+    if m := re.fullmatch(r"(?:List|ArrayList)<(.+)>", t):
+        if not isinstance(v, list | tuple):
+            return None
+        element = m.group(1)
+        items = [_java_value(element, x) for x in v]
+        if None in items:
+            return None
+        return f"new ArrayList<{element}>(Arrays.<{element}>asList({', '.join(items)}))"  # type: ignore[arg-type]
+    t = {boxed: prim for prim, boxed in _JAVA_BOXED.items()}.get(t, t)
+    kind = {"boolean": "bool", "String": "string", "short": "int", "byte": "int", "double": "real"}.get(t, t)
+    if t == "float":
+        real = _scalar("real", v, "")
+        return real and real + "f"
+    return _scalar(kind, v, "L") if kind in ("bool", "char", "string", "int", "long", "real") else None
+
+
+_JAVA_JSON = r"""
+    static String jgString(String s) {
+        StringBuilder b = new StringBuilder("\"");
+        for (char c : s.toCharArray()) {
+            if (c == '"' || c == '\\') b.append('\\').append(c);
+            else if (c < 0x20) b.append(String.format("\\u%04x", (int) c));
+            else b.append(c);
+        }
+        return b.append('"').toString();
+    }
+    static String jgJson(Object o) {
+        if (o == null) return "null";
+        if (o instanceof String) return jgString((String) o);
+        if (o instanceof Character) return jgString(String.valueOf(o));
+        if (o instanceof Double || o instanceof Float) {
+            double d = ((Number) o).doubleValue();
+            if (Double.isNaN(d)) return "NaN";
+            return Double.isInfinite(d) ? (d > 0 ? "Infinity" : "-Infinity") : Double.toString(d);
+        }
+        if (o instanceof Number || o instanceof Boolean) return o.toString();
+        java.util.List<Object> items = new java.util.ArrayList<>();
+        if (o instanceof Iterable) for (Object x : (Iterable<?>) o) items.add(x);
+        else if (o.getClass().isArray())
+            for (int i = 0; i < java.lang.reflect.Array.getLength(o); i++) items.add(java.lang.reflect.Array.get(o, i));
+        else return jgString(o.toString());
+        StringBuilder b = new StringBuilder("[");
+        for (int i = 0; i < items.size(); i++) b.append(i > 0 ? "," : "").append(jgJson(items.get(i)));
+        return b.append(']').toString();
+    }
+"""
+
+
+_JAVA_SCALAR = re.compile(r"int|long|short|byte|double|float|boolean|char|String|Integer|Long|Double|Boolean|Character")
+
+
+def _java_printable(t: str) -> bool:
+    """Whether the runner prints a `t` as JSON the statement's value compares with (not a map or a set)."""
+    while True:
+        if t.endswith("[]"):
+            t = t[:-2]
+        elif m := re.fullmatch(r"(?:List|ArrayList|LinkedList)<(.+)>", t):
+            t = m.group(1)
+        else:
+            return _JAVA_SCALAR.fullmatch(t) is not None
+
+
+def _java_answer(code: str) -> str:
+    """One public class per file: the answer's classes lose `public`, the runner's has it (the driver runs it)."""
+    return re.sub(r"(?m)^public\s+((?:final\s+|abstract\s+)*(?:class|interface|enum|record)\b)", r"\1", code)
+
+
+def _java(code: str, name: str, calls: Sequence[tuple[Any, ...]]) -> str | None:
+    m = re.search(rf"([\w<>\[\],\s]+?)\s+\b{re.escape(name)}\s*\(([^)]*)\)\s*(?:throws[^{{]*)?\{{", code)
+    if m is None or not re.search(r"\bclass\s+Solution\b", code):
+        return None
+    returns = m.group(1).split()[-1].replace(" ", "")
+    types = _param_types(m.group(2))
+    if returns != "void" and not _java_printable(returns):
+        return None
+    on = "new Solution()."
+    cases = []
+    call = f"{on}{name}({', '.join(f'a{i}' for i in range(len(types)))})"
+    for k, args in enumerate(calls):
+        lines = _declared(types, args, _java_value)
+        if lines is None:
+            return None
+        first = "jgJson(a0)" if types else '"null"'
+        value = "null" if returns == "void" else "jgJson(jgR)"
+        lines.append(f"{call};" if returns == "void" else f"Object jgR = {call};")
+        lines.append(f'System.out.println("\\n{{\\"value\\":" + {value} + ",\\"first\\":" + {first} + "}}"); break;')
+        cases.append(f"case {k}: {{ {' '.join(lines)} }}")
+    return (
+        "import java.util.*;\nimport java.util.stream.*;\n"
+        f"{_java_answer(code)}\n"
+        "public class JgMain {\n"
+        f"{_JAVA_JSON}\n"
+        "    public static void main(String[] jgArgs) throws Exception {\n"
+        "        java.io.BufferedReader jgIn = new java.io.BufferedReader(new java.io.InputStreamReader(System.in));\n"
+        "        int jgCase = Integer.parseInt(jgIn.readLine().trim());\n"
+        "        switch (jgCase) {\n" + "\n".join(cases) + "\n        }\n    }\n}\n"
+    )
+
+
+languages.register(
+    "java",
+    Java(
+        "java",
+        ("java",),
+        re.compile(r"\s*(import\s|package\s|public\s|class\s|final\s|abstract\s)"),
+        re.compile(r"static\s+void\s+main\s*\("),
+        _RUNTIME,
+        1024,
+        {},
+        startup_s=2.0,
+    ),
+)

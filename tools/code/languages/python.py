@@ -1,0 +1,240 @@
+"""Python: tests run in a harness process, the candidate's code in another (`in_sandbox/python_harness.py`);
+stdin/stdout cases through the driver like every other language."""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from collections.abc import Mapping
+
+from judgegraph.sandboxes import Limits
+from judgegraph.schema import IOTest
+from judgegraph.tools.code.language import (
+    Program,
+    Step,
+    Test,
+    driver_program,
+    fenced_blocks,
+    languages,
+    new_nonce,
+    sandbox_source,
+)
+from judgegraph.tools.code.statement import Statement
+
+_CODEC = sandbox_source("python_codec.py")
+_HARNESS = _CODEC + sandbox_source("python_harness.py")
+"""The tests' side (`harness.py`): it reads the tests and the report marker from a file it deletes."""
+_CANDIDATE = _CODEC + sandbox_source("python_candidate.py")
+"""The candidate's side (`candidate_server.py`): a separate process that loads the code and answers calls."""
+
+
+def _split_tests(tests: list[str]) -> tuple[str, list[str]]:
+    """Setup code and one source string per test case.
+
+    Top-level `assert`s are cases; a HumanEval-style `def check(candidate)` contributes each assert in its
+    body as a case (with `candidate` bound to the entry point); a top-level `check(...)` call is dropped
+    because the harness runs the cases itself; anything else is setup.
+    """
+    setup: list[str] = []
+    cases: list[str] = []
+    for text in tests:
+        try:
+            tree = ast.parse(text)
+        except SyntaxError:
+            cases.append(text)  # runs and reports its own SyntaxError as that case's error
+            continue
+        for node in tree.body:
+            src = ast.get_source_segment(text, node) or ast.unparse(node)
+            if isinstance(node, ast.Assert):
+                cases.append(src)
+            elif isinstance(node, ast.FunctionDef) and node.name == "check":
+                body_setup = [
+                    n
+                    for n in node.body
+                    if not isinstance(n, ast.Assert | ast.Expr)
+                    or (isinstance(n, ast.Expr) and not isinstance(n.value, ast.Constant))
+                ]
+                if body_setup:  # loops or helpers inside check(): keep it whole as one case
+                    setup.append(src)
+                    cases.append("check(candidate)")
+                else:
+                    cases.extend(
+                        ast.get_source_segment(text, n) or ast.unparse(n)
+                        for n in node.body
+                        if isinstance(n, ast.Assert)
+                    )
+            elif (
+                isinstance(node, ast.Expr)
+                and isinstance(node.value, ast.Call)
+                and getattr(node.value.func, "id", "") == "check"
+            ):
+                continue
+            else:
+                setup.append(src)
+    return "\n".join(setup), cases
+
+
+PYTHON_LIMITS = Limits(wall_s=20.0, cpu_s=20)
+PYTHON_ENV = {"PYTHONDONTWRITEBYTECODE": "1"}
+
+
+class Python:
+    name = "python"
+    fence_tags: tuple[str, ...] = ("python", "py", "python3")
+
+    def extract(self, text: str, entry_point: str | None) -> str | None:
+        blocks = fenced_blocks(text, self.fence_tags)
+        if blocks:
+            if entry_point:
+                defining = [b for b in blocks if re.search(rf"def\s+{re.escape(entry_point)}\s*\(", b)]
+                if defining:
+                    return defining[-1]
+            return max(blocks, key=len)
+        if _parses(text):
+            return _without_prose(text) or None
+        return _unfenced(text, entry_point)
+
+    def program(self, code: str, tests: list[Test], entry_point: str | None, case_timeout_s: float) -> Program:
+        if any(isinstance(t, IOTest) for t in tests):  # stdin/stdout cases (test code, if any, runs as a script)
+            run = ["python3", "-I", "main.py"]
+            steps = [Step({"main.py": code}, None, run)]
+            steps += [Step({"main.py": code + "\n\n" + t}, None, run) for t in tests if isinstance(t, str)]
+            return driver_program(
+                steps,
+                tests,
+                env=PYTHON_ENV,
+                case_timeout_s=case_timeout_s,
+                limits=PYTHON_LIMITS,
+                run_memory_mb=PYTHON_LIMITS.memory_mb,
+            )
+        setup, cases = _split_tests([t for t in tests if isinstance(t, str)])
+        spec = {"cases": cases, "setup": setup, "entry": entry_point, "case_timeout": case_timeout_s}
+        return _harness_program(code, spec, cases, PYTHON_LIMITS)
+
+
+LEETCODE_PRELUDE = (
+    "from string import *\nfrom re import *\nfrom datetime import *\nfrom collections import *\n"
+    "from heapq import *\nfrom bisect import *\nfrom copy import *\nfrom math import *\nfrom random import *\n"
+    "from statistics import *\nfrom itertools import *\nfrom functools import *\nfrom operator import *\n"
+    "from io import *\nfrom sys import *\nfrom json import *\nfrom builtins import *\nfrom typing import *\n"
+    "import string\nimport re\nimport datetime\nimport collections\nimport heapq\nimport bisect\nimport copy\n"
+    "import math\nimport random\nimport statistics\nimport itertools\nimport functools\nimport operator\n"
+    "import io\nimport sys\nimport json\nsys.setrecursionlimit(50000)\n"
+)
+"""What a LeetCode-style solution finds defined without importing it (`List`, `Counter`, `heapq`, `inf`...):
+the names LiveCodeBench's grader defines before a candidate's code, as LeetCode's own environment does.
+Models write `class Solution` answers that rely on them; without them a right answer fails to load."""
+
+
+def prelude_for(statement: Statement) -> str | None:
+    """What runs before a candidate's code called as the statement's examples are: LeetCode's environment for a
+    LeetCode-style statement, nothing otherwise (a doctest's function gets what a plain module has)."""
+    return LEETCODE_PRELUDE if statement.leetcode else None
+
+
+def calls_program(
+    code: str,
+    calls: list[dict[str, object]],
+    case_timeout_s: float,
+    prelude: str | None = None,
+    stop_after_timeouts: int | None = None,
+) -> Program:
+    """The harness run that observes calls (`{"function", "args", "kwargs"}`, arguments encoded by the codec)
+    instead of running tests: each result's message is the JSON of [value, arguments after the call].
+    `prelude` runs before the code, in its namespace (the environment the statement's judge gives). After
+    `stop_after_timeouts` timeouts the other calls are `not_run`."""
+    wall = min(60.0, 5.0 + case_timeout_s * len(calls))
+    spec = {"cases": [], "calls": calls, "setup": "", "entry": None, "case_timeout": case_timeout_s}
+    spec["stop_after_timeouts"] = stop_after_timeouts
+    limits = PYTHON_LIMITS.model_copy(update={"wall_s": wall, "cpu_s": int(wall) + 1, "output_bytes": 4_000_000})
+    return _harness_program(code, spec, [str(c["function"]) for c in calls], limits, prelude)
+
+
+def _harness_program(
+    code: str, spec: Mapping[str, object], cases: list[str], limits: Limits, prelude: str | None = None
+) -> Program:
+    """The candidate's code, the harness and its spec (with a fresh report marker), as one sandbox run."""
+    nonce = new_nonce()
+    return Program(
+        files={
+            "solution.py": code,
+            "harness.py": _HARNESS,
+            "candidate_server.py": _CANDIDATE,
+            ".judgegraph-tests.json": json.dumps({"nonce": nonce, **spec}),
+            **({"prelude.py": prelude} if prelude else {}),
+        },
+        command=["python3", "-I", "harness.py"],
+        cases=cases,
+        nonce=nonce,
+        limits=limits,
+    )
+
+
+_CODE_START = re.compile(r"(?:async def |def |class |import |from [\w.]+ import |@\w)")
+
+
+def _unfenced(text: str, entry_point: str | None) -> str | None:
+    """Code in prose without fences: from each code-like line, the longest stretch that parses; of those, the
+    longest that defines the entry point (else the longest), without the prose lines that happened to parse."""
+    lines = text.splitlines()
+    starts = [i for i, line in enumerate(lines) if _CODE_START.match(line)]
+    found: list[str] = []
+    covered = -1
+    for start in starts:
+        if start <= covered:
+            continue  # inside a stretch already found
+        for end in range(len(lines), start, -1):
+            chunk = "\n".join(lines[start:end])
+            if _parses(chunk):
+                found.append(_without_prose(chunk))
+                covered = end - 1
+                break
+    if not found:
+        return None
+    if entry_point:
+        defining = [c for c in found if re.search(rf"^(?:async )?def\s+{re.escape(entry_point)}\s*\(", c, re.M)]
+        found = defining or found
+    return max(found, key=len)
+
+
+def _prose(node: ast.stmt) -> bool:
+    """A top-level statement that is a line of prose that happens to parse: a bare word (`Examples`), words
+    joined by operators, or an annotation without a value (`Complexity: O(n)`)."""
+    if isinstance(node, ast.AnnAssign) and node.value is None:
+        return True
+    if not isinstance(node, ast.Expr):
+        return False
+    value = node.value
+    return isinstance(value, ast.Name | ast.Attribute | ast.Compare | ast.BinOp | ast.Tuple) and not any(
+        isinstance(n, ast.Call) for n in ast.walk(value)
+    )
+
+
+def _without_prose(code: str) -> str:
+    """`code` less its top-level prose statements (see `_prose`), cut by the lines they span."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code
+    drop: set[int] = set()
+    for node in tree.body:
+        if _prose(node):
+            drop.update(range(node.lineno, (node.end_lineno or node.lineno) + 1))
+    if not drop:
+        return code
+    kept = [line for i, line in enumerate(code.splitlines(), start=1) if i not in drop]
+    return "\n".join(kept)
+
+
+def _parses(code: str) -> bool:
+    if not code.strip():
+        return False
+    try:
+        ast.parse(code)
+    except SyntaxError:
+        return False
+    return True
+
+
+languages.register("python", Python())

@@ -1,0 +1,170 @@
+"""Rust: built with rustc (2021); test programs run from the record runner (the candidate's own `#[test]`s are
+not tests); LeetCode-style calls of `Solution`'s associated functions, values read back as JSON."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from judgegraph.tools.code.language import Step, languages
+from judgegraph.tools.code.languages._values import _c_char, _scalar, _split_params
+from judgegraph.tools.code.stdio_languages import _RUNTIME, ProgramLanguage, _runner
+
+
+class Rust(ProgramLanguage):
+    def call_runner(self, code: str, name: str, calls: Sequence[tuple[Any, ...]]) -> str | None:
+        return _rust(code, name, calls)
+
+    def placed_answer(self, code: str) -> str:
+        return _rust_answer(code)
+
+    def step(self, code: str, test: str | None) -> Step:
+        build = ["rustc", "--edition", "2021", "-O", "-C", "strip=debuginfo", "-o", "main", "main.rs"]
+        if test is None:
+            return Step({"main.rs": code}, build, ["./main"])
+        # The candidate's own tests are not tests here (one sorted after the runner's could exit 0 past a failure).
+        code = re.sub(r"#\[\s*test\s*\]", "#[allow(dead_code)]", code)
+        code = re.sub(r"#\[\s*cfg(?:_attr)?\s*\(\s*test\b[^\]]*\]", "", code)
+        if re.search(r"#\[\s*test\s*\]", test):  # the built-in harness: the runner's test runs last, by name
+            build.insert(1, "--test")
+        else:
+            test = re.sub(r"\bfn\s+main\s*\(\s*\)", "fn jg_test_main()", test, count=1)
+        source = code.rstrip("\n") + "\n\n" + test.rstrip("\n") + "\n\n" + _runner("record_runner.rs")
+        return Step({"main.rs": source}, build, ["./main"], record=True, secret=("main.rs",))
+
+
+_RUST_INTEGER = re.compile(r"[iu](?:8|16|32|64|128|size)")
+
+
+_RUST_JSON = r"""
+trait JgJson { fn jg(&self) -> String; }
+macro_rules! jg_plain { ($($t:ty),*) => { $(impl JgJson for $t { fn jg(&self) -> String { self.to_string() } })* } }
+jg_plain!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, bool);
+impl JgJson for f64 {
+    fn jg(&self) -> String {
+        if self.is_finite() { format!("{:?}", self) }
+        else if self.is_nan() { "NaN".into() } else if *self > 0.0 { "Infinity".into() } else { "-Infinity".into() }
+    }
+}
+impl JgJson for f32 { fn jg(&self) -> String { (*self as f64).jg() } }
+fn jg_str(s: &str) -> String {
+    let mut o = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => o.push_str("\\\""),
+            '\\' => o.push_str("\\\\"),
+            c if (c as u32) < 0x20 => o.push_str(&format!("\\u{:04x}", c as u32)),
+            c => o.push(c),
+        }
+    }
+    o.push('"');
+    o
+}
+impl JgJson for char { fn jg(&self) -> String { jg_str(&self.to_string()) } }
+impl JgJson for String { fn jg(&self) -> String { jg_str(self) } }
+impl<'a> JgJson for &'a str { fn jg(&self) -> String { jg_str(self) } }
+impl JgJson for () { fn jg(&self) -> String { "null".into() } }
+impl<T: JgJson> JgJson for Vec<T> {
+    fn jg(&self) -> String { format!("[{}]", self.iter().map(|x| x.jg()).collect::<Vec<_>>().join(",")) }
+}
+impl<'a, T: JgJson> JgJson for &'a [T] {
+    fn jg(&self) -> String { format!("[{}]", self.iter().map(|x| x.jg()).collect::<Vec<_>>().join(",")) }
+}
+"""
+
+
+def _rust_string(v: str) -> str:
+    escaped = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+    return '"' + "".join(escaped.get(c, c if ord(c) >= 0x20 else f"\\u{{{ord(c):x}}}") for c in v) + '"'
+
+
+def _rust_value(t: str, v: Any) -> str | None:
+    t = t.replace(" ", "")
+    if m := re.fullmatch(r"Vec<(.+)>", t):
+        if not isinstance(v, list | tuple):
+            return None
+        items = [_rust_value(m.group(1), x) for x in v]
+        return None if None in items else f"vec![{', '.join(items)}]"  # type: ignore[arg-type]
+    if t == "char":
+        return _c_char(v) if isinstance(v, str) and len(v) == 1 else None
+    if t == "String":
+        return f"String::from({_rust_string(v)})" if isinstance(v, str) else None
+    if t == "bool":
+        return _scalar("bool", v, "")
+    if _RUST_INTEGER.fullmatch(t):
+        return _scalar("int", v, "")
+    if t in ("f64", "f32"):
+        real = _scalar("real", v, "")
+        return real if real is None or "." in real or "e" in real or "inf" in real or "nan" in real else real + ".0"
+    return None
+
+
+def _rust_printable(t: str) -> bool:
+    t = t.replace(" ", "")
+    while m := re.fullmatch(r"Vec<(.+)>", t):
+        t = m.group(1)
+    return t in ("bool", "char", "String", "f64", "f32", "()") or _RUST_INTEGER.fullmatch(t) is not None
+
+
+def _rust_answer(code: str) -> str:
+    return re.sub(r"\bfn\s+main\s*\(", "fn jg_answer_main(", code)
+
+
+def _rust(code: str, name: str, calls: Sequence[tuple[Any, ...]]) -> str | None:
+    m = re.search(rf"\bfn\s+{re.escape(name)}\s*\(([^()]*)\)\s*(?:->\s*([^{{]+?))?\s*(?:where[^{{]*)?\{{", code)
+    if m is None:
+        return None
+    params = _split_params(m.group(1))
+    returns = (m.group(2) or "()").strip()
+    if not _rust_printable(returns):
+        return None
+    owned, passing = [], []
+    for i, p in enumerate(params):
+        declared = p.split(":", 1)[1].strip() if ":" in p else ""
+        kind = re.match(r"&\s*(mut\s+)?", declared)
+        base = declared[kind.end() :].strip() if kind else declared
+        if base == "str":
+            base = "String"
+        if kind and base.startswith("[") and base.endswith("]"):
+            base = f"Vec<{base[1:-1]}>"
+        owned.append(base)
+        if kind is None:
+            passing.append(f"a{i}.clone()")
+        else:
+            passing.append(f"&mut a{i}" if kind.group(1) else f"&a{i}")
+    cases = []
+    on = "Solution::" if re.search(r"\bimpl\s+Solution\b", code) else ""
+    for k, args in enumerate(calls):
+        if len(args) != len(owned):
+            return None
+        values = [_rust_value(t, v) for t, v in zip(owned, args, strict=True)]
+        if None in values:
+            return None
+        lines = [f"let mut a{i}: {t} = {v};" for i, (t, v) in enumerate(zip(owned, values, strict=True))]
+        lines.append(f"let jg_r = {on}{name}({', '.join(passing)});")
+        first = "a0.jg()" if owned else '"null".to_string()'
+        lines.append(f'println!("\\n{{{{\\"value\\":{{}},\\"first\\":{{}}}}}}", jg_r.jg(), {first});')
+        cases.append(f"        {k} => {{ {' '.join(lines)} }}")
+    solution = "" if re.search(r"\bstruct\s+Solution\b", code) or not on else "struct Solution;\n"
+    return (
+        f"#![allow(warnings)]\n{solution}{_rust_answer(code)}\n{_RUST_JSON}\n"
+        "fn main() {\n    let mut jg_line = String::new();\n    std::io::stdin().read_line(&mut jg_line).unwrap();\n"
+        "    match jg_line.trim().parse::<usize>().unwrap_or(usize::MAX) {\n"
+        + "\n".join(cases)
+        + "\n        _ => {}\n    }\n}\n"
+    )
+
+
+languages.register(
+    "rust",
+    Rust(
+        "rust",
+        ("rust", "rs"),
+        re.compile(r"\s*(use\s|fn\s|pub\s|struct\s|enum\s|impl\s|mod\s|const\s|static\s|#!?\[)"),
+        re.compile(r"fn\s+main\s*\("),
+        _RUNTIME,
+        512,
+        {"RUST_TEST_THREADS": "1"},
+    ),
+)

@@ -1,0 +1,162 @@
+"""Run a candidate on inputs and bring back what it did, for the judge to compare outside the sandbox: calls
+(Python functions and `Solution` methods, values crossing as plain data) or stdin (any language run_code
+runs). The statement's examples and differential testing both read candidates through here."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from judgegraph.sandboxes import SandboxPool
+from judgegraph.schema import IOTest
+from judgegraph.tools.code.language import Language, Program, capturing, read_report
+from judgegraph.tools.code.languages.python import calls_program
+from judgegraph.tools.in_sandbox.python_codec import decode, encode
+
+Status = Literal["ok", "error", "timeout", "not_run"]
+CASE_TIMEOUT_S = 3.0
+STOP_AFTER_TIMEOUTS = 2
+"""An observed run stops after this many timeouts: a program too slow for one input is mostly too slow for the
+next, and each further timeout costs a full time limit to say nothing new."""
+
+
+_MISSING_MODULE = re.compile(r"ModuleNotFoundError: No module named '([\w.]+)'")
+
+
+def missing_module(message: str) -> str | None:
+    """The module a Python run failed to import, if that is how it failed: a library the judge's sandbox lacks
+    (contest and LeetCode judges install some: numpy, sortedcontainers...) says nothing about the answer."""
+    m = _MISSING_MODULE.search(message)
+    return m.group(1) if m else None
+
+
+@dataclass(frozen=True)
+class Call:
+    """A call to observe: `function` is a top-level name or `Class.method` (called on a fresh instance)."""
+
+    function: str
+    args: tuple[Any, ...]
+    kwargs: dict[str, Any]
+
+    def shown(self) -> str:
+        return f"{self.function.rpartition('.')[2]}({shown_args(self.args, self.kwargs)})"
+
+
+def shown_args(args: tuple[Any, ...], kwargs: dict[str, Any] | None = None) -> str:
+    """Arguments as a call writes them, cut at 300 characters."""
+    parts = [repr(a) for a in args] + [f"{k}={v!r}" for k, v in (kwargs or {}).items()]
+    text = ", ".join(parts)
+    return text if len(text) <= 300 else text[:300] + "..."
+
+
+@dataclass(frozen=True)
+class Observed:
+    """What one input did: its value (a call's) or output (stdin's), or why there is none."""
+
+    status: Status
+    value: Any = None
+    after: Any = None
+    """A call's arguments as the call left them (in-place answers)."""
+    output: str = ""
+    message: str = ""
+    printed: bool = False
+    """A stdin run's (the output is what counts), not a call's."""
+
+    @property
+    def answer(self) -> Any:
+        """What a call answered: its value, or, where it returned nothing, its first argument as it left it
+        ("modify nums in place")."""
+        if self.value is None and self.after:
+            return self.after[0]
+        return self.value
+
+    def key(self, any_case: bool = False) -> str:
+        """A canonical form for grouping equal behaviour: output by its tokens (lower-cased where the statement
+        accepts any letter case); a value by its encoding (the arguments as the call left them where it returned
+        nothing)."""
+        if self.status != "ok":
+            return f"<{self.status}>"
+        if self.printed:
+            tokens = " ".join(self.output.split())
+            return tokens.lower() if any_case else tokens
+        return json.dumps(_canonical(self.value if self.value is not None else self.after), sort_keys=True)
+
+
+def _canonical(value: Any) -> Any:
+    """Encoded, with reals rounded to 9 significant digits and tuples as lists (as a statement's JSON)."""
+    if isinstance(value, float):
+        return float(f"{value:.9g}")
+    if isinstance(value, list | tuple):
+        return [_canonical(v) for v in value]
+    if isinstance(value, set | frozenset):
+        return {"$set": sorted(json.dumps(_canonical(v), sort_keys=True) for v in value)}
+    if isinstance(value, dict):
+        return {"$dict": sorted(json.dumps([_canonical(k), _canonical(v)], sort_keys=True) for k, v in value.items())}
+    return encode(value)
+
+
+@dataclass(frozen=True)
+class Observations:
+    observed: list[Observed]
+    load_error: str | None
+    duration_s: float
+    cpu_s: float | None = None
+
+
+async def _run(pool: SandboxPool, program: Program) -> tuple[list[tuple[str, str]], str | None, float]:
+    run = await pool.run(program.command, files=program.files, limits=program.limits)
+    cases, load_error = read_report(program, run)
+    if load_error is None and run.timed_out and all(c.status == "not_run" for c in cases):
+        load_error = "the run was killed before it reported (a time limit)"
+    return [(c.status, c.message) for c in cases], load_error, run.duration_s
+
+
+async def observe_calls(
+    pool: SandboxPool,
+    code: str,
+    calls: list[Call],
+    case_timeout_s: float = CASE_TIMEOUT_S,
+    prelude: str | None = None,
+) -> Observations:
+    """Each call's value, from one sandbox run of the candidate's Python code (after `prelude`, if any); the
+    calls after `STOP_AFTER_TIMEOUTS` timeouts are `not_run`."""
+    encoded: list[dict[str, object]] = [
+        {"function": c.function, "args": encode(list(c.args)), "kwargs": encode(dict(c.kwargs))} for c in calls
+    ]
+    program = calls_program(code, encoded, case_timeout_s, prelude, STOP_AFTER_TIMEOUTS)
+    results, load_error, duration = await _run(pool, program)
+    observed = []
+    for status, message in results:
+        if status == "passed":
+            try:
+                value, after = decode(json.loads(message))
+            except (ValueError, TypeError, RecursionError):
+                observed.append(Observed("error", message="the value could not be read back"))
+                continue
+            observed.append(Observed("ok", value=value, after=after))
+        else:
+            observed.append(Observed(_status(status), message=message))
+    return Observations(observed, load_error, duration)
+
+
+async def observe_stdin(
+    pool: SandboxPool, language: Language, code: str, inputs: list[str], case_timeout_s: float = CASE_TIMEOUT_S
+) -> Observations:
+    """Each input's printed output, from one sandbox run (built once) of the candidate's program; the inputs
+    after `STOP_AFTER_TIMEOUTS` timeouts are `not_run`."""
+    tests: list[str | IOTest] = [IOTest(input=i, output="") for i in inputs]
+    program = capturing(language.program(code, tests, None, case_timeout_s), STOP_AFTER_TIMEOUTS)
+    results, load_error, duration = await _run(pool, program)
+    observed = [
+        Observed("ok", output=message, printed=True)
+        if status == "passed"
+        else Observed(_status(status), message=message)
+        for status, message in results
+    ]
+    return Observations(observed, load_error, duration)
+
+
+def _status(case_status: str) -> Status:
+    return "timeout" if case_status == "timeout" else "not_run" if case_status == "not_run" else "error"

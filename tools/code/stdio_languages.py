@@ -1,0 +1,153 @@
+"""C, C++, Java, JavaScript (Node), Go and Rust: built and run by the driver (`in_sandbox/stdio_driver.py`), with
+Debian's toolchains (the Docker image's, or the host's /usr under the process backend)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from judgegraph.sandboxes import Limits
+from judgegraph.tools.code.language import Program, Step, Test, driver_program, fenced_blocks, sandbox_source
+
+
+def _unfenced(text: str, start: re.Pattern[str]) -> str | None:
+    """Bare code with prose around it: from the first line that starts code to the last that ends a statement
+    or block."""
+    lines = text.splitlines()
+    first = next((i for i, line in enumerate(lines) if start.match(line)), None)
+    if first is None:
+        return None
+    ends = [i for i in range(first, len(lines)) if lines[i].rstrip().endswith(("}", ";", ")"))]
+    return "\n".join(lines[first : ends[-1] + 1]) if ends else None
+
+
+@dataclass(frozen=True)
+class ProgramLanguage:
+    """A language the driver builds and runs (`in_sandbox/stdio_driver.py`): programs that read stdin and write stdout,
+    and test programs (the candidate's code and a test that exits 0 when it passes) built together."""
+
+    name: str
+    fence_tags: tuple[str, ...]
+    code_start: re.Pattern[str]
+    """A line where unfenced code starts."""
+    main: re.Pattern[str]
+    """The program's entry (`int main(`, `func main(`), to pick the block that is the program."""
+    limits: Limits
+    """The whole run's (builds included: compilers reserve gigabytes of address space)."""
+    run_memory_mb: int
+    """The address-space limit of each run of the built program (the JVM, V8 and Go reserve more than they
+    use, so theirs is above the 512 MB of native programs)."""
+    env: dict[str, str]
+    startup_s: float = 0.0
+    """Added to each case's time limit: the runtime's own start (the JVM's)."""
+    failure_marker: str | None = None
+    """Output that fails a test program even when it exits 0 (`console.assert` only prints)."""
+
+    def extract(self, text: str, entry_point: str | None) -> str | None:
+        blocks = fenced_blocks(text, self.fence_tags)
+        if blocks:
+            wanted = re.compile(rf"\b{re.escape(entry_point)}\s*\(") if entry_point else self.main
+            defining = [b for b in blocks if wanted.search(b)]
+            return max(defining or blocks, key=len)
+        return _unfenced(text, self.code_start)
+
+    def step(self, code: str, test: str | None) -> Step:
+        """The program to build: the code alone, or with test program `test`."""
+        raise NotImplementedError
+
+    def call_runner(self, code: str, name: str, calls: Sequence[tuple[Any, ...]]) -> str | None:
+        """The program that runs the answer's `name` on each argument tuple in `calls` (chosen by the index it
+        reads from stdin) and prints each value as a report line; None where this answer's `name` cannot be
+        called with these arguments, or the language is not called into."""
+        return None
+
+    def placed_answer(self, code: str) -> str:
+        """The answer's code as `call_runner` places it in the runner (where the rest is as written)."""
+        return code
+
+    def program(self, code: str, tests: list[Test], entry_point: str | None, case_timeout_s: float) -> Program:
+        steps = [self.step(code, None)] + [self.step(code, t) for t in tests if isinstance(t, str)]
+        return driver_program(
+            steps,
+            tests,
+            env=self.env,
+            case_timeout_s=case_timeout_s + self.startup_s,
+            limits=self.limits,
+            run_memory_mb=self.run_memory_mb,
+            failure_marker=self.failure_marker,
+        )
+
+
+def _joined(code: str, test: str | None) -> str:
+    return code if test is None else code.rstrip("\n") + "\n\n" + test
+
+
+def _runner(name: str) -> str:
+    """A completion-record runner (`in_sandbox/`): the test's `main` renamed, then the token where it returns."""
+    return sandbox_source(name)
+
+
+_INCLUDE = re.compile(r"^[ \t]*#[ \t]*include\b.*$", re.MULTILINE)
+_DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)", re.MULTILINE)
+
+
+def _c_test(code: str, test: str, cpp: bool) -> str:
+    """The candidate's code, a guard, the test, then the runner (`in_sandbox/record_runner.c`, `.cpp`): every
+    macro the code defined is undefined before the test (a `main` or `assert` it redefined included), the test's
+    includes come after that, its `assert` reports through the runner (`jg_assert_failed`, which traps), and its
+    `main` is `jg_test_main`, which the runner's `main` calls. One translation unit: one compiler run."""
+    linkage = 'extern "C" ' if cpp else ""
+    guard = [
+        "/* judgegraph: the candidate's code ends here; the test follows */",
+        *(f"#undef {name}" for name in sorted(set(_DEFINE.findall(code)))),
+        *_INCLUDE.findall(test),
+        "#undef assert",
+        "#undef main",
+        f"{linkage}void jg_assert_failed(const char *, const char *, int);",
+        "#define assert(e) ((e) ? (void)0 : jg_assert_failed(#e, __FILE__, __LINE__))",
+        "#define main jg_test_main",
+    ]
+    body = returning_main(_INCLUDE.sub("", test))
+    with_args = re.search(r"\bmain\s*\(\s*int\b", body) is not None
+    runner = _runner("record_runner.cpp" if cpp else "record_runner.c")
+    runner = runner.replace("__JG_CALL__", "jg_test_main(argc, argv)" if with_args else "jg_test_main()")
+    return "\n".join([code.rstrip("\n"), "", *guard, body, runner])
+
+
+def returning_main(source: str) -> str:
+    """`source` with `return 0;` before the closing brace of its `main`: only `main` returns 0 by falling off its
+    end, and the test's runs as another function's body."""
+    found = re.search(r"\bmain\s*\([^)]*\)\s*\{", source)
+    if not found:
+        return source
+    depth, i = 1, found.end()
+    while i < len(source) and depth:
+        ch = source[i]
+        if source.startswith("//", i):
+            end = source.find("\n", i)
+            i = len(source) if end < 0 else end
+            continue
+        if source.startswith("/*", i):
+            end = source.find("*/", i + 2)
+            i = len(source) if end < 0 else end + 2
+            continue
+        if ch in "\"'":
+            j = i + 1
+            while j < len(source) and source[j] != ch:
+                j += 2 if source[j] == "\\" else 1
+            i = j + 1
+            continue
+        depth += ch == "{"
+        depth -= ch == "}"
+        i += 1
+    if depth:
+        return source
+    return source[: i - 1] + "return 0;\n" + source[i - 1 :]
+
+
+_NATIVE = Limits(address_space_mb=2048)
+"""Compilers reserve more address space than they use; what is used stays Python's 512 MB (Docker's cgroup)."""
+_RUNTIME = Limits(address_space_mb=4096)
+"""The JVM, V8, Go and rustc reserve gigabytes of address space (their heaps are capped by flags)."""
