@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
-from datetime import UTC, datetime
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
@@ -16,7 +15,7 @@ from judgegraph.backends import ChatModel
 from judgegraph.graphs import _nodes as nodes
 from judgegraph.graphs._context import JudgeContext
 from judgegraph.graphs._nodes import EvidenceOptions
-from judgegraph.graphs._protocol import GraphOptions, register_graph
+from judgegraph.graphs._protocol import GraphOptions, RunEnd, register_graph
 from judgegraph.graphs._recorder import Recorder, add_recorded_nodes
 from judgegraph.graphs._state import JudgeState
 from judgegraph.graphs._verdict_format import ModelRuling
@@ -69,10 +68,11 @@ class RecordedGraph:
 
     async def arun(
         self, trajectory: Trajectory, client: ChatModel | None, *, recorded: RecordedTools | None = None
-    ) -> Trajectory:
-        """Judge the trajectory's request, recording into it. A crash is recorded, then re-raised; a run cut at
-        the budget (`Settings.budget_s`) returns with an invalid verdict that says so. With `recorded` (replay),
-        the recording answers tool calls, and the run leaves no checkpoints."""
+    ) -> RunEnd:
+        """Judge the trajectory's request, recording into it, and say how the run ended (`runtime/_finish.py`
+        finishes the trajectory from that). A crash is recorded and returned, for the caller to raise once the
+        run is stored; a run cut at the budget (`Settings.budget_s`) ends with an invalid verdict that says so.
+        With `recorded` (replay), the recording answers tool calls, and the run leaves no checkpoints."""
         recorder = Recorder(trajectory, self.services.artifacts)
         if not trajectory.versions.nonce:
             trajectory.versions.nonce = secrets.token_hex(4)
@@ -97,22 +97,14 @@ class RecordedGraph:
             async with budget:
                 final = await graph.ainvoke({"request": request}, config=config, context=ctx)
         except BaseException as e:
-            trajectory.status = "incomplete"
             if isinstance(e, TimeoutError) and budget.expired():  # our deadline, not a node's own timeout
                 why = f"the judgment ran past its budget of {self.budget_s:g} s"
                 recorder.error(why, kind="budget")
-                trajectory.verdict = Verdict.invalid(why)
-            else:
-                recorder.error(f"{type(e).__name__}: {e}", kind="crash" if isinstance(e, Exception) else "cancelled")
-                trajectory.verdict = Verdict.invalid(f"the judge run failed: {type(e).__name__}: {e}")
-                raise
-        else:
-            trajectory.verdict = final["verdict"]
-            trajectory.status = "complete"
-        finally:
-            trajectory.ended_at = datetime.now(UTC)
-            trajectory.duration_s = time.perf_counter() - start
-        return trajectory
+                return RunEnd(Verdict.invalid(why), "incomplete", time.perf_counter() - start)
+            recorder.error(f"{type(e).__name__}: {e}", kind="crash" if isinstance(e, Exception) else "cancelled")
+            why = f"the judge run failed: {type(e).__name__}: {e}"
+            return RunEnd(Verdict.invalid(why), "incomplete", time.perf_counter() - start, error=e)
+        return RunEnd(final["verdict"], "complete", time.perf_counter() - start)
 
     async def aclose(self) -> None:
         await self.services.aclose()

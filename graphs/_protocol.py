@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -30,6 +30,18 @@ if TYPE_CHECKING:
     from judgegraph.tools import RecordedTools, ToolServices
 
 
+@dataclass(frozen=True)
+class RunEnd:
+    """How a graph's run ended: its verdict (an invalid one that says why, where the run was cut or crashed),
+    whether it completed, how long it took, and the crash or cancellation to raise once the trajectory is
+    finished and stored."""
+
+    verdict: Verdict
+    status: Literal["complete", "incomplete"]
+    duration_s: float
+    error: BaseException | None = None
+
+
 class JudgeGraph(Protocol):
     """A compiled judge: a LangGraph graph plus the way to run it with recording."""
 
@@ -42,9 +54,11 @@ class JudgeGraph(Protocol):
 
     async def arun(
         self, trajectory: Trajectory, client: ChatModel | None, *, recorded: RecordedTools | None = None
-    ) -> Trajectory:
-        """Judge `trajectory.request`, recording every event into `trajectory`; returns it, finished. With
-        `recorded` (replay), the recording answers every tool call it holds."""
+    ) -> RunEnd:
+        """Judge `trajectory.request`, recording every event into `trajectory`, and say how the run ended (the
+        runtime finishes the trajectory from it, in one place). A crash or cancellation is recorded and returned
+        in `RunEnd.error`, never raised. With `recorded` (replay), the recording answers every tool call it
+        holds."""
 
     def attach_checkpointer(self, checkpointer: Any) -> None:
         """Checkpoint every step of later runs (thread id = trajectory id)."""

@@ -250,3 +250,30 @@ def test_tools_stay_in_small_modules_and_short_functions() -> None:
                     long_functions[f"{path.relative_to(ROOT)}:{node.name}"] = length
     assert not long_functions, long_functions
     assert {p.name for p in (ROOT / "tools").iterdir() if p.is_dir()} >= {*ROOMS, "in_sandbox", "prompts"}
+
+
+def test_one_place_finishes_a_trajectory() -> None:
+    """How a run ended (status, verdict, end time, duration) and its reward are written into a trajectory in
+    `runtime/_finish.py` only: a graph says how its run ended (`RunEnd`), and the runtime and replay finish
+    through one function."""
+    finished = {"status", "verdict", "ended_at", "duration_s", "reward"}
+    writers = set()
+    for module, path in _modules().items():
+        if not module.startswith("judgegraph"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            targets = (
+                node.targets
+                if isinstance(node, ast.Assign)
+                else [node.target]
+                if isinstance(node, ast.AnnAssign | ast.AugAssign)
+                else []
+            )
+            for target in targets:
+                if (
+                    isinstance(target, ast.Attribute)
+                    and target.attr in finished
+                    and getattr(target.value, "id", "") in {"trajectory", "t", "replayed"}
+                ):
+                    writers.add(module)
+    assert writers == {"judgegraph.runtime._finish"}, writers

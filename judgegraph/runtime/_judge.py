@@ -15,8 +15,9 @@ from judgegraph.agents import JudgeSpec, resolve_judge
 from judgegraph.backends import ChatModel, ModelEndpoint
 from judgegraph.errors import InvalidInputError
 from judgegraph.graphs import JudgeGraph, build_graph, checkpointed_types
+from judgegraph.runtime._finish import finish
 from judgegraph.runtime._replay import ReplayReport, replay
-from judgegraph.runtime._reward import RewardConfig, judge_reward
+from judgegraph.runtime._reward import RewardConfig
 from judgegraph.schema._request import JudgeRequest
 from judgegraph.schema._trajectory import ToolCall, ToolResult, Trajectory, Versions
 from judgegraph.schema._verdict import Verdict
@@ -231,23 +232,11 @@ class Judge:
         trajectory = trajectory or await self.new_trajectory(request)
         if self.store is not None:
             await self.store.astart_run(trajectory)
-        try:
-            await self._graph.arun(trajectory, self._endpoint.lazy)
-        finally:
-            client = self._endpoint.opened
-            if client is not None and trajectory.model_turns() and not trajectory.versions.model:
-                versions = {"backend": client.profile.name, "model": client.model}
-                trajectory.versions = trajectory.versions.model_copy(update=versions)
-            trajectory.reward = judge_reward(trajectory, self.reward)
-            if self.store is not None:
-                await asyncio.shield(self.store.afinish_run(trajectory))
-            if (
-                self._checkpoints is not None
-                and self.settings.checkpoints == "incomplete"
-                and trajectory.status == "complete"
-            ):
-                # A completed run is fully in the trajectory store: its step-by-step state copies are not needed.
-                await self._checkpoints.adelete_thread(trajectory.id)
+        end = await self._graph.arun(trajectory, self._endpoint.lazy)
+        await finish(trajectory, end, store=self.store, client=self._endpoint.opened, reward=self.reward)
+        if self._checkpoints is not None and self.settings.checkpoints == "incomplete" and end.status == "complete":
+            # A completed run is fully in the trajectory store: its step-by-step state copies are not needed.
+            await self._checkpoints.adelete_thread(trajectory.id)
         return trajectory
 
     async def ajudge_many(

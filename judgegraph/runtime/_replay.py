@@ -8,6 +8,7 @@ from pydantic import BaseModel
 
 from judgegraph.backends import ChatModel, RecordedModel
 from judgegraph.graphs import JudgeGraph
+from judgegraph.runtime._finish import finish
 from judgegraph.schema import ModelTurn, ToolCallEvent, ToolResult, Trajectory
 from judgegraph.store import TrajectoryStore
 from judgegraph.tools import RecordedTools
@@ -89,11 +90,7 @@ async def replay(
     replayed = Trajectory(judge=original.judge, request=original.request, label=original.label, versions=versions)
     if store is not None:
         await store.astart_run(replayed)
-    try:
-        await graph.arun(replayed, model, recorded=tools)
-    finally:
-        if store is not None:
-            await store.afinish_run(replayed)
+    await finish(replayed, await graph.arun(replayed, model, recorded=tools), store=store)
     divergence = None
     if original.versions.judge != judge_version:
         divergence = f"the judge changed since the run (version {original.versions.judge} -> {judge_version})"
