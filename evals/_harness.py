@@ -85,10 +85,10 @@ async def one_model(settings: Settings) -> AsyncIterator[Settings]:
     endpoint = ModelEndpoint(settings)
     await endpoint.open()
     try:
-        assert endpoint.embedded is not None
+        assert endpoint.served_url is not None
         # the embedded model keeps its trust (none, unless set) behind the URL it is now reached at
         trusted = bool(settings.model_trusted)
-        yield settings.model_copy(update={"model_url": endpoint.embedded.base_url, "model_trusted": trusted})
+        yield settings.model_copy(update={"model_url": endpoint.served_url, "model_trusted": trusted})
     finally:
         await endpoint.close()
 

@@ -277,3 +277,16 @@ def test_one_place_finishes_a_trajectory() -> None:
                 ):
                     writers.add(module)
     assert writers == {"judgegraph.runtime._finish"}, writers
+
+
+def test_the_model_endpoint_knows_no_backend_by_name() -> None:
+    """`ModelEndpoint` opens whatever the backend registry (`backends/_registry.py`) gives for the settings: it
+    imports no backend's module and names none (`embedded`, `openai`, a profile), so a plugin backend is one
+    registration."""
+    path = ROOT / "judgegraph" / "backends" / "_endpoint.py"
+    tree = ast.parse(path.read_text())
+    imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    assert not imported & {"judgegraph.backends._embedded", "judgegraph.backends._vllm"}, imported
+    names = {"embedded", "openai", "vllm", "llama_cpp"}
+    said = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+    assert not said & names, said & names

@@ -44,7 +44,7 @@ async def test_a_rule_decided_batch_on_the_embedded_default_starts_no_model(tmp_
     async with Judge.load("evidence", store=tmp_path / "runs.db") as judge:  # the embedded default: no model URL
         items = [item async for item in judge.ajudge_many(MATH, concurrency=4)]
         assert all(i.verdict is not None and i.verdict.decided_by == "evidence" for i in items)
-        assert _model_servers() == [] and judge._endpoint.embedded is None
+        assert _model_servers() == [] and judge._endpoint.served_url is None
         run = judge.store.get(items[0].trajectory_id) if judge.store and items[0].trajectory_id else None
         assert run is not None and run.versions.model == "" and run.model_turns() == []
 

@@ -9,9 +9,8 @@ from typing import Any
 from typing_extensions import Unpack
 
 from judgegraph.backends._client import ChatModel, ChatOptions
-from judgegraph.backends._embedded import EmbeddedServer
 from judgegraph.backends._profiles import BackendProfile, backend_profiles
-from judgegraph.backends._registry import OpenedModel, model_backend
+from judgegraph.backends._registry import OpenedModel, open_model
 from judgegraph.errors import JudgegraphError, UsageError
 from judgegraph.schema import ModelRequest, ModelTurn
 from judgegraph.settings import Settings
@@ -40,7 +39,8 @@ class LazyModel:
         if live is not None:
             return live.profile
         if self._failure is not None:  # nothing to shape requests for: the call will report the failure
-            return backend_profiles.get(self._endpoint.settings.backend or "generic")
+            named = self._endpoint.settings.backend or ""  # a profile's name, or a backend's (`embedded`)
+            return backend_profiles.get(named if named in backend_profiles else "generic")
         raise UsageError("the model is not connected yet: `await model.connect()` before reading its profile")
 
     @property
@@ -84,10 +84,10 @@ class ModelEndpoint:
         """What runs are given: the model, connected when a run first needs it."""
 
     @property
-    def embedded(self) -> EmbeddedServer | None:
-        """The embedded server, while the embedded backend has one running."""
-        server = self._opened.server if self._opened is not None else None
-        return server if isinstance(server, EmbeddedServer) else None
+    def served_url(self) -> str | None:
+        """The URL of the server the backend started for the model (the embedded one), while it runs; None
+        where the model is someone else's server or nothing was started."""
+        return self._opened.url if self._opened is not None else None
 
     @property
     def opened(self) -> ChatModel | None:
@@ -109,9 +109,7 @@ class ModelEndpoint:
             await self._given.connect()
             self._client = self._given
             return self._given
-        s = self.settings
-        name = s.backend or ("openai" if s.model_url else "embedded")
-        opened = self._opened = await model_backend(name)(s)
+        opened = self._opened = await open_model(self.settings)
         try:
             await opened.client.connect()
         except BaseException:

@@ -26,10 +26,12 @@ class Stoppable(Protocol):
 
 @dataclass
 class OpenedModel:
-    """What a backend gives: the model (connected by the caller) and what it started for it."""
+    """What a backend gives: the model (connected by the caller), what it started for it, and the URL that
+    server answers at (for others to share it: an eval's many runs on one embedded server)."""
 
     client: ChatModel
     server: Stoppable | None = None
+    url: str | None = None
 
 
 ModelBackend = Callable[[Settings], Awaitable[OpenedModel]]
@@ -70,11 +72,22 @@ async def _embedded(s: Settings) -> OpenedModel:
     """llama.cpp's server on this machine's CPU, started for the judge (its model from the settings)."""
     server = EmbeddedServer(n_threads=s.embedded_threads, model=s.embedded_model)
     url = await server.start()
-    return OpenedModel(_clients(url, backend_profiles.get(EmbeddedServer.profile), s), server)
+    return OpenedModel(_clients(url, backend_profiles.get(EmbeddedServer.profile), s), server, url)
 
 
 model_backends.register("openai", openai_compatible(None))
 model_backends.register("embedded", _embedded)
+
+
+def backend_name(s: Settings) -> str:
+    """The backend the settings ask for: `backend` where set, else an OpenAI-compatible server where a URL is
+    given, else the embedded one."""
+    return s.backend or ("openai" if s.model_url else "embedded")
+
+
+async def open_model(s: Settings) -> OpenedModel:
+    """The model the settings describe, from its backend (what it needs started, started)."""
+    return await model_backend(backend_name(s))(s)
 
 
 def model_backend(name: str) -> ModelBackend:
