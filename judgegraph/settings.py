@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-import json
-import os
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Any, Literal
 
 import platformdirs
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, model_validator
+from pydantic.fields import FieldInfo
+from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings.exceptions import SettingsError
+
+from judgegraph.errors import ConfigError, field_problems
 
 
 def default_store_path() -> Path:
@@ -107,38 +110,54 @@ class Settings(BaseModel):
 
     @classmethod
     def from_env(cls, **overrides: object) -> Settings:
-        """Settings from `JUDGEGRAPH_*` environment variables; non-None `overrides` win."""
-        env = os.environ
-        values: dict[str, object] = {
-            "model_url": env.get("JUDGEGRAPH_MODEL_URL") or None,
-            "model_name": env.get("JUDGEGRAPH_MODEL_NAME") or None,
-            "embedded_model": env.get("JUDGEGRAPH_EMBEDDED_MODEL") or None,
-            "backend": env.get("JUDGEGRAPH_BACKEND") or None,
-            "api_key": env.get("JUDGEGRAPH_API_KEY") or "EMPTY",
-        }
-        if env.get("JUDGEGRAPH_EMBEDDED_THREADS"):
-            values["embedded_threads"] = int(env["JUDGEGRAPH_EMBEDDED_THREADS"])
-        if env.get("JUDGEGRAPH_TIMEOUT"):
-            values["timeout_s"] = float(env["JUDGEGRAPH_TIMEOUT"])
-        if env.get("JUDGEGRAPH_BUDGET"):
-            values["budget_s"] = float(env["JUDGEGRAPH_BUDGET"])
-        if env.get("JUDGEGRAPH_SANDBOX"):
-            values["sandbox"] = env["JUDGEGRAPH_SANDBOX"]
-        if env.get("JUDGEGRAPH_SANDBOX_POOL"):
-            values["sandbox_pool_size"] = int(env["JUDGEGRAPH_SANDBOX_POOL"])
-        if env.get("JUDGEGRAPH_DERIVED_SAMPLES"):
-            values["derived_samples"] = int(env["JUDGEGRAPH_DERIVED_SAMPLES"])
-        if env.get("JUDGEGRAPH_DERIVED_REPAIRS"):
-            values["derived_repairs"] = int(env["JUDGEGRAPH_DERIVED_REPAIRS"])
-        if env.get("JUDGEGRAPH_UNDECIDED"):
-            values["undecided"] = env["JUDGEGRAPH_UNDECIDED"]
-        if env.get("JUDGEGRAPH_MODEL_TRUSTED"):
-            values["model_trusted"] = env["JUDGEGRAPH_MODEL_TRUSTED"].strip().lower() in ("1", "true", "yes")
-        if env.get("JUDGEGRAPH_CHECKPOINTS"):
-            values["checkpoints"] = env["JUDGEGRAPH_CHECKPOINTS"]
-        if env.get("JUDGEGRAPH_MCP_SERVERS"):
-            values["mcp_servers"] = json.loads(env["JUDGEGRAPH_MCP_SERVERS"])
-        if env.get("JUDGEGRAPH_STORE"):
-            values["store_path"] = Path(env["JUDGEGRAPH_STORE"])
+        """Settings from `JUDGEGRAPH_*` environment variables (`ENVIRONMENT` names each; an empty one is unset);
+        non-None `overrides` win. A value that does not parse or is out of range is a `ConfigError` naming the
+        variable."""
+        try:
+            read = _Environment()
+        except (ValidationError, SettingsError) as e:
+            raise ConfigError(_environment_problem(e)) from None
+        values: dict[str, object] = {name: getattr(read, name) for name in read.model_fields_set}
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls.model_validate(values)
+
+
+ENVIRONMENT: dict[str, str] = {name: f"JUDGEGRAPH_{name.upper()}" for name in Settings.model_fields} | {
+    "timeout_s": "JUDGEGRAPH_TIMEOUT",
+    "budget_s": "JUDGEGRAPH_BUDGET",
+    "sandbox_pool_size": "JUDGEGRAPH_SANDBOX_POOL",
+    "store_path": "JUDGEGRAPH_STORE",
+}
+"""The environment variable of each setting (`JUDGEGRAPH_MCP_SERVERS` holds a JSON list of MCPSource objects)."""
+
+
+def _or_unset(field: FieldInfo) -> Any:
+    """A setting's type with its constraints, or None: not set by the environment."""
+    kind: Any = Annotated[field.annotation, *field.metadata] if field.metadata else field.annotation
+    return kind | None
+
+
+class _EnvironmentBase(BaseSettings):
+    model_config = SettingsConfigDict(env_ignore_empty=True, extra="ignore", frozen=True)
+
+
+_Environment: type[BaseSettings] = create_model(  # type: ignore[call-overload]
+    "SettingsFromEnvironment",
+    __base__=_EnvironmentBase,
+    **{
+        name: (
+            _or_unset(field),
+            Field(default=None, validation_alias=ENVIRONMENT[name]),
+        )
+        for name, field in Settings.model_fields.items()
+    },
+)
+"""`Settings`' fields, each read (typed and checked as the field is) from its variable by pydantic-settings;
+what no variable sets is left out (`model_fields_set`), so the settings' own defaults hold."""
+
+
+def _environment_problem(e: ValidationError | SettingsError) -> str:
+    """What is wrong with the environment, by variable name (a value that does not parse, or is out of range)."""
+    if isinstance(e, SettingsError):
+        return f"bad setting in the environment: {e}"
+    return f"bad setting in the environment: {field_problems(e)}"

@@ -11,9 +11,11 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from pydantic import ValidationError
 from rich.console import Console
 from rich.markup import escape
 
+from judgegraph.errors import ConfigError, field_problems
 from judgegraph.settings import Settings
 
 out = Console()
@@ -55,7 +57,11 @@ SinceOpt = Annotated[datetime | None, typer.Option("--since", help="Runs started
 
 
 def load_settings(**overrides: Any) -> Settings:
-    return Settings.from_env(**overrides)
+    """The flags given, over `JUDGEGRAPH_*`; a bad value exits 2 naming its variable or flag."""
+    try:
+        return Settings.from_env(**overrides)
+    except (ConfigError, ValidationError) as e:
+        raise fail(str(e) if isinstance(e, ConfigError) else f"bad setting: {field_problems(e)}") from None
 
 
 def existing_store(store: Path | None) -> Path:
