@@ -134,6 +134,21 @@ def test_runs_and_show(tmp_path: Path, fake_openai: FakeOpenAI) -> None:
     assert listed.exit_code == 0 and "2 of 2 runs" in listed.output
     only_tool = runner.invoke(app, ["runs", "--store", str(store), "--tool", "match_reference"], env={"COLUMNS": "200"})
     assert "1 of 2 runs" in only_tool.output
+    for flags, listed_runs in (
+        (["--valid"], 2),  # the model rules the open question
+        (["--invalid"], 0),
+        (["--correct"], 1),  # only the reference question is labelled
+        (["--incorrect"], 0),
+        (["--judge", "evidence"], 2),
+        (["--judge", "nobody"], 0),
+        (["--since", "2999-01-01"], 0),
+    ):
+        filtered = runner.invoke(app, ["runs", "--store", str(store), *flags], env={"COLUMNS": "200"})
+        assert f"{listed_runs} of 2 runs" in filtered.output, (flags, filtered.output)
+        exported = tmp_path / "e.jsonl"
+        done = runner.invoke(app, ["export", "--format", "rewards", "-o", str(exported), "--store", str(store), *flags])
+        assert done.exit_code == 0, done.output  # the same filters, the same runs (complete ones exported)
+        assert len(exported.read_text().splitlines()) == listed_runs
     run_id = _outputs(tmp_path / "o.jsonl")["ok"]["trajectory_id"]
     shown = runner.invoke(app, ["show", str(run_id), "--store", str(store)], env={"COLUMNS": "200"})
     assert shown.exit_code == 0

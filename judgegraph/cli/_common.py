@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 import importlib.util
+import inspect
 import os
 import shutil
 import sys
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any
@@ -48,12 +51,41 @@ BudgetOpt = Annotated[
     float | None,
     typer.Option("--budget", min=0.001, help="Seconds per judgment; past it the verdict is invalid, saying so."),
 ]
-# Which recorded runs (runs, export).
-JudgeFilterOpt = Annotated[str | None, typer.Option("--judge", help="Runs of this judge.")]
-CorrectOpt = Annotated[bool | None, typer.Option("--correct", help="true/false: agrees with the label.")]
-ValidOpt = Annotated[bool | None, typer.Option("--valid", help="true/false: the verdict is valid.")]
-ToolFilterOpt = Annotated[str | None, typer.Option("--tool", help="Runs that called this tool.")]
-SinceOpt = Annotated[datetime | None, typer.Option("--since", help="Runs started at or after this time.")]
+# Which recorded runs (runs, export): each a field of the store's RunFilter.
+RUN_FILTERS: dict[str, Any] = {
+    "judge": Annotated[str | None, typer.Option("--judge", help="Runs of this judge.")],
+    "correct": Annotated[
+        bool | None, typer.Option("--correct/--incorrect", help="Runs whose verdict agrees (or not) with the label.")
+    ],
+    "valid": Annotated[bool | None, typer.Option("--valid/--invalid", help="Runs whose verdict is valid (or not).")],
+    "tool": Annotated[str | None, typer.Option("--tool", help="Runs that called this tool.")],
+    "since": Annotated[datetime | None, typer.Option("--since", help="Runs started at or after this time.")],
+}
+
+
+def with_run_filters(command: Callable[..., None]) -> Callable[..., None]:
+    """`command(..., where: RunFilter)` as the CLI shows it: the run filters (`RUN_FILTERS`) as its last options
+    in place of `where`, gathered into the `RunFilter` it is called with. One list of filters for every command
+    that reads recorded runs."""
+    signature = inspect.signature(command, eval_str=True, locals={"RunFilter": Any})  # `where` is replaced
+    kept = [p for p in signature.parameters.values() if p.name != "where"]
+    added = [
+        inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=option)
+        for name, option in RUN_FILTERS.items()
+    ]
+
+    @functools.wraps(command)
+    def filtered(**given: Any) -> None:
+        from judgegraph.store import RunFilter
+
+        command(
+            **{k: v for k, v in given.items() if k not in RUN_FILTERS},
+            where=RunFilter(**{name: given[name] for name in RUN_FILTERS}),
+        )
+
+    filtered.__signature__ = signature.replace(parameters=[*kept, *added])  # type: ignore[attr-defined]
+    filtered.__annotations__ = {p.name: p.annotation for p in [*kept, *added]}
+    return filtered
 
 
 def load_settings(**overrides: Any) -> Settings:

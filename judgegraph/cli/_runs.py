@@ -5,41 +5,38 @@ from __future__ import annotations
 import asyncio
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from judgegraph.cli._common import (
-    CorrectOpt,
-    JudgeFilterOpt,
     ModelOpt,
-    SinceOpt,
     StoreOpt,
-    ToolFilterOpt,
-    ValidOpt,
     existing_store,
     fail,
     out,
+    with_run_filters,
 )
 from judgegraph.cli._tables import Column, fitted
 from judgegraph.errors import JudgegraphError, RunNotFoundError
 
+if TYPE_CHECKING:
+    from judgegraph.store import RunFilter
 
+
+@with_run_filters
 def runs(
     store: StoreOpt = None,
-    judge_name: JudgeFilterOpt = None,
-    correct: CorrectOpt = None,
-    valid: ValidOpt = None,
-    tool: ToolFilterOpt = None,
-    since: SinceOpt = None,
     limit: Annotated[int, typer.Option(min=1)] = 50,
+    *,
+    where: RunFilter,
 ) -> None:
     """List recorded runs, newest first."""
     from judgegraph.store import TrajectoryStore
 
     path = existing_store(store)
     with TrajectoryStore(path) as st:
-        rows = st.list_runs(judge=judge_name, correct=correct, valid=valid, tool=tool, since=since, limit=limit)
+        rows = st.list_runs(where=where, limit=limit)
         total = st.count()
     columns = [
         Column("trajectory", width=25, keep=9),
