@@ -13,7 +13,7 @@ from judgegraph.tools.code.literals import UNREADABLE
 Outcome = Literal["passed", "failed", "unsure"]
 
 
-def _decimals(text: str) -> int | None:
+def _places_printed(text: str) -> int | None:
     m = re.fullmatch(r"\s*-?\d*\.(\d+)\s*", text)
     return len(m.group(1)) if m else None
 
@@ -24,7 +24,7 @@ def _floats_close(expected: float, got: float, tolerance: float | None, printed:
     if math.isclose(expected, got, rel_tol=1e-9, abs_tol=1e-12):
         return "passed"
     allowed = tolerance
-    if allowed is None and (d := _decimals(printed)) is not None:
+    if allowed is None and (d := _places_printed(printed)) is not None:
         allowed = 0.5 * 10.0**-d  # the precision the statement printed it to
     if allowed is not None:
         return "passed" if abs(expected - got) <= allowed * max(1.0, abs(expected)) + 1e-12 else "failed"

@@ -147,7 +147,7 @@ def tokenize(line: str) -> list[Token]:
 Value = Fraction | float
 
 
-class _Unreadable(Exception):
+class _NotEvaluable(Exception):
     """The side is not an expression this checker evaluates with certainty."""
 
 
@@ -164,14 +164,14 @@ class _Parser:
 
     def _take(self) -> Token:
         if self.i >= len(self.toks):
-            raise _Unreadable("ends early")
+            raise _NotEvaluable("ends early")
         self.i += 1
         return self.toks[self.i - 1]
 
     def parse(self) -> Value:
         value = self._expr()
         if self.i != len(self.toks):
-            raise _Unreadable("two operands without an operator")
+            raise _NotEvaluable("two operands without an operator")
         return value
 
     def _expr(self) -> Value:
@@ -190,7 +190,7 @@ class _Parser:
             if op == "*":
                 value = value * right
             elif right == 0:
-                raise _Unreadable("division by zero")
+                raise _NotEvaluable("division by zero")
             else:
                 value = value / right
         return value
@@ -221,22 +221,22 @@ class _Parser:
             if tok.text == "pi":
                 return math.pi
             if len(tok.text) > MAX_NUMBER_DIGITS:
-                raise _Unreadable("number too long")
+                raise _NotEvaluable("number too long")
             return Fraction(tok.text)
         if tok.text == "sqrt":
             return _sqrt(self._primary())
         if tok.text == "(":
             value = self._expr()
             if self._peek() != ")":
-                raise _Unreadable("unclosed parenthesis")
+                raise _NotEvaluable("unclosed parenthesis")
             self._take()
             return value
-        raise _Unreadable(f"unexpected {tok.text!r}")
+        raise _NotEvaluable(f"unexpected {tok.text!r}")
 
 
 def _sqrt(x: Value) -> Value:
     if x < 0:
-        raise _Unreadable("square root of a negative number")
+        raise _NotEvaluable("square root of a negative number")
     if isinstance(x, Fraction):
         n, d = math.isqrt(x.numerator), math.isqrt(x.denominator)
         if n * n == x.numerator and d * d == x.denominator:
@@ -249,21 +249,21 @@ def _pow(base: Value, exponent: Value) -> Value:
         e = int(exponent)
         bits = max(base.numerator.bit_length(), base.denominator.bit_length(), 1)
         if abs(e) * bits > MAX_POWER_BITS:
-            raise _Unreadable("power too large")
+            raise _NotEvaluable("power too large")
         if base == 0 and e < 0:
-            raise _Unreadable("division by zero")
+            raise _NotEvaluable("division by zero")
         return base**e
     try:
         value: object = float(base) ** float(exponent)
     except (OverflowError, ZeroDivisionError) as e:
-        raise _Unreadable("power out of range") from e
+        raise _NotEvaluable("power out of range") from e
     if not isinstance(value, float) or math.isinf(value) or math.isnan(value):
-        raise _Unreadable("power out of range")  # a negative base to a fractional power is complex
+        raise _NotEvaluable("power out of range")  # a negative base to a fractional power is complex
     return value
 
 
 def evaluate(toks: list[Token], percent: bool) -> Value | None:
     try:
         return _Parser(toks, percent).parse()
-    except (_Unreadable, OverflowError, ZeroDivisionError, ValueError, RecursionError):
+    except (_NotEvaluable, OverflowError, ZeroDivisionError, ValueError, RecursionError):
         return None

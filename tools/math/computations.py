@@ -222,7 +222,7 @@ def _right_side(seg: list[Token]) -> list[Token] | None:
 # ---------------------------------------------------------------- comparison
 
 
-def _decimals(toks: list[Token]) -> int | None:
+def _places_written(toks: list[Token]) -> int | None:
     """The most decimal places any number on this side is written with; None when none has any."""
     places = [len(t.text.split(".")[1]) for t in toks if t.kind == "number" and "." in t.text]
     return max(places) if places else None
@@ -288,7 +288,7 @@ def _relate(a: Value, b: Value, left: list[Token], right: list[Token], approxima
     written, value, other = (
         (right, a, left) if _bare(right) else (left, b, right) if _bare(left) else (None, a, left + right)
     )
-    places = _decimals(written) or 0 if written is not None else None
+    places = _places_written(written) or 0 if written is not None else None
     if places is not None:
         unit = 10.0**-places
         needs_more = not (isinstance(value, Fraction) and (value * 10**places).denominator == 1)
