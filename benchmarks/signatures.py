@@ -1,4 +1,5 @@
-"""Function signatures in six languages: the regex grammars `_foreign_calls.methods` uses against tree-sitter's
+"""Function signatures in six languages: the regex grammars each language module declares
+(`ProgramLanguage.signature`, read by `code/foreign_calls.methods`) against tree-sitter's
 grammars (issue #50's question: adopt a maintained parser where one parses what is parsed by hand). Over every
 C, C++, Java, JavaScript, Go and Rust block in the repository's tests and attack card (the foreign-call tests'
 answers, LeetCode-style solutions), it compares the functions each finds (name and parameter count) and times

@@ -167,9 +167,9 @@ async def test_go_and_rust_in_place_answers_are_read_from_their_argument(
 
 
 def test_go_and_rust_arguments_are_written_as_declared() -> None:
-    from judgegraph.tools.code.foreign_calls import method_for, methods, snake_case
+    from judgegraph.tools.code.foreign_calls import method_for, methods
     from judgegraph.tools.code.languages.go import _go_types, _go_value
-    from judgegraph.tools.code.languages.rust import _rust_value
+    from judgegraph.tools.code.languages.rust import _rust_value, snake_case
 
     assert _go_types("a, b int, s string") == ["int", "int", "string"]
     assert _go_value("[][]int", [[1, 2], []]) == "[][]int{[]int{1, 2}, []int{}}"

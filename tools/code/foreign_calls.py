@@ -24,8 +24,6 @@ from typing import Any
 from judgegraph.sandboxes import SandboxPool
 from judgegraph.tools.code import languages as _registered  # noqa: F401 - registers every language
 from judgegraph.tools.code.language import Language, languages
-from judgegraph.tools.code.languages._values import _split_params
-from judgegraph.tools.code.languages.c import _c_params
 from judgegraph.tools.code.observe import CASE_TIMEOUT_S, Observations, Observed, observe_stdin
 from judgegraph.tools.code.stdio_languages import ProgramLanguage
 
@@ -44,37 +42,27 @@ break, after whatever the answer printed without one)."""
 
 
 _NOT_METHODS = {"if", "for", "while", "switch", "catch", "return", "sizeof", "function", "main"}
-_SIGNATURES = {
-    "go": r"\bfunc\s+(\w+)\s*\(([^()]*)\)",
-    "rust": r"\bfn\s+(\w+)\s*(?:<[^>]*>)?\s*\(([^()]*)\)",
-}
-"""Where a Go or Rust function is declared (a Go method, `func (s *T) f(...)`, is not: its receiver comes first)."""
-_C_FAMILY = r"\b(\w+)\s*(?:=\s*(?:function\s*)?)?\(([^()]*)\)\s*(?:const\s*)?(?:throws[^{]*)?(?:=>\s*)?\{"
 
 
-def methods(code: str, language: str = "cpp") -> dict[str, int]:
-    """The functions and methods `code` defines, each with its number of parameters (a Rust method that takes
-    `self` is left out: LeetCode's are associated functions; a C function counts the statement's arguments, its
-    sizes and out-parameters not, and one whose parameters are not LeetCode's shapes is left out)."""
-    found: dict[str, int] = {}
-    for m in re.finditer(_SIGNATURES.get(language, _C_FAMILY), code):
-        params = _split_params(m.group(2))
-        if language == "rust" and any(re.fullmatch(r"&?\s*(?:mut\s+)?self", p) for p in params):
-            continue
-        count = len(params)
-        if language == "c":
-            parsed = _c_params(m.group(2))
-            if parsed is None:
-                continue
-            count = len(parsed[0])
-        if m.group(1) not in _NOT_METHODS and m.group(1)[0].islower():
-            found.setdefault(m.group(1), count)
+def _calling(language: str) -> ProgramLanguage:
+    found = languages.get(language)
+    if not isinstance(found, ProgramLanguage):
+        raise ValueError(f"{language} answers are not called through a runner")
     return found
 
 
-def snake_case(name: str) -> str:
-    """`twoSum` as Rust names it on LeetCode: `two_sum`."""
-    return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name).lower()
+def methods(code: str, language: str = "cpp") -> dict[str, int]:
+    """The functions and methods `code` defines, each with the number of a call's arguments it takes, as the
+    language reads its declarations (`ProgramLanguage.signature`, `call_arity`: a Rust method taking `self`
+    and a C function whose parameters are not LeetCode's shapes are left out; a C function counts the
+    statement's arguments, not sizes and out-parameters)."""
+    calling = _calling(language)
+    found: dict[str, int] = {}
+    for m in calling.signature.finditer(code):
+        count = calling.call_arity(m.group(2))
+        if count is not None and m.group(1) not in _NOT_METHODS and m.group(1)[0].islower():
+            found.setdefault(m.group(1), count)
+    return found
 
 
 @dataclass(frozen=True)
@@ -105,7 +93,7 @@ def method_for(code: str, named: str | None, arity: int, language: str = "cpp") 
     many arguments."""
     defined = methods(code, language)
     if named is not None:
-        for name in (named, snake_case(named)) if language == "rust" else (named,):
+        for name in _calling(language).names_of(named):
             if name in defined:
                 return name
         return None

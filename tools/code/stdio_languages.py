@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from judgegraph.sandboxes import Limits
 from judgegraph.tools.code.language import Program, Step, Test, driver_program, fenced_blocks, sandbox_source
@@ -21,6 +21,25 @@ def _unfenced(text: str, start: re.Pattern[str]) -> str | None:
         return None
     ends = [i for i in range(first, len(lines)) if lines[i].rstrip().endswith(("}", ";", ")"))]
     return "\n".join(lines[first : ends[-1] + 1]) if ends else None
+
+
+def split_params(params: str) -> list[str]:
+    """A parameter list split at its top-level commas (not those inside `<...>`)."""
+    out, depth, current = [], 0, ""
+    for ch in params:
+        depth += {"<": 1, ">": -1}.get(ch, 0)
+        if ch == "," and depth == 0:
+            out.append(current)
+            current = ""
+        else:
+            current += ch
+    if current.strip():
+        out.append(current)
+    return [p.strip() for p in out]
+
+
+C_FAMILY = re.compile(r"\b(\w+)\s*(?:=\s*(?:function\s*)?)?\(([^()]*)\)\s*(?:const\s*)?(?:throws[^{]*)?(?:=>\s*)?\{")
+"""Where a C, C++, Java or JavaScript function or method is declared (a definition with its body)."""
 
 
 @dataclass(frozen=True)
@@ -56,6 +75,18 @@ class ProgramLanguage:
     def step(self, code: str, test: str | None) -> Step:
         """The program to build: the code alone, or with test program `test`."""
         raise NotImplementedError
+
+    signature: ClassVar[re.Pattern[str]] = C_FAMILY
+    """Where an answer declares a function or method: its name (group 1) and its parameter list (group 2)."""
+
+    def call_arity(self, params: str) -> int | None:
+        """How many of a call's arguments a function with this parameter list takes; None where the judge does
+        not call such a function (a parameter list not in LeetCode's shapes)."""
+        return len(split_params(params))
+
+    def names_of(self, named: str) -> tuple[str, ...]:
+        """The names the statement's function `named` may have in an answer in this language."""
+        return (named,)
 
     def call_runner(self, code: str, name: str, calls: Sequence[tuple[Any, ...]]) -> str | None:
         """The program that runs the answer's `name` on each argument tuple in `calls` (chosen by the index it

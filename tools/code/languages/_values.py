@@ -8,26 +8,13 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-
-def _split_params(params: str) -> list[str]:
-    """A parameter list split at its top-level commas (not those inside `<...>`)."""
-    out, depth, current = [], 0, ""
-    for ch in params:
-        depth += {"<": 1, ">": -1}.get(ch, 0)
-        if ch == "," and depth == 0:
-            out.append(current)
-            current = ""
-        else:
-            current += ch
-    if current.strip():
-        out.append(current)
-    return [p.strip() for p in out]
+from judgegraph.tools.code.stdio_languages import split_params
 
 
 def _param_types(params: str) -> list[str]:
     """Each parameter's type, its name, `const`, references and annotations taken off."""
     types = []
-    for p in _split_params(params):
+    for p in split_params(params):
         p = re.sub(r"@\w+\s*", "", p.split("=")[0])
         p = re.sub(r"\b(?:const|final)\b", "", p).replace("&", " ")
         m = re.match(r"^(.*?[\w>\]\*])\s*\b(\w+)\s*$", p.strip())

@@ -9,11 +9,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from judgegraph.tools.code.language import Step, languages
-from judgegraph.tools.code.languages._values import _c_char, _scalar, _split_params
-from judgegraph.tools.code.stdio_languages import _NATIVE, ProgramLanguage, _c_test
+from judgegraph.tools.code.languages._values import _c_char, _scalar
+from judgegraph.tools.code.stdio_languages import _NATIVE, ProgramLanguage, _c_test, split_params
 
 
 class C(ProgramLanguage):
+    def call_arity(self, params: str) -> int | None:
+        """The statement's arguments only (an array's size and the out-parameters are the runner's); None where
+        a parameter is not one of LeetCode's shapes."""
+        parsed = _c_params(params)
+        return None if parsed is None else len(parsed[0])
+
     def call_runner(self, code: str, name: str, calls: Sequence[tuple[Any, ...]]) -> str | None:
         return _c(code, name, calls)
 
@@ -58,7 +64,7 @@ def _c_params(params: str) -> tuple[list[_CParam], list[str]] | None:
     out-parameters it ends with (`returnSize`, `returnColumnSizes`); None where a parameter is not one of
     LeetCode's shapes."""
     found: list[tuple[str, str]] = []
-    for p in _split_params(params):
+    for p in split_params(params):
         m = re.fullmatch(r"(?:const\s+)?([\w\s]+?)\s*(\*{0,2})\s*(\w+)", p.strip())
         if m is None:
             return None

@@ -9,11 +9,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from judgegraph.tools.code.language import Step, languages
-from judgegraph.tools.code.languages._values import _c_char, _scalar, _split_params
-from judgegraph.tools.code.stdio_languages import _RUNTIME, ProgramLanguage, _runner
+from judgegraph.tools.code.languages._values import _c_char, _scalar
+from judgegraph.tools.code.stdio_languages import _RUNTIME, ProgramLanguage, _runner, split_params
 
 
 class Go(ProgramLanguage):
+    signature = re.compile(r"\bfunc\s+(\w+)\s*\(([^()]*)\)")
+    """A Go function (a method, `func (s *T) f(...)`, is not: its receiver comes first)."""
+
     def call_runner(self, code: str, name: str, calls: Sequence[tuple[Any, ...]]) -> str | None:
         return _go(code, name, calls)
 
@@ -158,7 +161,7 @@ def _go_imports(code: str) -> list[str]:
 def _go_types(params: str) -> list[str]:
     """Each parameter's type; `a, b int` gives both `int`."""
     types: list[str | None] = []
-    for p in _split_params(params):
+    for p in split_params(params):
         parts = p.split(None, 1)
         types.append(parts[1].strip() if len(parts) == 2 else None)
     for i in range(len(types) - 2, -1, -1):

@@ -8,11 +8,21 @@ from collections.abc import Sequence
 from typing import Any
 
 from judgegraph.tools.code.language import Step, languages
-from judgegraph.tools.code.languages._values import _c_char, _scalar, _split_params
-from judgegraph.tools.code.stdio_languages import _RUNTIME, ProgramLanguage, _runner
+from judgegraph.tools.code.languages._values import _c_char, _scalar
+from judgegraph.tools.code.stdio_languages import _RUNTIME, ProgramLanguage, _runner, split_params
 
 
 class Rust(ProgramLanguage):
+    signature = re.compile(r"\bfn\s+(\w+)\s*(?:<[^>]*>)?\s*\(([^()]*)\)")
+
+    def call_arity(self, params: str) -> int | None:
+        """A method that takes `self` is not called: LeetCode's are associated functions."""
+        split = split_params(params)
+        return None if any(re.fullmatch(r"&?\s*(?:mut\s+)?self", p) for p in split) else len(split)
+
+    def names_of(self, named: str) -> tuple[str, ...]:
+        return (named, snake_case(named))
+
     def call_runner(self, code: str, name: str, calls: Sequence[tuple[Any, ...]]) -> str | None:
         return _rust(code, name, calls)
 
@@ -115,7 +125,7 @@ def _rust(code: str, name: str, calls: Sequence[tuple[Any, ...]]) -> str | None:
     m = re.search(rf"\bfn\s+{re.escape(name)}\s*\(([^()]*)\)\s*(?:->\s*([^{{]+?))?\s*(?:where[^{{]*)?\{{", code)
     if m is None:
         return None
-    params = _split_params(m.group(1))
+    params = split_params(m.group(1))
     returns = (m.group(2) or "()").strip()
     if not _rust_printable(returns):
         return None
@@ -154,6 +164,11 @@ def _rust(code: str, name: str, calls: Sequence[tuple[Any, ...]]) -> str | None:
         + "\n".join(cases)
         + "\n        _ => {}\n    }\n}\n"
     )
+
+
+def snake_case(name: str) -> str:
+    """`twoSum` as Rust names it on LeetCode: `two_sum`."""
+    return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name).lower()
 
 
 languages.register(
