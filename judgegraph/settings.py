@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import platformdirs
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, model_validator
 from pydantic.fields import FieldInfo
-from pydantic_settings import BaseSettings, SettingsConfigDict
-from pydantic_settings.exceptions import SettingsError
 
 from judgegraph.errors import ConfigError, field_problems
 
@@ -113,10 +112,13 @@ class Settings(BaseModel):
         """Settings from `JUDGEGRAPH_*` environment variables (`ENVIRONMENT` names each; an empty one is unset);
         non-None `overrides` win. A value that does not parse or is out of range is a `ConfigError` naming the
         variable."""
+        from pydantic_settings.exceptions import SettingsError
+
         try:
-            read = _Environment()
+            read = _environment_model()()
         except (ValidationError, SettingsError) as e:
-            raise ConfigError(_environment_problem(e)) from None
+            detail = field_problems(e) if isinstance(e, ValidationError) else str(e)
+            raise ConfigError(f"bad setting in the environment: {detail}") from None
         values: dict[str, object] = {name: getattr(read, name) for name in read.model_fields_set}
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls.model_validate(values)
@@ -137,27 +139,19 @@ def _or_unset(field: FieldInfo) -> Any:
     return kind | None
 
 
-class _EnvironmentBase(BaseSettings):
-    model_config = SettingsConfigDict(env_ignore_empty=True, extra="ignore", frozen=True)
+@functools.cache
+def _environment_model() -> type[BaseModel]:
+    """`Settings`' fields, each read (typed and checked as the field is) from its variable by pydantic-settings;
+    what no variable sets is left out (`model_fields_set`), so the settings' own defaults hold. Built on first
+    use: importing pydantic-settings costs about 30 ms, which every `import judgegraph` would otherwise pay."""
+    from pydantic_settings import BaseSettings, SettingsConfigDict
 
+    class FromEnvironment(BaseSettings):
+        model_config = SettingsConfigDict(env_ignore_empty=True, extra="ignore", frozen=True)
 
-_Environment: type[BaseSettings] = create_model(  # type: ignore[call-overload]
-    "SettingsFromEnvironment",
-    __base__=_EnvironmentBase,
-    **{
-        name: (
-            _or_unset(field),
-            Field(default=None, validation_alias=ENVIRONMENT[name]),
-        )
+    fields: dict[str, Any] = {
+        name: (_or_unset(field), Field(default=None, validation_alias=ENVIRONMENT[name]))
         for name, field in Settings.model_fields.items()
-    },
-)
-"""`Settings`' fields, each read (typed and checked as the field is) from its variable by pydantic-settings;
-what no variable sets is left out (`model_fields_set`), so the settings' own defaults hold."""
-
-
-def _environment_problem(e: ValidationError | SettingsError) -> str:
-    """What is wrong with the environment, by variable name (a value that does not parse, or is out of range)."""
-    if isinstance(e, SettingsError):
-        return f"bad setting in the environment: {e}"
-    return f"bad setting in the environment: {field_problems(e)}"
+    }
+    model: type[BaseModel] = create_model("SettingsFromEnvironment", __base__=FromEnvironment, **fields)
+    return model

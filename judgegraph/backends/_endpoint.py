@@ -113,7 +113,7 @@ class ModelEndpoint:
         try:
             await opened.client.connect()
         except BaseException:
-            await opened.client.close()  # its HTTP session, opened by the failed connect
+            await opened.client.close()  # whatever a backend's model opened before its connect failed
             await self.close()
             raise
         self._client = opened.client
