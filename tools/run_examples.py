@@ -88,9 +88,6 @@ def run_examples_criterion(result: ToolResult) -> CriterionResult | None:
     return criterion if failed else criterion.model_copy(update={"conclusive": False})
 
 
-# ---------------------------------------------------------------- what to call
-
-
 # ---------------------------------------------------------------- comparing
 
 
