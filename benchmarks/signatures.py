@@ -1,5 +1,5 @@
 """Function signatures in six languages: the regex grammars each language module declares
-(`ProgramLanguage.signature`, read by `code/foreign_calls.methods`) against tree-sitter's
+(`ProgramLanguage.signature`, read by `ProgramLanguage.methods`) against tree-sitter's
 grammars (issue #50's question: adopt a maintained parser where one parses what is parsed by hand). Over every
 C, C++, Java, JavaScript, Go and Rust block in the repository's tests and attack card (the foreign-call tests'
 answers, LeetCode-style solutions), it compares the functions each finds (name and parameter count) and times
@@ -19,7 +19,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from judgegraph.tools.code.foreign_calls import methods
+from judgegraph.tools.code import languages as _registered  # noqa: F401 - registers every language
+from judgegraph.tools.code.language import languages
+from judgegraph.tools.code.stdio_languages import ProgramLanguage
 
 ROOT = Path(__file__).resolve().parents[1]
 FENCES = {"c": "c", "cpp": "cpp", "c++": "cpp", "java": "java", "js": "javascript", "javascript": "javascript"}
@@ -126,7 +128,9 @@ def main() -> None:
     regex_s = sitter_s = 0.0
     for language, code in blocks:
         start = time.perf_counter()
-        by_regex = methods(code, language)
+        calling = languages.get(language)
+        assert isinstance(calling, ProgramLanguage)
+        by_regex = calling.methods(code)
         regex_s += time.perf_counter() - start
         start = time.perf_counter()
         by_sitter = tree_sitter_methods(parsers[language], code, language)

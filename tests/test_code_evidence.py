@@ -117,7 +117,8 @@ async def test_a_library_the_sandbox_lacks_informs_and_the_usual_ones_are_there(
 async def test_an_observed_run_stops_after_its_second_timeout(services: ToolServices) -> None:
     """A program too slow for generated inputs would cost a full time limit on every one of them (a time-limit
     submission on 14 inputs: 14 s); after two timeouts the rest are not run, and not compared."""
-    from judgegraph.tools.code.observe import Call, observe_calls, observe_stdin
+    from judgegraph.tools.code.calls import observe_calls
+    from judgegraph.tools.code.observe import Call, observe_stdin
 
     pool = await services.sandbox()
     slow = "import time\nn = int(input())\ntime.sleep(30 if n > 1 else 0)\nprint(n)\n"
@@ -127,7 +128,7 @@ async def test_an_observed_run_stops_after_its_second_timeout(services: ToolServ
     assert seen.duration_s < 10
     calls = [Call("f", (n,), {}) for n in (1, 2, 3, 1, 4)]
     slow_f = "import time\ndef f(n):\n    time.sleep(30 if n > 1 else 0)\n    return n\n"
-    seen = await observe_calls(pool, slow_f, calls, 0.5)
+    seen = await observe_calls(pool, languages.get("python"), slow_f, calls, 0.5)
     assert [o.status for o in seen.observed] == ["ok", "timeout", "timeout", "not_run", "not_run"]
     # differential testing compares the inputs a stopped candidate did not run among the others only
     right = "n = int(input())\nprint(n)\n"

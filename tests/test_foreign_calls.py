@@ -3,10 +3,25 @@ arguments written as the declared types, values read back, on both sandboxes."""
 
 from __future__ import annotations
 
+import itertools
+from pathlib import Path
+
 import pytest
 
+from benchmarks.fake_openai import FakeOpenAI
+from judgegraph import Judge
 from judgegraph.tools import ToolServices
-from tests._code_evidence import LEETCODE, _call, _fenced
+from judgegraph.tools.code.language import languages
+from judgegraph.tools.code.stdio_languages import ProgramLanguage
+from tests._code_evidence import LEETCODE, _call, _fenced, scripted
+
+
+def _calling(name: str) -> ProgramLanguage:
+    """A compiled language's module, whose declarations and runners these tests read."""
+    found = languages.get(name)
+    assert isinstance(found, ProgramLanguage)
+    return found
+
 
 TWO_SUM = """Given an array of integers nums and an integer target, return indices of the two numbers such that they
 add up to target.
@@ -44,7 +59,6 @@ FOREIGN_ANSWERS = {
 
 
 def test_arguments_are_written_as_the_types_the_answer_declares() -> None:
-    from judgegraph.tools.code.foreign_calls import methods
     from judgegraph.tools.code.languages._values import _param_types
     from judgegraph.tools.code.languages.cpp import _cpp_value
     from judgegraph.tools.code.languages.java import _java_value
@@ -59,7 +73,7 @@ def test_arguments_are_written_as_the_types_the_answer_declares() -> None:
     assert _java_value("int[][]", [[1, 2]]) == "new int[][]{new int[]{1, 2}}"
     assert _java_value("float", 1) == "1.0f" and _java_value("long", 3) == "3L" and _java_value("Map<K,V>", {}) is None
     code = "class Solution {\n    private void dfs(int i, int j) {}\n    public int count(int[] a) { if (a.length > 0) { return 1; } return 0; }\n}"
-    assert methods(code) == {"dfs": 2, "count": 1}
+    assert _calling("cpp").methods(code) == {"dfs": 2, "count": 1}
     assert _param_types("const vector<pair<int, int>>& edges, int n, final String s") == [
         "vector<pair<int, int>>",
         "int",
@@ -167,7 +181,6 @@ async def test_go_and_rust_in_place_answers_are_read_from_their_argument(
 
 
 def test_go_and_rust_arguments_are_written_as_declared() -> None:
-    from judgegraph.tools.code.foreign_calls import method_for, methods
     from judgegraph.tools.code.languages.go import _go_types, _go_value
     from judgegraph.tools.code.languages.rust import _rust_value, snake_case
 
@@ -179,10 +192,12 @@ def test_go_and_rust_arguments_are_written_as_declared() -> None:
     assert _rust_value("f64", 2) == "2.0" and _rust_value("i64", 3) == "3" and _rust_value("Option<i32>", 1) is None
     assert snake_case("twoSum") == "two_sum" and snake_case("maxArea2D") == "max_area2_d"
     rust = "impl Solution {\n    pub fn two_sum(nums: Vec<i32>, target: i32) -> Vec<i32> { vec![] }\n    fn get(&self) -> i32 { 0 }\n}"
-    assert methods(rust, "rust") == {"two_sum": 2} and method_for(rust, "twoSum", 2, "rust") == "two_sum"
-    assert methods("func (h *Heap) Push(x int) {}\nfunc twoSum(a []int, t int) []int { return nil }", "go") == {
-        "twoSum": 2
-    }
+    assert (
+        _calling("rust").methods(rust) == {"two_sum": 2} and _calling("rust").method_for(rust, "twoSum", 2) == "two_sum"
+    )
+    assert _calling("go").methods(
+        "func (h *Heap) Push(x int) {}\nfunc twoSum(a []int, t int) []int { return nil }"
+    ) == {"twoSum": 2}
 
 
 C_TWO_SUM = """/**
@@ -259,7 +274,6 @@ async def test_c_answers_in_leetcodes_shapes(services: ToolServices, prompt: str
 
 
 def test_c_parameters_are_read_as_leetcode_declares_them() -> None:
-    from judgegraph.tools.code.foreign_calls import method_for, methods, program
     from judgegraph.tools.code.languages.c import _c_params, _c_string, _CParam
 
     params, returned = _c_params("int** grid, int gridSize, int* gridColSize, char* s, double x, int* returnSize") or (
@@ -269,10 +283,11 @@ def test_c_parameters_are_read_as_leetcode_declares_them() -> None:
     assert params == [_CParam("grid", "int"), _CParam("string", "char"), _CParam("scalar", "double")]
     assert returned == ["returnSize"]
     assert _c_params("struct TreeNode* root") is None and _c_params("int* nums") is None  # a pointer with no size
-    assert methods(C_TWO_SUM, "c") == {"twoSum": 2} and method_for(C_TWO_SUM, None, 2, "c") == "twoSum"
+    c = _calling("c")
+    assert c.methods(C_TWO_SUM) == {"twoSum": 2} and c.method_for(C_TWO_SUM, None, 2) == "twoSum"
     assert _c_string('é"\\?') == '"\\303\\251\\"\\\\\\077"'  # bytes, quotes, backslashes, no trigraphs
-    assert program("c", C_TWO_SUM, "twoSum", [([1], 2.5)]) is None  # a real where an int is declared
-    assert program("c", "int* f(int n) {\n    return 0;\n}", "f", [(1,)]) is None  # an array of unknown length
+    assert c.call_runner(C_TWO_SUM, "twoSum", [([1], 2.5)]) is None  # a real where an int is declared
+    assert c.call_runner("int* f(int n) {\n    return 0;\n}", "f", [(1,)]) is None  # an array of unknown length
 
 
 NON_FINITE = {
@@ -332,3 +347,48 @@ async def test_call_examples_in_other_languages_inform_where_the_judge_cannot_ca
         services, {"prompt": prompt, "candidates": [_fenced(tree, "cpp"), "x"]}, "run_examples", candidate=0
     )
     assert not r.ok and "does not write" in (r.error or "")
+
+
+LARGEST = """Given an integer array nums, return its largest element.
+
+Example 1:
+Input: nums = [1,5,3]
+Output: 5
+
+Example 2:
+Input: nums = [2,9]
+Output: 9
+"""
+
+
+async def test_a_derived_oracle_settles_a_pair_in_another_language(fake_openai: FakeOpenAI, tmp_path: Path) -> None:
+    """One call path for every language: a C++ pair the examples do not separate (the wrong answer reads only the
+    first two elements) is varied by differential testing and settled by the model's Python reference programs
+    (two right, one wrong), the C++ answers called exactly as the examples call them."""
+    right = (
+        "class Solution {\npublic:\n    int largest(vector<int>& nums) {\n        int m = nums[0];\n"
+        "        for (int x : nums) m = max(m, x);\n        return m;\n    }\n};"
+    )
+    wrong = right.replace("for (int x : nums) m = max(m, x);", "m = max(nums[0], nums[1]);")
+    programs = itertools.cycle(["def largest(nums):\n    return max(nums)"] * 2 + ["def largest(nums):\n    return 0"])
+    fake_openai.responder = scripted("reference solutions that a judge trusts", programs)
+    pair = {"id": "max", "prompt": LARGEST, "candidates": [_fenced(wrong, "cpp"), _fenced(right, "cpp")], "label": 1}
+    async with Judge.load("skill", store=tmp_path / "r.db", model_url=fake_openai.url, sandbox="process") as judge:
+        t = await judge.arun(pair)
+    names = [r.name for r in t.tool_results()]
+    assert names == ["run_examples", "run_examples", "differential_test", "oracle_check", "oracle_check"], names
+    checks = {r.data["candidate"]: r.data for r in t.tool_results() if r.name == "oracle_check" and r.data}
+    assert checks[0]["disagrees"] >= 1 and checks[1]["disagrees"] == 0, checks
+    assert t.verdict is not None and t.verdict.winner == 1 and t.verdict.decided_by == "evidence" and t.correct
+
+
+def test_a_language_that_is_not_called_into_says_so() -> None:
+    """A language that only runs programs (none such is registered: each of the seven is called) is refused with
+    the list of those that are, not by a name check in a tool."""
+    from judgegraph.tools.code.calls import NotCallable, calling
+
+    class Programs:
+        name = "awk"
+
+    with pytest.raises(NotCallable, match=r"awk code, whose calls the judge does not run .*python"):
+        calling(Programs())  # type: ignore[arg-type]

@@ -315,6 +315,7 @@ def test_every_language_is_one_module_of_tools_lang_with_the_whole_protocol() ->
     compiled and interpreted languages, calling a function the way LeetCode does."""
     import inspect
 
+    from judgegraph.tools.code.calls import CallingLanguage
     from judgegraph.tools.code.stdio_languages import ProgramLanguage
 
     modules = {p.stem for p in (ROOT / "tools" / "code" / "languages").glob("*.py") if not p.stem.startswith("_")}
@@ -323,6 +324,7 @@ def test_every_language_is_one_module_of_tools_lang_with_the_whole_protocol() ->
         language = languages.get(name)
         assert inspect.getmodule(type(language)).__name__ == f"judgegraph.tools.code.languages.{name}", name  # type: ignore[union-attr]
         assert language.fence_tags and callable(language.extract) and callable(language.program), name
+        assert isinstance(language, CallingLanguage), name  # one call path: every language's functions are called
         if isinstance(language, ProgramLanguage):
             for hook in ("step", "call_runner"):
                 assert getattr(type(language), hook) is not getattr(ProgramLanguage, hook), (name, hook)

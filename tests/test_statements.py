@@ -192,7 +192,7 @@ def test_an_unnamed_example_calls_the_method_that_takes_its_arguments() -> None:
     """A LeetCode statement without its starter names no method: the example calls the candidate's method that
     takes its arguments (by name, else by count), not a helper the others call; where that leaves a choice, no
     method (the example is not run on a guess that could rule a right answer wrong)."""
-    from judgegraph.tools.code.examples import call_target
+    from judgegraph.tools.code.languages.python import call_target
 
     statement = read_statement("Return how many pairs.\n\nExample 1:\n\nInput: nums = [1,2,3], k = 2\nOutput: 2\n")
     example = statement.examples[0]

@@ -21,6 +21,7 @@ from judgegraph.errors import ToolFailure
 from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult
 from judgegraph.tools._base import ToolContext, ToolOutput, candidate_criterion, result_data, tool
 from judgegraph.tools._prompts import tool_prompt
+from judgegraph.tools.code.calls import NotCallable, calling, observe_calls
 from judgegraph.tools.code.candidate_code import candidate_code
 from judgegraph.tools.code.differential import (
     CASE_TIMEOUT_S,
@@ -29,11 +30,9 @@ from judgegraph.tools.code.differential import (
     differential_applies,
     shown_output,
 )
-from judgegraph.tools.code.examples import resolve
-from judgegraph.tools.code.language import languages
-from judgegraph.tools.code.languages.python import prelude_for
+from judgegraph.tools.code.language import Language, languages
 from judgegraph.tools.code.literals import literal_call
-from judgegraph.tools.code.observe import Call, Observations, Observed, observe_calls, observe_stdin
+from judgegraph.tools.code.observe import Call, Observations, Observed, observe_stdin
 from judgegraph.tools.code.outcomes import compare_outputs, compare_values
 from judgegraph.tools.code.statement import Statement, read_statement
 
@@ -117,8 +116,10 @@ def _parsed(inputs: list[str]) -> list[tuple[Any, ...] | None]:
 
 
 async def _run_on(
-    ctx: ToolContext, style: str, code: str, language: Any, target: str | None, inputs: list[str]
+    ctx: ToolContext, style: str, code: str, language: Language, function: str | None, inputs: list[str]
 ) -> list[Observed]:
+    """What `code` gives on each input: its output (stdin) or the value of its `function` called with it, in any
+    language the judge calls (`code/calls.py`)."""
     assert ctx.services is not None
     pool = await ctx.services.sandbox()
     seen: Observations
@@ -126,12 +127,16 @@ async def _run_on(
         seen = await observe_stdin(pool, language, code, inputs, CASE_TIMEOUT_S * 3)
     else:
         parsed = _parsed(inputs)
-        if target is None:
-            return [Observed("error", message="no function to call")] * len(inputs)
-        calls = [Call(target, args or (), {}) for args in parsed]
-        seen = await observe_calls(
-            pool, code, calls, CASE_TIMEOUT_S * 3, prelude_for(read_statement(ctx.request.prompt))
-        )
+        arities = {len(args) for args in parsed if args is not None}
+        statement = read_statement(ctx.request.prompt)
+        try:
+            caller = calling(language)
+            arity = arities.pop() if len(arities) == 1 else -1
+            target = caller.shared_target(code, None, statement, function, arity)
+            calls = [Call(target, args or (), {}) for args in parsed]
+            seen = await observe_calls(pool, language, code, calls, CASE_TIMEOUT_S * 3, statement)
+        except NotCallable as e:
+            return [e.observed()] * len(inputs)
         seen = Observations(
             [
                 o if args is not None else Observed("error", message="unreadable input")
@@ -163,9 +168,8 @@ async def _oracle(
             ctx.on_model_turn(turn)
         if turn.error is not None or not turn.text:
             return [Observed("error", message="no program")] * len(inputs)
-        code = languages.get("python").extract(turn.text, None) or turn.text
-        target = (resolve(name, code) or name) if name else None
-        return await _run_on(ctx, style, code, languages.get("python"), target, inputs)
+        python = languages.get("python")
+        return await _run_on(ctx, style, python.extract(turn.text, None) or turn.text, python, name, inputs)
 
     runs = await asyncio.gather(*(one(i) for i in range(samples)))
     any_case = read_statement(ctx.request.prompt).any_case
@@ -236,16 +240,13 @@ async def oracle_check(args: OracleCheckArgs, ctx: ToolContext) -> ToolOutput:
         raise ToolFailure(f"candidate {args.candidate} contains no code")
     function = call_function(request, statement, codes)
     style = "stdin" if function is None else "call"
-    if style == "call" and found.language.name != "python":
-        raise ToolFailure("calls are checked on Python code only")
     samples = ctx.services.derived_samples
     key = (
         "oracle:"
         + hashlib.sha256(f"{samples}\0{style}\0{function}\0{request.prompt}\0{args.inputs}".encode()).hexdigest()
     )
     oracle = await ctx.services.once(key, lambda: _oracle(ctx, style, function, args.inputs, samples))
-    target = (resolve(function, found.code) or function) if function else None
-    mine = await _run_on(ctx, style, found.code, found.language, target, args.inputs)
+    mine = await _run_on(ctx, style, found.code, found.language, function, args.inputs)
     cases = []
     for text, (expected, votes, shown), got in zip(args.inputs, oracle, mine, strict=True):
         agrees = None if expected is None else agrees_with(expected, got, statement)

@@ -16,16 +16,10 @@ from judgegraph.errors import ToolFailure
 from judgegraph.sandboxes import SandboxPool
 from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult
 from judgegraph.tools._base import ToolContext, ToolOutput, candidate_criterion, each_candidate, result_data, tool
-from judgegraph.tools.code import foreign_calls
+from judgegraph.tools.code.calls import NotCallable, calling, observe_calls
 from judgegraph.tools.code.candidate_code import CandidateCode, candidate_code, contains_code
-from judgegraph.tools.code.examples import (
-    Outcome,
-    call_target,
-    example_outcome,
-    shown_text,
-)
-from judgegraph.tools.code.languages.python import prelude_for
-from judgegraph.tools.code.observe import Call, Observations, missing_module, observe_calls, observe_stdin
+from judgegraph.tools.code.examples import Outcome, example_outcome, shown_text
+from judgegraph.tools.code.observe import Call, Observations, missing_module, observe_stdin
 from judgegraph.tools.code.statement import Example, Statement, informing, read_statement
 
 
@@ -133,37 +127,30 @@ def _summary(r: RunExamplesResult) -> str:
     return "\n".join(lines[:12])
 
 
-async def _foreign_examples(
+async def _call_examples(
     pool: SandboxPool, statement: Statement, found: CandidateCode, candidate: int
-) -> tuple[list[ExampleCase], Observations, str]:
-    """The call examples run on an answer in C, C++, Java, JavaScript, Go or Rust (`code/foreign_calls.py`), built once,
-    run once per example."""
+) -> tuple[list[ExampleCase], Observations, str | None]:
+    """The call examples run on the answer, in whatever language it is (`code/calls.py`): each example whose
+    function the answer defines, called as the statement's judge calls it."""
     assert found.code is not None
-    language = found.language.name
-    runnable: list[tuple[Example, str]] = []
-    for e in statement.examples:
-        name = foreign_calls.method_for(found.code, e.function or statement.method, len(e.args), language)
-        if name is not None and not e.kwargs:
-            runnable.append((e, name))
-    names = {name for _, name in runnable}
-    if len(names) != 1:
-        raise ToolFailure(f"candidate {candidate}'s {language} code defines no one method the examples call")
-    name = names.pop()
-    runner = foreign_calls.program(language, found.code, name, [e.args for e, _ in runnable])
-    if runner is None:
-        raise ToolFailure(
-            f"candidate {candidate}'s {name} takes or returns values the judge does not write in {language} (it "
-            "writes numbers, truth values, characters, strings and lists of them)"
-        )
-    seen = await foreign_calls.observe_foreign(pool, found.language, runner, len(runnable))
+    try:
+        language = calling(found.language)
+        targets = [language.example_target(found.code, found.entry, statement, e) for e in statement.examples]
+        runnable = [(e, t) for e, t in zip(statement.examples, targets, strict=True) if t is not None]
+        calls = [Call(t, e.args, e.kwargs) for e, t in runnable]
+        seen = await observe_calls(pool, found.language, found.code, calls, statement=statement)
+    except NotCallable as e:
+        raise ToolFailure(f"candidate {candidate}'s {e}") from e
     cases = []
-    for i, ((example, _), observed) in enumerate(zip(runnable, seen.observed, strict=False)):
-        if observed.status == "not_run" or observed.message == foreign_calls.UNPRINTABLE_MESSAGE:
-            cases.append(_case(i, informing(example, observed.message), "unsure", ""))
+    for i, ((example, _), observed) in enumerate(zip(runnable, seen.observed, strict=True)):
+        if observed.informs:
+            got = shown_text(observed.message) if observed.status == "error" else ""
+            cases.append(_case(i, informing(example, observed.message), "unsure", got))
         else:
-            outcome, got = example_outcome(example, observed, statement.tolerance, statement.any_case)
-            cases.append(_case(i, example, outcome, got))
-    return cases, seen, f"Solution.{name}" if "Solution" in found.code else name
+            cases.append(
+                _case(i, example, *example_outcome(example, observed, statement.tolerance, statement.any_case))
+            )
+    return cases, seen, next((t for t in targets if t is not None), None)
 
 
 @tool("run_examples", timeout_s=120.0, plan=plan_run_examples, criterion=run_examples_criterion)
@@ -187,27 +174,8 @@ async def run_examples(args: RunExamplesArgs, ctx: ToolContext) -> ToolOutput:
         return ToolOutput(text=_summary(result), data=result)
     pool = await ctx.services.sandbox()
     target = None
-    seen: Observations
-    if style == "call" and found.language.name in foreign_calls.FOREIGN:
-        cases, seen, target = await _foreign_examples(pool, statement, found, args.candidate)
-    elif style == "call":
-        if found.language.name != "python":
-            raise ToolFailure(
-                f"the statement's examples are calls; candidate {args.candidate} is {found.language.name}, whose "
-                f"calls the judge does not run (it runs Python, {', '.join(foreign_calls.FOREIGN)})"
-            )
-        targets = [call_target(statement, e, found.code, found.entry) for e in statement.examples]
-        runnable = [(e, t) for e, t in zip(statement.examples, targets, strict=True) if t is not None]
-        target = next((t for t in targets if t is not None), None)
-        calls = [Call(t, e.args, e.kwargs) for e, t in runnable]
-        seen = await observe_calls(pool, found.code, calls, prelude=prelude_for(statement))
-        cases = []
-        for i, ((example, _), observed) in enumerate(zip(runnable, seen.observed, strict=True)):
-            outcome, got = example_outcome(example, observed, statement.tolerance, statement.any_case)
-            if observed.status == "error" and observed.message.startswith("the code defines no"):
-                cases.append(_case(i, informing(example, observed.message), "error", shown_text(observed.message)))
-            else:
-                cases.append(_case(i, example, outcome, got))
+    if style == "call":
+        cases, seen, target = await _call_examples(pool, statement, found, args.candidate)
     else:
         seen = await observe_stdin(pool, found.language, found.code, [e.stdin or "" for e in statement.examples])
         cases = []

@@ -10,6 +10,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from judgegraph.schema import JudgeRequest
+from judgegraph.tools.code.calls import NotCallable, calling
 from judgegraph.tools.code.candidate_code import CandidateCode, contains_code
 from judgegraph.tools.code.observe import Observed
 from judgegraph.tools.code.statement import Statement
@@ -56,14 +57,30 @@ def differential_applies(request: JudgeRequest) -> bool:
     return sum(contains_code(request, c.content) for c in request.candidates) >= 2
 
 
-def _function(request: JudgeRequest, codes: list[CandidateCode]) -> str | None:
-    """The function every candidate is called through, where the statement gives no call examples: the one
-    the prompt declares, else the one every candidate defines."""
+def _function(request: JudgeRequest, statement: Statement, codes: list[CandidateCode]) -> str | None:
+    """The function every candidate is called through, where the statement names none: the one the prompt
+    declares, else the one every candidate defines as its entry, else the one the first call example reaches in
+    every candidate (LeetCode's unnamed examples, each answer read in its own language)."""
     declared = re.findall(r"def\s+(\w+)\s*\(", request.prompt)
     if declared:
         return str(declared[-1])
-    entries = {c.entry for c in codes if c.code is not None}
-    return entries.pop() if len(entries) == 1 else None
+    present = [c for c in codes if c.code is not None]
+    entries = {c.entry for c in present}
+    if len(entries) == 1 and None not in entries:
+        return entries.pop()
+    reached = {_reached(statement, c) for c in present}
+    return reached.pop() if len(reached) == 1 else None
+
+
+def _reached(statement: Statement, found: CandidateCode) -> str | None:
+    """The function or method the statement's first call example reaches in this candidate's code."""
+    if statement.style != "call" or not statement.examples or found.code is None:
+        return None
+    try:
+        target = calling(found.language).example_target(found.code, found.entry, statement, statement.examples[0])
+    except NotCallable:
+        return None
+    return target.rpartition(".")[2] if target else None
 
 
 def call_function(request: JudgeRequest, statement: Statement, codes: list[CandidateCode]) -> str | None:
@@ -71,7 +88,7 @@ def call_function(request: JudgeRequest, statement: Statement, codes: list[Candi
     if statement.style == "stdin":
         return None
     named = next((e.function for e in statement.examples if e.function), None) or statement.method
-    return named or _function(request, codes)
+    return named or _function(request, statement, codes)
 
 
 def shown_output(o: Observed) -> str:

@@ -12,7 +12,7 @@ from typing import Any, Literal
 from judgegraph.errors import ToolFailure
 from judgegraph.sandboxes import SandboxPool
 from judgegraph.tools._base import ToolContext
-from judgegraph.tools.code import foreign_calls
+from judgegraph.tools.code.calls import NotCallable, calling, observe_calls
 from judgegraph.tools.code.candidate_code import CandidateCode
 from judgegraph.tools.code.differential import (
     CASE_TIMEOUT_S,
@@ -21,11 +21,10 @@ from judgegraph.tools.code.differential import (
     cut,
     shown_output,
 )
-from judgegraph.tools.code.examples import call_target, example_outcome, resolve
+from judgegraph.tools.code.examples import example_outcome
 from judgegraph.tools.code.inputs import call_inputs, from_signature, stdin_inputs
-from judgegraph.tools.code.languages.python import prelude_for
 from judgegraph.tools.code.model_inputs import model_inputs
-from judgegraph.tools.code.observe import Call, Observations, Observed, observe_calls, observe_stdin, shown_args
+from judgegraph.tools.code.observe import Call, Observations, Observed, observe_stdin, shown_args
 from judgegraph.tools.code.statement import Statement
 
 VARIED = 30
@@ -71,9 +70,8 @@ async def gather_inputs(
         runs = shown + varied + written
         inputs = Inputs("stdin", runs, runs, len(examples), len(written))
     else:
-        callable_languages = ("python", *foreign_calls.FOREIGN)
-        if any(codes[i].language.name not in callable_languages for i in present):
-            raise ToolFailure(f"calls are run on {', '.join(callable_languages)} code only")
+        for i in present:
+            calling(codes[i].language)  # a NotCallable (a ToolFailure) for a language whose calls are not run
         example_args = [e.args for e in examples]
         generated_args = call_inputs(example_args, request.prompt) if examples else []
         if len(generated_args) < 10 and function is not None:
@@ -103,18 +101,15 @@ async def run_candidates(
         if inputs.style == "stdin":
             return await observe_stdin(pool, c.language, c.code, list(map(str, inputs.runs)), CASE_TIMEOUT_S)
         calls = [tuple(a) for a in inputs.runs]
-        if c.language.name in foreign_calls.FOREIGN:
-            return await _observe_foreign(pool, c, inputs.function, calls)
-        targets = [call_target(statement, e, c.code, c.entry) for e in statement.examples]
-        function = inputs.function
-        target = next((t for t in targets if t is not None), None) or (
-            (resolve(function, c.code) or function) if function else c.entry
-        )
-        if target is None:
-            return Observations([Observed("error", message="no function to call")] * len(calls), None, 0.0)
-        return await observe_calls(
-            pool, c.code, [Call(target, a, {}) for a in calls], CASE_TIMEOUT_S, prelude_for(statement)
-        )
+        arities = {len(a) for a in calls}
+        try:
+            language = calling(c.language)
+            arity = arities.pop() if len(arities) == 1 else -1
+            target = language.shared_target(c.code, c.entry, statement, inputs.function, arity)
+            made = [Call(target, a, {}) for a in calls]
+            return await observe_calls(pool, c.language, c.code, made, CASE_TIMEOUT_S, statement)
+        except NotCallable as e:  # nothing to call: every input is the same
+            return Observations([e.observed()] * len(calls), None, 0.0)
 
     runs = await asyncio.gather(*(observe(codes[i]) for i in present))
     n = len(inputs.runs)
@@ -125,23 +120,6 @@ async def run_candidates(
         else:
             observed[i] = run.observed + [Observed("not_run")] * (n - len(run.observed))
     return observed, sum(r.duration_s for r in runs)
-
-
-async def _observe_foreign(
-    pool: SandboxPool, c: CandidateCode, function: str | None, all_args: list[tuple[Any, ...]]
-) -> Observations:
-    """A C, C++, Java, JavaScript, Go or Rust answer's values on every input (`code/foreign_calls.py`); `not_run`
-    throughout where the judge cannot call it."""
-    assert c.code is not None
-    arities = {len(a) for a in all_args}
-    arity = arities.pop() if len(arities) == 1 else -1
-    name = foreign_calls.method_for(c.code, function, arity, c.language.name)
-    runner = foreign_calls.program(c.language.name, c.code, name, all_args) if name else None
-    if runner is None:
-        return Observations(
-            [Observed("not_run", message="the judge cannot call this answer")] * len(all_args), None, 0.0
-        )
-    return await foreign_calls.observe_foreign(pool, c.language, runner, len(all_args), CASE_TIMEOUT_S)
 
 
 def compare_runs(

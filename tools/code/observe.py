@@ -1,5 +1,5 @@
-"""Run a candidate on inputs and bring back what it did, for the judge to compare outside the sandbox: calls
-(Python functions and `Solution` methods, values crossing as plain data) or stdin (any language run_code
+"""What a candidate did on inputs, brought back for the judge to compare outside the sandbox: a call's value
+(made by `calls.py`, values crossing as plain data) or a program's output on a stdin (any language run_code
 runs). The statement's examples and differential testing both read candidates through here."""
 
 from __future__ import annotations
@@ -12,8 +12,7 @@ from typing import Any, Literal
 from judgegraph.sandboxes import SandboxPool
 from judgegraph.schema import IOTest
 from judgegraph.tools.code.language import Language, Program, capturing, read_report
-from judgegraph.tools.code.languages.python import calls_program
-from judgegraph.tools.in_sandbox.python_codec import decode, encode
+from judgegraph.tools.in_sandbox.python_codec import encode
 
 Status = Literal["ok", "error", "timeout", "not_run"]
 CASE_TIMEOUT_S = 3.0
@@ -63,6 +62,9 @@ class Observed:
     message: str = ""
     printed: bool = False
     """A stdin run's (the output is what counts), not a call's."""
+    informs: bool = False
+    """The judge could not make the call or read its value (a runner that did not build with the answer's types,
+    a value that is not data, a function the example names and the answer lacks): it informs, never decides."""
 
     @property
     def answer(self) -> Any:
@@ -105,40 +107,13 @@ class Observations:
     cpu_s: float | None = None
 
 
-async def _run(pool: SandboxPool, program: Program) -> tuple[list[tuple[str, str]], str | None, float]:
+async def run_reported(pool: SandboxPool, program: Program) -> tuple[list[tuple[str, str]], str | None, float]:
+    """One sandbox run of `program`: each case's (status, message), the load error, the run's time."""
     run = await pool.run(program.command, files=program.files, limits=program.limits)
     cases, load_error = read_report(program, run)
     if load_error is None and run.timed_out and all(c.status == "not_run" for c in cases):
         load_error = "the run was killed before it reported (a time limit)"
     return [(c.status, c.message) for c in cases], load_error, run.duration_s
-
-
-async def observe_calls(
-    pool: SandboxPool,
-    code: str,
-    calls: list[Call],
-    case_timeout_s: float = CASE_TIMEOUT_S,
-    prelude: str | None = None,
-) -> Observations:
-    """Each call's value, from one sandbox run of the candidate's Python code (after `prelude`, if any); the
-    calls after `STOP_AFTER_TIMEOUTS` timeouts are `not_run`."""
-    encoded: list[dict[str, object]] = [
-        {"function": c.function, "args": encode(list(c.args)), "kwargs": encode(dict(c.kwargs))} for c in calls
-    ]
-    program = calls_program(code, encoded, case_timeout_s, prelude, STOP_AFTER_TIMEOUTS)
-    results, load_error, duration = await _run(pool, program)
-    observed = []
-    for status, message in results:
-        if status == "passed":
-            try:
-                value, after = decode(json.loads(message))
-            except (ValueError, TypeError, RecursionError):
-                observed.append(Observed("error", message="the value could not be read back"))
-                continue
-            observed.append(Observed("ok", value=value, after=after))
-        else:
-            observed.append(Observed(_status(status), message=message))
-    return Observations(observed, load_error, duration)
 
 
 async def observe_stdin(
@@ -148,15 +123,16 @@ async def observe_stdin(
     after `STOP_AFTER_TIMEOUTS` timeouts are `not_run`."""
     tests: list[str | IOTest] = [IOTest(input=i, output="") for i in inputs]
     program = capturing(language.program(code, tests, None, case_timeout_s), STOP_AFTER_TIMEOUTS)
-    results, load_error, duration = await _run(pool, program)
+    results, load_error, duration = await run_reported(pool, program)
     observed = [
         Observed("ok", output=message, printed=True)
         if status == "passed"
-        else Observed(_status(status), message=message)
+        else Observed(observed_status(status), message=message)
         for status, message in results
     ]
     return Observations(observed, load_error, duration)
 
 
-def _status(case_status: str) -> Status:
+def observed_status(case_status: str) -> Status:
+    """What a report's case status (`passed` aside) says a run did."""
     return "timeout" if case_status == "timeout" else "not_run" if case_status == "not_run" else "error"

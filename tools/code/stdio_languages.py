@@ -3,13 +3,26 @@ Debian's toolchains (the Docker image's, or the host's /usr under the process ba
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from judgegraph.sandboxes import Limits
-from judgegraph.tools.code.language import Program, Step, Test, driver_program, fenced_blocks, sandbox_source
+from judgegraph.schema import IOTest
+from judgegraph.tools.code.calls import CallProgram, NotCallable
+from judgegraph.tools.code.language import (
+    Program,
+    Step,
+    Test,
+    capturing,
+    driver_program,
+    fenced_blocks,
+    sandbox_source,
+)
+from judgegraph.tools.code.observe import Call, Observed, observed_status
+from judgegraph.tools.code.statement import Example, Statement
 
 
 def _unfenced(text: str, start: re.Pattern[str]) -> str | None:
@@ -88,15 +101,87 @@ class ProgramLanguage:
         """The names the statement's function `named` may have in an answer in this language."""
         return (named,)
 
+    build_error_line: ClassVar[re.Pattern[str]] = re.compile(r"^\S*?\.(?:c|cpp|java):(\d+)(?::\d+)?: error", re.M)
+    """Where the compiler names a line its build failed on (group 1: the line)."""
+
     def call_runner(self, code: str, name: str, calls: Sequence[tuple[Any, ...]]) -> str | None:
         """The program that runs the answer's `name` on each argument tuple in `calls` (chosen by the index it
-        reads from stdin) and prints each value as a report line; None where this answer's `name` cannot be
-        called with these arguments, or the language is not called into."""
-        return None
+        reads from stdin) and prints each value as a report line (`{"value": ..., "first": ...}`); None where
+        this answer's `name` cannot be called with these arguments."""
+        raise NotImplementedError
 
     def placed_answer(self, code: str) -> str:
         """The answer's code as `call_runner` places it in the runner (where the rest is as written)."""
         return code
+
+    # -------------------------------------------------------- calling a function (`calls.CallingLanguage`)
+
+    def methods(self, code: str) -> dict[str, int]:
+        """The functions and methods `code` defines, each with the number of a call's arguments it takes, as
+        this language reads its declarations (`signature`, `call_arity`: a Rust method taking `self` and a C
+        function whose parameters are not LeetCode's shapes are left out)."""
+        found: dict[str, int] = {}
+        for m in self.signature.finditer(code):
+            count = self.call_arity(m.group(2))
+            if count is not None and m.group(1) not in _NOT_METHODS and m.group(1)[0].islower():
+                found.setdefault(m.group(1), count)
+        return found
+
+    def method_for(self, code: str, named: str | None, arity: int) -> str | None:
+        """The method a call runs in this answer: the one the example or the starter names, if the answer
+        defines it (in Rust, its snake_case name); for an unnamed call, the answer's only method that takes
+        that many arguments."""
+        defined = self.methods(code)
+        if named is not None:
+            return next((name for name in self.names_of(named) if name in defined), None)
+        fitting = [m for m, n in defined.items() if n == arity]
+        return fitting[0] if len(fitting) == 1 else None
+
+    def example_target(self, code: str, entry: str | None, statement: Statement, example: Example) -> str | None:
+        if example.kwargs:
+            return None
+        return self._shown(code, self.method_for(code, example.function or statement.method, len(example.args)))
+
+    def shared_target(
+        self, code: str, entry: str | None, statement: Statement, function: str | None, arity: int
+    ) -> str:
+        """The method of that name, or the only one taking `arity` arguments; one not found may be there, in a
+        declaration the judge does not read (the calls then inform nothing)."""
+        found = self._shown(code, self.method_for(code, function, arity))
+        if found is None:
+            raise NotCallable("the judge cannot call this answer", answers_fault=False)
+        return found
+
+    @staticmethod
+    def _shown(code: str, name: str | None) -> str | None:
+        """A method as a result names it: on LeetCode's `Solution` where the answer has one."""
+        return None if name is None else f"Solution.{name}" if "Solution" in code else name
+
+    def calls_program(
+        self, code: str, calls: Sequence[Call], case_timeout_s: float, statement: Statement | None, stop_after: int
+    ) -> CallProgram:
+        """One build of a runner around the answer, then one run per call (the call's index is the run's stdin,
+        so the driver builds and runs it like any program), in LeetCode's environment for this language."""
+        targets = {c.function for c in calls}
+        if len(targets) != 1:
+            raise NotCallable(f"{self.name} code defines no one method the calls name", answers_fault=False)
+        name = targets.pop().rpartition(".")[2]
+        source = self.call_runner(code, name, [c.args for c in calls])
+        if source is None:
+            raise NotCallable(
+                f"{name} takes or returns values the judge does not write in {self.name} (it writes numbers, truth "
+                "values, characters, strings and lists of them)",
+                answers_fault=False,
+            )
+        answer = self.placed_answer(code)
+        start = source[: source.index(answer)].count("\n") + 1
+        tests: list[Test] = [IOTest(input=f"{k}\n", output="") for k in range(len(calls))]
+        program = capturing(self.program(source, tests, None, case_timeout_s), stop_after)
+        return CallProgram(program, source, range(start, start + answer.count("\n") + 1), self.build_error_line)
+
+    def call_observed(self, status: str, message: str) -> Observed:
+        """A passed run's printed output holds its report line; the value, where it could be printed as data."""
+        return _reported(message) if status == "passed" else Observed(observed_status(status), message=message)
 
     def program(self, code: str, tests: list[Test], entry_point: str | None, case_timeout_s: float) -> Program:
         steps = [self.step(code, None)] + [self.step(code, t) for t in tests if isinstance(t, str)]
@@ -109,6 +194,30 @@ class ProgramLanguage:
             run_memory_mb=self.run_memory_mb,
             failure_marker=self.failure_marker,
         )
+
+
+_NOT_METHODS = {"if", "for", "while", "switch", "catch", "return", "sizeof", "function", "main"}
+
+_REPORT = re.compile(r"^\{\"value\":.*\}$", re.MULTILINE)
+"""A call's report line: `{"value": ..., "first": ...}` (on a line of its own: the runner starts it with a line
+break, after whatever the answer printed without one); `{"unprintable": ...}` where the value is not data."""
+
+UNPRINTABLE_MESSAGE = "the method returned a value that cannot be compared as data (a set, a map, an object)"
+
+
+def _reported(output: str) -> Observed:
+    """The call's value and first argument after it, from the last report line of its run's output."""
+    found = _REPORT.findall(output)
+    try:
+        report = json.loads(found[-1]) if found else None
+    except ValueError:
+        report = None
+    if not isinstance(report, dict):
+        return Observed("error", message="the call printed no result: " + output[-200:])
+    if "unprintable" in report:
+        return Observed("error", message=UNPRINTABLE_MESSAGE, informs=True)
+    first = report.get("first")
+    return Observed("ok", value=report.get("value"), after=[] if first is None else [first])
 
 
 def _joined(code: str, test: str | None) -> str:

@@ -16,6 +16,8 @@ from judgegraph.tools.code.stdio_languages import _RUNTIME, ProgramLanguage, _ru
 class Go(ProgramLanguage):
     signature = re.compile(r"\bfunc\s+(\w+)\s*\(([^()]*)\)")
     """A Go function (a method, `func (s *T) f(...)`, is not: its receiver comes first)."""
+    build_error_line = re.compile(r"^\S*?main\.go:(\d+):\d+:", re.M)
+    """Go reports every error with its line (`main.go:12:5: ...`)."""
 
     def call_runner(self, code: str, name: str, calls: Sequence[tuple[Any, ...]]) -> str | None:
         return _go(code, name, calls)

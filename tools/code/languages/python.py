@@ -1,15 +1,18 @@
 """Python: tests run in a harness process, the candidate's code in another (`in_sandbox/python_harness.py`);
-stdin/stdout cases through the driver like every other language."""
+stdin/stdout cases through the driver like every other language; a statement's function called through the
+harness, found in the answer by its syntax tree (a function, a method of its class, or, for an unnamed example,
+the one function that takes its arguments)."""
 
 from __future__ import annotations
 
 import ast
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from judgegraph.sandboxes import Limits
 from judgegraph.schema import IOTest
+from judgegraph.tools.code.calls import CallProgram, NotCallable
 from judgegraph.tools.code.language import (
     Program,
     Step,
@@ -20,7 +23,9 @@ from judgegraph.tools.code.language import (
     new_nonce,
     sandbox_source,
 )
-from judgegraph.tools.code.statement import Statement
+from judgegraph.tools.code.observe import Call, Observed, observed_status
+from judgegraph.tools.code.statement import Example, Statement
+from judgegraph.tools.in_sandbox.python_codec import decode, encode
 
 _CODEC = sandbox_source("python_codec.py")
 _HARNESS = _CODEC + sandbox_source("python_harness.py")
@@ -112,6 +117,50 @@ class Python:
         spec = {"cases": cases, "setup": setup, "entry": entry_point, "case_timeout": case_timeout_s}
         return _harness_program(code, spec, cases, PYTHON_LIMITS)
 
+    # -------------------------------------------------------- calling a function (`calls.CallingLanguage`)
+
+    def example_target(self, code: str, entry: str | None, statement: Statement, example: Example) -> str | None:
+        return call_target(statement, example, code, entry)
+
+    def shared_target(
+        self, code: str, entry: str | None, statement: Statement, function: str | None, arity: int
+    ) -> str:
+        """The first example's target, else the function of that name (or a method of it), else the entry; the
+        syntax tree shows every function, so an answer with none to call is wrong."""
+        targets = (call_target(statement, e, code, entry) for e in statement.examples)
+        found = next((t for t in targets if t is not None), None)
+        found = found or ((resolve(function, code) or function) if function else entry)
+        if found is None:
+            raise NotCallable("no function to call", answers_fault=True)
+        return found
+
+    def calls_program(
+        self, code: str, calls: Sequence[Call], case_timeout_s: float, statement: Statement | None, stop_after: int
+    ) -> CallProgram:
+        """The harness run that makes the calls instead of running tests: each result's message is the JSON of
+        [value, arguments after the call]. The statement's judge's environment (`prelude_for`) runs before the
+        code, in its namespace."""
+        encoded: list[dict[str, object]] = [
+            {"function": c.function, "args": encode(list(c.args)), "kwargs": encode(dict(c.kwargs))} for c in calls
+        ]
+        wall = min(60.0, 5.0 + case_timeout_s * len(calls))
+        spec = {"cases": [], "calls": encoded, "setup": "", "entry": None, "case_timeout": case_timeout_s}
+        spec["stop_after_timeouts"] = stop_after
+        limits = PYTHON_LIMITS.model_copy(update={"wall_s": wall, "cpu_s": int(wall) + 1, "output_bytes": 4_000_000})
+        prelude = prelude_for(statement) if statement is not None else None
+        return CallProgram(_harness_program(code, spec, [c.function for c in calls], limits, prelude))
+
+    def call_observed(self, status: str, message: str) -> Observed:
+        if status == "error" and message.startswith("the code defines no"):  # a function the example names
+            return Observed("error", message=message, informs=True)
+        if status != "passed":
+            return Observed(observed_status(status), message=message)
+        try:
+            value, after = decode(json.loads(message))
+        except (ValueError, TypeError, RecursionError):
+            return Observed("error", message="the value could not be read back")
+        return Observed("ok", value=value, after=after)
+
 
 LEETCODE_PRELUDE = (
     "from string import *\nfrom re import *\nfrom datetime import *\nfrom collections import *\n"
@@ -131,24 +180,6 @@ def prelude_for(statement: Statement) -> str | None:
     """What runs before a candidate's code called as the statement's examples are: LeetCode's environment for a
     LeetCode-style statement, nothing otherwise (a doctest's function gets what a plain module has)."""
     return LEETCODE_PRELUDE if statement.leetcode else None
-
-
-def calls_program(
-    code: str,
-    calls: list[dict[str, object]],
-    case_timeout_s: float,
-    prelude: str | None = None,
-    stop_after_timeouts: int | None = None,
-) -> Program:
-    """The harness run that observes calls (`{"function", "args", "kwargs"}`, arguments encoded by the codec)
-    instead of running tests: each result's message is the JSON of [value, arguments after the call].
-    `prelude` runs before the code, in its namespace (the environment the statement's judge gives). After
-    `stop_after_timeouts` timeouts the other calls are `not_run`."""
-    wall = min(60.0, 5.0 + case_timeout_s * len(calls))
-    spec = {"cases": [], "calls": calls, "setup": "", "entry": None, "case_timeout": case_timeout_s}
-    spec["stop_after_timeouts"] = stop_after_timeouts
-    limits = PYTHON_LIMITS.model_copy(update={"wall_s": wall, "cpu_s": int(wall) + 1, "output_bytes": 4_000_000})
-    return _harness_program(code, spec, [str(c["function"]) for c in calls], limits, prelude)
 
 
 def _harness_program(
@@ -238,3 +269,88 @@ def _parses(code: str) -> bool:
 
 
 languages.register("python", Python())
+
+
+# ---------------------------------------------------------------- what a call reaches in an answer
+
+
+def _defined(code: str) -> tuple[set[str], dict[str, str]]:
+    """The code's top-level functions, and each method name -> its class (public methods only)."""
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError, RecursionError):
+        return set(), {}
+    functions: set[str] = set()
+    methods: dict[str, str] = {}
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            functions.add(node.name)
+        elif isinstance(node, ast.ClassDef):
+            for item in node.body:
+                if isinstance(item, ast.FunctionDef) and not item.name.startswith("_"):
+                    methods.setdefault(item.name, node.name)
+    return functions, methods
+
+
+def resolve(name: str, code: str) -> str | None:
+    """How to call `name` in `code`: the function, or `Class.name` for a method of that name; None if neither."""
+    functions, methods = _defined(code)
+    if name in functions:
+        return name
+    return f"{methods[name]}.{name}" if name in methods else None
+
+
+def call_target(statement: Statement, example: Example, code: str, entry: str | None) -> str | None:
+    """What an example calls in this candidate's code: the function the example names (or a method of that
+    name, on a fresh instance of its class); for unnamed examples (LeetCode's), the starter's method, the
+    candidate's `Solution` method, else its function under test."""
+    named = example.function or statement.method
+    if named is not None:
+        return resolve(named, code) or (named if example.function else None)
+    return _unnamed_target(example, code, entry)
+
+
+Function = ast.FunctionDef | ast.AsyncFunctionDef
+
+
+def _takes(fn: Function, example: Example, method: bool, by_name: bool) -> bool:
+    """Whether `fn` takes the example's arguments: by their names (as the example writes them), or by count."""
+    params = [a.arg for a in fn.args.posonlyargs + fn.args.args][1 if method else 0 :]
+    if by_name:
+        return params == list(example.names)
+    required = len(params) - len(fn.args.defaults)
+    return required <= len(example.args) and (fn.args.vararg is not None or len(example.args) <= len(params))
+
+
+def _calls(fn: Function) -> set[str]:
+    """The names `fn` calls (`f(...)`, `self.f(...)`), itself left out: recursion does not make a helper."""
+    names = {
+        c.func.id if isinstance(c.func, ast.Name) else c.func.attr
+        for c in ast.walk(fn)
+        if isinstance(c, ast.Call) and isinstance(c.func, ast.Name | ast.Attribute)
+    }
+    return names - {fn.name}
+
+
+def _unnamed_target(example: Example, code: str, entry: str | None) -> str | None:
+    """The function an unnamed example (LeetCode's `Input: nums = [1], k = 2`, with no starter to name it) calls
+    in this candidate: its `Solution` class's methods (else its top-level functions) that take the example's
+    arguments, less those the others call (helpers); None where that leaves no single one: which it calls is then
+    unclear, and an example run on a guess could rule a right answer wrong."""
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError, RecursionError):
+        return entry
+    solution = next((n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Solution"), None)
+    body = solution.body if solution is not None else tree.body
+    functions = [n for n in body if isinstance(n, Function) and not n.name.startswith("_")]
+    method = solution is not None
+    fits = [f for f in functions if example.names and _takes(f, example, method, by_name=True)]
+    fits = fits or [f for f in functions if _takes(f, example, method, by_name=False)]
+    called = set().union(*(_calls(f) for f in functions))
+    entries = [f.name for f in fits if f.name not in called] or [f.name for f in fits]
+    if len(entries) == 1:
+        return f"Solution.{entries[0]}" if method else entries[0]
+    if solution is None and entry in entries:
+        return entry
+    return None

@@ -14,6 +14,8 @@ from judgegraph.tools.code.stdio_languages import _RUNTIME, ProgramLanguage, _ru
 
 class Rust(ProgramLanguage):
     signature = re.compile(r"\bfn\s+(\w+)\s*(?:<[^>]*>)?\s*\(([^()]*)\)")
+    build_error_line = re.compile(r"^\s*--> main\.rs:(\d+):\d+", re.M)
+    """rustc points at each error's line (`--> main.rs:12:5`; warnings are off)."""
 
     def call_arity(self, params: str) -> int | None:
         """A method that takes `self` is not called: LeetCode's are associated functions."""
