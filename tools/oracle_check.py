@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 from collections import Counter
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, Field
 
@@ -107,8 +107,8 @@ def oracle_criterion(result: ToolResult) -> CriterionResult | None:
     return criterion.model_copy(update={"conclusive": False}) if passed else criterion
 
 
-def _parsed(inputs: list[str]) -> list[tuple[Any, ...] | None]:
-    out: list[tuple[Any, ...] | None] = []
+def _parsed(inputs: list[str]) -> list[tuple[object, ...] | None]:
+    out: list[tuple[object, ...] | None] = []
     for text in inputs:
         call = literal_call(f"f({text})")
         out.append(None if call is None or call[2] else call[1])

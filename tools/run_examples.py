@@ -8,7 +8,7 @@ informs and never decides.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, Field
 
@@ -165,7 +165,7 @@ async def run_examples(args: RunExamplesArgs, ctx: ToolContext) -> ToolOutput:
         raise ToolFailure("no sandbox is available to this judge")
     found = candidate_code(request, ctx.candidate(args.candidate))
     style = statement.style
-    base: dict[str, Any] = {"candidate": args.candidate, "language": found.language.name, "style": style}
+    base: dict[str, object] = {"candidate": args.candidate, "language": found.language.name, "style": style}
     if found.code is None:
         cases = [_case(i, e, "not_run", "") for i, e in enumerate(statement.examples)]
         result = RunExamplesResult(

@@ -6,8 +6,9 @@ the examples). `tools/differential.py` is the tool that strings them together.""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 from judgegraph.errors import ToolFailure
 from judgegraph.sandboxes import SandboxPool
@@ -38,7 +39,7 @@ class Inputs:
     """What every candidate runs on: the examples' inputs first, then the generated ones (the model's last)."""
 
     style: Literal["call", "stdin"]
-    runs: list[str] | list[tuple[Any, ...]]
+    runs: Sequence[str] | Sequence[tuple[object, ...]]
     """Standard inputs (stdin style) or each call's arguments (call style), in order."""
     shown: list[str]
     """Each input as a result quotes it."""
@@ -66,7 +67,7 @@ async def gather_inputs(
         # without samples, only the model's generator writes inputs (from the statement's input format)
         shown = [e.stdin or "" for e in examples]
         varied = stdin_inputs(shown, request.prompt)[:VARIED]
-        written = await model_inputs(ctx, "stdin", None, None)
+        written = [w for w in await model_inputs(ctx, "stdin", None, None) if isinstance(w, str)]
         runs = shown + varied + written
         inputs = Inputs("stdin", runs, runs, len(examples), len(written))
     else:
@@ -80,8 +81,9 @@ async def gather_inputs(
                 if generated_args:
                     break
         arities = {len(a) for a in example_args}
-        written_args = await model_inputs(ctx, "call", function, arities.pop() if len(arities) == 1 else None)
-        calls: list[tuple[Any, ...]] = example_args + generated_args[:VARIED] + written_args
+        arity = arities.pop() if len(arities) == 1 else None
+        written_args = [w for w in await model_inputs(ctx, "call", function, arity) if isinstance(w, tuple)]
+        calls: list[tuple[object, ...]] = example_args + generated_args[:VARIED] + written_args
         shown_calls = [shown_args(a) for a in calls]
         inputs = Inputs("call", calls, shown_calls, len(examples), len(written_args), function)
     if not inputs.generated:

@@ -9,7 +9,10 @@ import hashlib
 import itertools
 import random
 import re
-from typing import Any
+from typing import TypeVar
+
+_T = TypeVar("_T")
+
 
 MAX_INPUTS = 40
 MAX_ITEMS = 12
@@ -24,7 +27,7 @@ def _rng(seed_text: str) -> random.Random:
 # ---------------------------------------------------------------- values
 
 
-def mutations(value: Any, rng: random.Random) -> list[Any]:
+def mutations(value: object, rng: random.Random) -> list[object]:
     """Small changes to one value, of the same type: what separates a right program from a nearly right one
     (off by one, empty, a repeated element, another order)."""
     if isinstance(value, bool):
@@ -45,7 +48,7 @@ def mutations(value: Any, rng: random.Random) -> list[Any]:
                 texts.append(value[:i] + d + value[i + 1 :])
         return [v for v in dict.fromkeys(texts) if v != value]
     if isinstance(value, list):
-        out: list[Any] = [[], value[:1], value[::-1], sorted(value, key=repr), value[1:]]
+        out: list[object] = [[], value[:1], value[::-1], sorted(value, key=repr), value[1:]]
         if value:
             out.append([*value, value[-1]])
             i = rng.randrange(len(value))
@@ -56,13 +59,13 @@ def mutations(value: Any, rng: random.Random) -> list[Any]:
             out.append(shuffled)
         return _distinct([v for v in out if v != value])
     if isinstance(value, tuple):
-        return [tuple(v) for v in mutations(list(value), rng)]
+        return [tuple(v) for v in mutations(list(value), rng) if isinstance(v, list)]
     return []
 
 
-def _distinct(values: list[Any]) -> list[Any]:
+def _distinct(values: list[_T]) -> list[_T]:
     seen: set[str] = set()
-    out = []
+    out: list[_T] = []
     for v in values:
         key = repr(v)
         if key not in seen:
@@ -71,7 +74,7 @@ def _distinct(values: list[Any]) -> list[Any]:
     return out
 
 
-_BY_TYPE: dict[str, list[Any]] = {
+_BY_TYPE: dict[str, list[object]] = {
     "int": [0, 1, 2, 3, -1, 7, 10, 100],
     "float": [0.0, 1.0, 2.5, -1.5, 10.0],
     "bool": [True, False],
@@ -84,7 +87,7 @@ _NAMED_STR = re.compile(r"^(?:s|st|str\w*|text|txt|word\w*|sentence|name|date|me
 _NAMED_INT = re.compile(r"^(?:n|m|k|x|y|z|a|b|c|i|j|num\w*|base|value|limit|count|size|p|q)$")
 
 
-def _values_named(name: str) -> list[Any] | None:
+def _values_named(name: str) -> list[object] | None:
     """An unannotated parameter's values, by the names statements give them (`arr`, `s`, `n`)."""
     if _NAMED_LIST.match(name):
         return _values_of(ast.parse("List[int]", mode="eval").body)
@@ -95,7 +98,7 @@ def _values_named(name: str) -> list[Any] | None:
     return None
 
 
-def _values_of(annotation: ast.expr | None) -> list[Any] | None:
+def _values_of(annotation: ast.expr | None) -> list[object] | None:
     """Small and edge values of an annotated type (`int`, `str`, `List[int]`, `list[str]`, `Optional[...]`)."""
     if annotation is None:
         return None
@@ -122,7 +125,7 @@ def _values_of(annotation: ast.expr | None) -> list[Any] | None:
     return None
 
 
-def from_signature(source: str, function: str) -> list[tuple[Any, ...]]:
+def from_signature(source: str, function: str) -> list[tuple[object, ...]]:
     """Argument tuples typed from `function`'s annotations in `source` (a statement's starter or a candidate):
     every parameter's small values, combined, bounded."""
     try:
@@ -141,10 +144,10 @@ def from_signature(source: str, function: str) -> list[tuple[Any, ...]]:
     return []
 
 
-def call_inputs(example_args: list[tuple[Any, ...]], seed_text: str) -> list[tuple[Any, ...]]:
+def call_inputs(example_args: list[tuple[object, ...]], seed_text: str) -> list[tuple[object, ...]]:
     """Mutations of the examples' argument tuples: one argument changed at a time, the examples' own first."""
     rng = _rng(seed_text)
-    out: list[tuple[Any, ...]] = []
+    out: list[tuple[object, ...]] = []
     for args in example_args:
         for position, value in enumerate(args):
             for changed in mutations(value, rng):
@@ -154,7 +157,7 @@ def call_inputs(example_args: list[tuple[Any, ...]], seed_text: str) -> list[tup
     return _distinct(out)[:MAX_INPUTS]
 
 
-def _size(value: Any) -> int:
+def _size(value: object) -> int:
     return len(value) if isinstance(value, str | list | tuple) else 1
 
 

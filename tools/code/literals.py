@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Any
 
 
 class _Unreadable:
@@ -15,7 +14,7 @@ class _Unreadable:
         return "<unreadable>"
 
 
-UNREADABLE: Any = _Unreadable()
+UNREADABLE: object = _Unreadable()
 
 
 # ---------------------------------------------------------------- literals
@@ -48,7 +47,7 @@ def _jsonish(text: str) -> str:
     return "".join(out)
 
 
-def literal(text: str) -> Any:
+def literal(text: str) -> object:
     """The value a literal denotes (Python's or JSON's spelling), else UNREADABLE."""
     text = text.strip().rstrip(",;").strip()
     if text.startswith("`") and text.endswith("`") and len(text) > 1:
@@ -63,7 +62,7 @@ def literal(text: str) -> Any:
     return UNREADABLE
 
 
-def literal_call(source: str) -> tuple[str, tuple[Any, ...], dict[str, Any]] | None:
+def literal_call(source: str) -> tuple[str, tuple[object, ...], dict[str, object]] | None:
     """`name(literal, ..., key=literal)` as (name, args, kwargs); None for anything else."""
     try:
         node = ast.parse(_jsonish(source.strip()), mode="eval").body

@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 import hashlib
 import json
-from typing import Any, Literal
+from typing import Literal
 
 from judgegraph.tools._base import ToolContext
 from judgegraph.tools._prompts import tool_prompt
@@ -25,7 +25,7 @@ MAX_INPUT_CHARS = 2000
 """An input's size as Python writes it: generated inputs are small, so a failure is easy to read."""
 
 
-def _plain(value: Any, depth: int = 0) -> bool:
+def _plain(value: object, depth: int = 0) -> bool:
     """Data a call can take across the sandbox: numbers, strings, truth values, None, and lists or dicts of them."""
     if depth > 20:
         return False
@@ -38,7 +38,7 @@ def _plain(value: Any, depth: int = 0) -> bool:
     return False
 
 
-def _printed_list(stdout: str) -> list[Any] | None:
+def _printed_list(stdout: str) -> list[object] | None:
     """The JSON (or Python-literal) list the generator printed: the whole output, else its last such line."""
     for text in [stdout.strip(), *reversed(stdout.strip().splitlines())]:
         for read in (json.loads, ast.literal_eval):
@@ -51,17 +51,17 @@ def _printed_list(stdout: str) -> list[Any] | None:
     return None
 
 
-def read_inputs(stdout: str, style: Literal["call", "stdin"], arity: int | None) -> list[Any]:
+def read_inputs(stdout: str, style: Literal["call", "stdin"], arity: int | None) -> list[object]:
     """The valid inputs in a generator's output: argument tuples (of `arity` where known) for calls, strings for
     stdin; at most `MAX_INPUTS`, each at most `MAX_INPUT_CHARS` as written, duplicates dropped."""
     items = _printed_list(stdout) or []
-    out: list[Any] = []
+    out: list[object] = []
     seen: set[str] = set()
     for item in items:
         if style == "stdin":
             if not isinstance(item, str) or not item.strip():
                 continue
-            value: Any = item if item.endswith("\n") else item + "\n"
+            value: object = item if item.endswith("\n") else item + "\n"
         else:
             if not isinstance(item, list | tuple) or not _plain(item) or (arity is not None and len(item) != arity):
                 continue
@@ -78,7 +78,7 @@ def read_inputs(stdout: str, style: Literal["call", "stdin"], arity: int | None)
 
 async def model_inputs(
     ctx: ToolContext, style: Literal["call", "stdin"], name: str | None, arity: int | None
-) -> list[Any]:
+) -> list[object]:
     """Inputs from a generator the judge's model writes for the statement; none where the judge has no model,
     or the model's program prints nothing usable (never an error: the other inputs still run)."""
     if ctx.model is None or ctx.services is None or (style == "call" and name is None):
@@ -88,7 +88,7 @@ async def model_inputs(
         "inputs:" + hashlib.sha256(f"{MAX_INPUTS}\0{style}\0{name}\0{arity}\0{ctx.request.prompt}".encode()).hexdigest()
     )
 
-    async def generate() -> list[Any]:
+    async def generate() -> list[object]:
         from judgegraph.backends import Sampling
 
         assert ctx.model is not None

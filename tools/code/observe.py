@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 from judgegraph.sandboxes import SandboxPool
 from judgegraph.schema import IOTest
@@ -36,14 +36,14 @@ class Call:
     """A call to observe: `function` is a top-level name or `Class.method` (called on a fresh instance)."""
 
     function: str
-    args: tuple[Any, ...]
-    kwargs: dict[str, Any]
+    args: tuple[object, ...]
+    kwargs: dict[str, object]
 
     def shown(self) -> str:
         return f"{self.function.rpartition('.')[2]}({shown_args(self.args, self.kwargs)})"
 
 
-def shown_args(args: tuple[Any, ...], kwargs: dict[str, Any] | None = None) -> str:
+def shown_args(args: tuple[object, ...], kwargs: dict[str, object] | None = None) -> str:
     """Arguments as a call writes them, cut at 300 characters."""
     parts = [repr(a) for a in args] + [f"{k}={v!r}" for k, v in (kwargs or {}).items()]
     text = ", ".join(parts)
@@ -55,8 +55,8 @@ class Observed:
     """What one input did: its value (a call's) or output (stdin's), or why there is none."""
 
     status: Status
-    value: Any = None
-    after: Any = None
+    value: object = None
+    after: list[object] | None = None
     """A call's arguments as the call left them (in-place answers)."""
     output: str = ""
     message: str = ""
@@ -67,7 +67,7 @@ class Observed:
     a value that is not data, a function the example names and the answer lacks): it informs, never decides."""
 
     @property
-    def answer(self) -> Any:
+    def answer(self) -> object:
         """What a call answered: its value, or, where it returned nothing, its first argument as it left it
         ("modify nums in place")."""
         if self.value is None and self.after:
@@ -86,7 +86,7 @@ class Observed:
         return json.dumps(_canonical(self.value if self.value is not None else self.after), sort_keys=True)
 
 
-def _canonical(value: Any) -> Any:
+def _canonical(value: object) -> object:
     """Encoded, with reals rounded to 9 significant digits and tuples as lists (as a statement's JSON)."""
     if isinstance(value, float):
         return float(f"{value:.9g}")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any, Literal
+from typing import Literal
 
 from judgegraph.tools.code.literals import UNREADABLE
 
@@ -31,7 +31,7 @@ def _floats_close(expected: float, got: float, tolerance: float | None, printed:
     return "unsure"
 
 
-def compare_values(expected: Any, got: Any, tolerance: float | None = None) -> Outcome:
+def compare_values(expected: object, got: object, tolerance: float | None = None) -> Outcome:
     """A returned value against the statement's: equal as data (a tuple equals the list a statement shows, as
     the statement's JSON would), reals within the tolerance the statement gives or the precision it prints."""
     if expected is UNREADABLE:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
 from judgegraph.tools.code.literals import UNREADABLE, literal, literal_call
 
@@ -35,10 +35,10 @@ class Example:
     """The expected value or output as the statement writes it."""
     function: str | None = None
     """A call example's function name, where the statement names it (LeetCode examples name none)."""
-    args: tuple[Any, ...] = ()
-    kwargs: dict[str, Any] = field(default_factory=dict)
+    args: tuple[object, ...] = ()
+    kwargs: dict[str, object] = field(default_factory=dict)
     stdin: str | None = None
-    expected: Any = UNREADABLE
+    expected: object = UNREADABLE
     decisive: bool = True
     note: str = ""
     """Why the example informs only, when it does."""
@@ -130,7 +130,7 @@ def _in_any_order(e: Example) -> Example:
     return e  # a number or a truth value has no order
 
 
-def without_order(value: Any, top: bool = True) -> Any:
+def without_order(value: object, top: bool = True) -> object:
     """`value` with the order taken out at every level (lists sorted by their items' text); a top-level string
     as its sorted characters. Equal for any reordering; two values that differ here differ in every order."""
     if isinstance(value, list | tuple):
@@ -179,7 +179,7 @@ def _doctests(prompt: str) -> list[Example]:
     return out
 
 
-def _call_example(shown: str, call: tuple[str, tuple[Any, ...], dict[str, Any]], expected_text: str) -> Example:
+def _call_example(shown: str, call: tuple[str, tuple[object, ...], dict[str, object]], expected_text: str) -> Example:
     name, args, kwargs = call
     value = literal(expected_text)
     note = "" if value is not UNREADABLE else "the expected value is not data a program returns"

@@ -7,7 +7,7 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from judgegraph.sandboxes import Limits
 from judgegraph.schema import IOTest
@@ -104,7 +104,7 @@ class ProgramLanguage:
     build_error_line: ClassVar[re.Pattern[str]] = re.compile(r"^\S*?\.(?:c|cpp|java):(\d+)(?::\d+)?: error", re.M)
     """Where the compiler names a line its build failed on (group 1: the line)."""
 
-    def call_runner(self, code: str, name: str, calls: Sequence[tuple[Any, ...]]) -> str | None:
+    def call_runner(self, code: str, name: str, calls: Sequence[tuple[object, ...]]) -> str | None:
         """The program that runs the answer's `name` on each argument tuple in `calls` (chosen by the index it
         reads from stdin) and prints each value as a report line (`{"value": ..., "first": ...}`); None where
         this answer's `name` cannot be called with these arguments."""

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from typing import Any
 
 from judgegraph.tools.code.stdio_languages import split_params
 
@@ -22,7 +21,9 @@ def _param_types(params: str) -> list[str]:
     return types
 
 
-def _declared(types: list[str], args: tuple[Any, ...], write: Callable[[str, Any], str | None]) -> list[str] | None:
+def _declared(
+    types: list[str], args: tuple[object, ...], write: Callable[[str, object], str | None]
+) -> list[str] | None:
     """`T a0 = ...;` for each argument (locals: C++ methods take references), or None if one cannot be written."""
     if len(args) != len(types):
         return None
@@ -32,7 +33,7 @@ def _declared(types: list[str], args: tuple[Any, ...], write: Callable[[str, Any
     return [f"{t} a{i} = {v};" for i, (t, v) in enumerate(zip(types, values, strict=True))]
 
 
-def _scalar(kind: str, v: Any, long_suffix: str) -> str | None:
+def _scalar(kind: str, v: object, long_suffix: str) -> str | None:
     """A C-family literal (C++, Java) of `kind`: bool, char, string, int, long or real; None if `v` is not one."""
     if kind == "bool":
         return ("true" if v else "false") if isinstance(v, bool) else None

@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from judgegraph.tools.code.language import Step, languages
 from judgegraph.tools.code.languages._values import _c_char, _scalar
@@ -20,7 +19,7 @@ class C(ProgramLanguage):
         parsed = _c_params(params)
         return None if parsed is None else len(parsed[0])
 
-    def call_runner(self, code: str, name: str, calls: Sequence[tuple[Any, ...]]) -> str | None:
+    def call_runner(self, code: str, name: str, calls: Sequence[tuple[object, ...]]) -> str | None:
         return _c(code, name, calls)
 
     def step(self, code: str, test: str | None) -> Step:
@@ -105,12 +104,12 @@ def _c_string(v: str) -> str:
     return '"' + "".join(out) + '"'
 
 
-def _c_text(v: Any) -> str | None:
+def _c_text(v: object) -> str | None:
     """A C string literal of `v`, or None where `v` is not a string C can hold (one with a NUL in it)."""
     return _c_string(v) if isinstance(v, str) and "\0" not in v else None
 
 
-def _c_scalar(t: str, v: Any) -> str | None:
+def _c_scalar(t: str, v: object) -> str | None:
     if t == "bool":
         return _scalar("bool", v, "")
     if t == "char":
@@ -120,7 +119,7 @@ def _c_scalar(t: str, v: Any) -> str | None:
     return _scalar("real", v, "") if t in ("double", "float") else None
 
 
-def _c_declare(name: str, p: _CParam, v: Any) -> list[str] | None:
+def _c_declare(name: str, p: _CParam, v: object) -> list[str] | None:
     """Locals (`name`, `nameSize`, ...) holding an argument, and the C arguments that pass it; None if `v` is not
     of its shape."""
     if p.kind == "scalar":
@@ -194,7 +193,7 @@ _C_HEADERS = "".join(
 """What LeetCode's C environment gives an answer without its own includes."""
 
 
-def _c(code: str, name: str, calls: Sequence[tuple[Any, ...]]) -> str | None:
+def _c(code: str, name: str, calls: Sequence[tuple[object, ...]]) -> str | None:
     m = re.search(rf"\b({_C_TYPE}\s*\**)\s*\b{re.escape(name)}\s*\(([^)]*)\)\s*\{{", code)
     parsed = _c_params(m.group(2)) if m else None
     if m is None or parsed is None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
 
 from judgegraph.tools.code.language import Step, languages
 from judgegraph.tools.code.languages._values import _declared, _param_types, _scalar
@@ -13,7 +12,7 @@ from judgegraph.tools.code.stdio_languages import _NATIVE, ProgramLanguage, _c_t
 
 
 class Cpp(ProgramLanguage):
-    def call_runner(self, code: str, name: str, calls: Sequence[tuple[Any, ...]]) -> str | None:
+    def call_runner(self, code: str, name: str, calls: Sequence[tuple[object, ...]]) -> str | None:
         return _cpp(code, name, calls)
 
     def step(self, code: str, test: str | None) -> Step:
@@ -28,7 +27,7 @@ _CPP_START = re.compile(
 )
 
 
-def _cpp_value(t: str, v: Any) -> str | None:
+def _cpp_value(t: str, v: object) -> str | None:
     t = t.replace("std::", "").replace(" ", "")
     if m := re.fullmatch(r"vector<(.+)>", t):
         if not isinstance(v, list | tuple):
@@ -84,7 +83,7 @@ def _cpp_printable(t: str) -> bool:
     return _CPP_SCALAR.fullmatch(t) is not None
 
 
-def _cpp(code: str, name: str, calls: Sequence[tuple[Any, ...]]) -> str | None:
+def _cpp(code: str, name: str, calls: Sequence[tuple[object, ...]]) -> str | None:
     m = re.search(rf"([\w:<>,\s\*&]+?)\s+\b{re.escape(name)}\s*\(([^)]*)\)\s*(?:const\s*)?\{{", code)
     if m is None:
         return None

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from typing import Any
 
 from judgegraph.tools.code.language import Step, languages
 from judgegraph.tools.code.languages._values import _c_char, _scalar
@@ -19,7 +18,7 @@ class Go(ProgramLanguage):
     build_error_line = re.compile(r"^\S*?main\.go:(\d+):\d+:", re.M)
     """Go reports every error with its line (`main.go:12:5: ...`)."""
 
-    def call_runner(self, code: str, name: str, calls: Sequence[tuple[Any, ...]]) -> str | None:
+    def call_runner(self, code: str, name: str, calls: Sequence[tuple[object, ...]]) -> str | None:
         return _go(code, name, calls)
 
     def placed_answer(self, code: str) -> str:
@@ -62,7 +61,7 @@ _GO_ENV = {"CGO_ENABLED": "0", "GO111MODULE": "off", "GOFLAGS": "-p=1", "GOTOOLC
 _GO_INTEGER = re.compile(r"u?int(?:8|16|32|64)?|uintptr")
 
 
-def _go_value(t: str, v: Any) -> str | None:
+def _go_value(t: str, v: object) -> str | None:
     t = t.replace(" ", "")
     if t.startswith("[]"):
         if not isinstance(v, list | tuple):
@@ -172,7 +171,7 @@ def _go_types(params: str) -> list[str]:
     return [t or "" for t in types]
 
 
-def _go(code: str, name: str, calls: Sequence[tuple[Any, ...]]) -> str | None:
+def _go(code: str, name: str, calls: Sequence[tuple[object, ...]]) -> str | None:
     m = re.search(rf"\bfunc\s+{re.escape(name)}\s*\(([^()]*)\)\s*([^{{]*?)\s*\{{", code)
     if m is None:
         return None

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
 
 from judgegraph.tools.code.language import Step, languages
 from judgegraph.tools.code.languages._values import _declared, _param_types, _scalar
@@ -34,7 +33,7 @@ def java_main_class(source: str) -> str:
 
 
 class Java(ProgramLanguage):
-    def call_runner(self, code: str, name: str, calls: Sequence[tuple[Any, ...]]) -> str | None:
+    def call_runner(self, code: str, name: str, calls: Sequence[tuple[object, ...]]) -> str | None:
         return _java(code, name, calls)
 
     def placed_answer(self, code: str) -> str:
@@ -63,7 +62,7 @@ class Java(ProgramLanguage):
 _JAVA_BOXED = {"int": "Integer", "long": "Long", "double": "Double", "boolean": "Boolean", "char": "Character"}
 
 
-def _java_value(t: str, v: Any) -> str | None:
+def _java_value(t: str, v: object) -> str | None:
     t = t.replace(" ", "")
     if t.endswith("[]"):
         inner = t[:-2]
@@ -138,7 +137,7 @@ def _java_answer(code: str) -> str:
     return re.sub(r"(?m)^public\s+((?:final\s+|abstract\s+)*(?:class|interface|enum|record)\b)", r"\1", code)
 
 
-def _java(code: str, name: str, calls: Sequence[tuple[Any, ...]]) -> str | None:
+def _java(code: str, name: str, calls: Sequence[tuple[object, ...]]) -> str | None:
     m = re.search(rf"([\w<>\[\],\s]+?)\s+\b{re.escape(name)}\s*\(([^)]*)\)\s*(?:throws[^{{]*)?\{{", code)
     if m is None or not re.search(r"\bclass\s+Solution\b", code):
         return None

@@ -6,14 +6,13 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from typing import Any
 
 from judgegraph.tools.code.language import Step, languages
 from judgegraph.tools.code.stdio_languages import _RUNTIME, ProgramLanguage, _runner
 
 
 class JavaScript(ProgramLanguage):
-    def call_runner(self, code: str, name: str, calls: Sequence[tuple[Any, ...]]) -> str | None:
+    def call_runner(self, code: str, name: str, calls: Sequence[tuple[object, ...]]) -> str | None:
         return _javascript(code, name, calls)
 
     def step(self, code: str, test: str | None) -> Step:
@@ -24,7 +23,7 @@ class JavaScript(ProgramLanguage):
         return Step(sources, None, ["node", "--max-old-space-size=256", "record_runner.js"], record=True)
 
 
-def _javascript(code: str, name: str, calls: Sequence[tuple[Any, ...]]) -> str | None:
+def _javascript(code: str, name: str, calls: Sequence[tuple[object, ...]]) -> str | None:
     if not re.search(rf"\b{re.escape(name)}\s*(?:=|\()", code):
         return None
     try:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
 
 from judgegraph.tools.code.language import Step, languages
 from judgegraph.tools.code.languages._values import _c_char, _scalar
@@ -25,7 +24,7 @@ class Rust(ProgramLanguage):
     def names_of(self, named: str) -> tuple[str, ...]:
         return (named, snake_case(named))
 
-    def call_runner(self, code: str, name: str, calls: Sequence[tuple[Any, ...]]) -> str | None:
+    def call_runner(self, code: str, name: str, calls: Sequence[tuple[object, ...]]) -> str | None:
         return _rust(code, name, calls)
 
     def placed_answer(self, code: str) -> str:
@@ -91,7 +90,7 @@ def _rust_string(v: str) -> str:
     return '"' + "".join(escaped.get(c, c if ord(c) >= 0x20 else f"\\u{{{ord(c):x}}}") for c in v) + '"'
 
 
-def _rust_value(t: str, v: Any) -> str | None:
+def _rust_value(t: str, v: object) -> str | None:
     t = t.replace(" ", "")
     if m := re.fullmatch(r"Vec<(.+)>", t):
         if not isinstance(v, list | tuple):
@@ -123,7 +122,7 @@ def _rust_answer(code: str) -> str:
     return re.sub(r"\bfn\s+main\s*\(", "fn jg_answer_main(", code)
 
 
-def _rust(code: str, name: str, calls: Sequence[tuple[Any, ...]]) -> str | None:
+def _rust(code: str, name: str, calls: Sequence[tuple[object, ...]]) -> str | None:
     m = re.search(rf"\bfn\s+{re.escape(name)}\s*\(([^()]*)\)\s*(?:->\s*([^{{]+?))?\s*(?:where[^{{]*)?\{{", code)
     if m is None:
         return None
