@@ -237,7 +237,7 @@ def _listed(document: Document) -> str:
     return document.id if count is None else f"{document.id} ({count} page{'' if count == 1 else 's'})"
 
 
-_FRESH: dict[str, Any] = {
+_FRESH: AgentState = {
     "steps": 0,
     "tool_calls": 0,
     "ruling": None,
@@ -248,7 +248,7 @@ _FRESH: dict[str, Any] = {
 }
 
 
-async def intake(state: AgentState, runtime: Ctx) -> dict[str, Any]:
+async def intake(state: AgentState, runtime: Ctx) -> AgentState:
     """Open the first order's conversation; pairs are judged in both orders by default."""
     ctx, request = runtime.context, state["request"]
     if ctx.client is not None:
@@ -267,7 +267,7 @@ async def intake(state: AgentState, runtime: Ctx) -> dict[str, Any]:
     }
 
 
-async def close_order(state: AgentState, runtime: Ctx) -> dict[str, Any]:
+async def close_order(state: AgentState, runtime: Ctx) -> AgentState:
     """Keep this order's ruling (in request indices); open the next order's conversation, if any."""
     ctx, request = runtime.context, state["request"]
     order = _order(state)
@@ -278,7 +278,7 @@ async def close_order(state: AgentState, runtime: Ctx) -> dict[str, Any]:
         problems[order] = state.get("problem") or "no verdict"
     nxt = state.get("order_index", 0) + 1
     more = nxt < len(state.get("orders", ["AB"]))
-    update: dict[str, Any] = {"rulings": rulings, "problems": problems, "more": more}
+    update: AgentState = {"rulings": rulings, "problems": problems, "more": more}
     if more:
         allowed = state.get("allowed", [])
         update |= {"order_index": nxt, "messages": _opening(ctx, request, allowed, state["orders"][nxt]), **_FRESH}
@@ -290,7 +290,7 @@ def route_after_close(state: AgentState) -> Literal["agent", "finalize"]:
     return "agent" if state.get("more") else "finalize"
 
 
-async def agent(state: AgentState, runtime: Ctx) -> dict[str, Any]:
+async def agent(state: AgentState, runtime: Ctx) -> AgentState:
     """One model turn: tool calls to run, a verdict, or an unusable reply (fed back next turn)."""
     ctx, request = runtime.context, state["request"]
     steps = state.get("steps", 0) + 1
@@ -319,7 +319,7 @@ async def agent(state: AgentState, runtime: Ctx) -> dict[str, Any]:
     said: dict[str, Any] = {"role": "assistant", "content": turn.text or ""}
     if turn.raw_tool_calls:
         said["tool_calls"] = turn.raw_tool_calls
-    update: dict[str, Any] = {"steps": steps, "messages": [*messages, said], "pending": [], "problem": None}
+    update: AgentState = {"steps": steps, "messages": [*messages, said], "pending": [], "problem": None}
     if any(c.name == VERDICT_TOOL for c in turn.tool_calls):  # the verdict ends this order; calls beside it don't run
         try:
             update["ruling"] = _ruling(turn, request)
@@ -363,7 +363,7 @@ def _to_request_indices(call: ToolCall, shown: list[int]) -> ToolCall:
     return call
 
 
-async def act(state: AgentState, runtime: Ctx) -> dict[str, Any]:
+async def act(state: AgentState, runtime: Ctx) -> AgentState:
     """Run the requested tool calls in parallel (within the tool-call budget), reusing any result an earlier
     order already has, and show the model the results."""
     ctx, request = runtime.context, state["request"]
@@ -453,7 +453,7 @@ def _within_limits(
     return run, refused
 
 
-async def force_verdict(state: AgentState, runtime: Ctx) -> dict[str, Any]:
+async def force_verdict(state: AgentState, runtime: Ctx) -> AgentState:
     """The budget is spent: demand the verdict, schema-constrained, with no tools (retried as configured)."""
     ctx, request = runtime.context, state["request"]
     if ctx.client is None:
@@ -488,7 +488,7 @@ async def force_verdict(state: AgentState, runtime: Ctx) -> dict[str, Any]:
     return {"forced": True, "problem": problem}
 
 
-async def finalize(state: AgentState, runtime: Ctx) -> dict[str, Any]:
+async def finalize(state: AgentState, runtime: Ctx) -> AgentState:
     """Deciding evidence the model gathered wins; else the orders' rulings combined (disagreement is a tie);
     else an invalid verdict with the reason."""
     request, evidence = state["request"], state.get("evidence", [])

@@ -5,8 +5,9 @@ from __future__ import annotations
 import asyncio
 import base64
 import re
+from collections.abc import Awaitable, Callable
 from statistics import fmean
-from typing import Any, Literal
+from typing import Literal
 
 from langgraph.graph import END
 from langgraph.runtime import Runtime
@@ -55,7 +56,7 @@ EvidenceContext = JudgeContext[EvidenceOptions]
 Ctx = Runtime[EvidenceContext]
 
 
-def evidence(selects_skill: bool) -> Any:
+def evidence(selects_skill: bool) -> Callable[[JudgeState, Ctx], Awaitable[Command[str]]]:
     """The first node of the evidence-first and skill graphs: gather the deterministic evidence and weigh it, in
     one super-step (each costs LangGraph's machinery about as much as a reference check: BENCHMARKS.md,
     rule_rewards), so a run that a check decides is one node."""
@@ -82,7 +83,7 @@ def evidence(selects_skill: bool) -> Any:
                 planned.extend(plan(request))
         allowed = frozenset(ctx.spec.tools)
         results = await run_recorded(ctx, request, planned, "evidence", allowed) if planned else []
-        update: dict[str, Any] = {"orders": ["AB", "BA"] if both else ["AB"]}
+        update: dict[str, object] = {"orders": ["AB", "BA"] if both else ["AB"]}
         if skill is not None:
             update["skill"] = skill.name
         decided = weigh(request, skill, results)
@@ -112,7 +113,7 @@ EVIDENCE_NEXT = ("deliberate", "tournament", END)
 """Where the `evidence` node may go."""
 
 
-def _after_evidence(request: JudgeRequest, update: dict[str, Any], options: Any) -> str:
+def _after_evidence(request: JudgeRequest, update: dict[str, object], options: EvidenceOptions) -> str:
     """The end where the evidence gave the verdict; else the model: a tournament for best-of-N over more than two
     candidates (unless the options turn it off), else deliberation."""
     if update.get("verdict") is not None:
@@ -174,7 +175,7 @@ def weigh(request: JudgeRequest, skill: Skill | None, evidence: list[ToolResult]
     return decide_from_evidence(request, [e for e in evidence if e.name in deciding], skill.aggregation, policies)
 
 
-def _prompt_messages(state: JudgeState, ctx: EvidenceContext, order: str) -> list[dict[str, Any]]:
+def _prompt_messages(state: JudgeState, ctx: EvidenceContext, order: str) -> list[dict[str, object]]:
     request: JudgeRequest = state["request"]
     spec = ctx.spec
     fmt = verdict_format(request.mode)
@@ -204,12 +205,12 @@ def _prompt_messages(state: JudgeState, ctx: EvidenceContext, order: str) -> lis
     ]
 
 
-def with_images(ctx: AnyContext, request: JudgeRequest, text: str) -> str | list[dict[str, Any]]:
+def with_images(ctx: AnyContext, request: JudgeRequest, text: str) -> str | list[dict[str, object]]:
     """The user message with the request's images attached, where the backend takes images; else the text alone
     (text-only models read images through `zoom_image`'s OCR instead)."""
     if not request.images or ctx.client is None or not ctx.client.profile.images:
         return text
-    parts: list[dict[str, Any]] = [{"type": "text", "text": text}]
+    parts: list[dict[str, object]] = [{"type": "text", "text": text}]
     for name in request_image_names(request):
         try:
             data = ctx.scope.image(name).data
@@ -372,7 +373,7 @@ async def deliberate(state: JudgeState, runtime: Ctx) -> Command[str]:
     if judged_alone(state["request"]):
         return await _deliberate_alone(state, ctx, attempts)
     rulings = dict(state.get("rulings", {}))
-    asked: dict[str, Any] = {}
+    asked: dict[str, object] = {}
     if commit_first(ctx, state["request"]) and "own_answer" not in state:
         own = await _own_answer(state, ctx)
         ruled = ruling_against(state["request"], own) if own is not None else None
@@ -410,7 +411,7 @@ async def _compare_pair(state: JudgeState, ctx: EvidenceContext, a: int, b: int)
     return (a, b)[ruling.winner], bool(agreed)
 
 
-async def tournament(state: JudgeState, runtime: Ctx) -> dict[str, Any]:
+async def tournament(state: JudgeState, runtime: Ctx) -> dict[str, object]:
     """Best-of-N by pairwise comparisons among the candidates no deterministic check ruled out.
 
     Knockout: winners advance (a bye for an odd one out; a split decision goes to the better evidence score,
@@ -501,6 +502,6 @@ def conclude(state: JudgeState, ctx: EvidenceContext, node: str) -> Verdict:
     return verdict
 
 
-async def finalize(state: JudgeState, runtime: Ctx) -> dict[str, Any]:
+async def finalize(state: JudgeState, runtime: Ctx) -> dict[str, object]:
     """The verdict after the model was asked (see `conclude`)."""
     return {"verdict": conclude(state, runtime.context, "finalize")}

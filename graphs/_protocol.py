@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -49,7 +49,7 @@ class JudgeGraph(Protocol):
     """What its tools share (sandboxes, retrieval, MCP connections), for as long as the graph lives."""
 
     @property
-    def compiled(self) -> Any:
+    def compiled(self) -> object:
         """The compiled LangGraph graph (for drawing and inspection)."""
 
     async def arun(
@@ -60,7 +60,7 @@ class JudgeGraph(Protocol):
         in `RunEnd.error`, never raised. With `recorded` (replay), the recording answers every tool call it
         holds."""
 
-    def attach_checkpointer(self, checkpointer: Any) -> None:
+    def attach_checkpointer(self, checkpointer: object) -> None:
         """Checkpoint every step of later runs (thread id = trajectory id)."""
 
     async def aclose(self) -> None:
@@ -121,7 +121,7 @@ def graph_options(spec: JudgeSpec) -> GraphOptions:
         raise ConfigError(f"judge {spec.name!r}: invalid options for graph {spec.graph!r}:\n{e}") from e
 
 
-def build_graph(spec: JudgeSpec, **kwargs: Any) -> JudgeGraph:
+def build_graph(spec: JudgeSpec, **kwargs: object) -> JudgeGraph:
     """Compile `spec`'s graph (`settings`, `checkpointer`, `artifacts` as the builder takes them)."""
     return graph_kinds.get(spec.graph).build(spec, graph_options(spec), **kwargs)
 

@@ -11,19 +11,18 @@ services), which `judgegraph.Judge` supplies: use `Judge.load(name)` to judge.
 from __future__ import annotations
 
 import functools
-from typing import Any
 
 from judgegraph.agents import judges
 from judgegraph.graphs import build_graph
 
 
 @functools.cache
-def compiled(name: str) -> Any:
+def compiled(name: str) -> object:
     """The compiled LangGraph graph of the judge `name`."""
     return build_graph(judges.get(name)).compiled
 
 
-def studio_config(names: list[str], *, checkout: bool = True) -> dict[str, Any]:
+def studio_config(names: list[str], *, checkout: bool = True) -> dict[str, object]:
     """A `langgraph.json` listing the judges `names` as graphs of this module: in a checkout, by its file (the
     repository's own file, installed from `.`); anywhere else, by its import path in the installed package."""
     if checkout:
@@ -36,7 +35,7 @@ def studio_config(names: list[str], *, checkout: bool = True) -> dict[str, Any]:
     return {"dependencies": ["judgegraph"], "graphs": graphs, "python_version": "3.11"}
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     if name.startswith("__") or name not in judges:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r} (and no judge of that name)")
     return compiled(name)

@@ -8,7 +8,6 @@ the caller or the environment caused, which do raise.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from pydantic import ValidationError
 
@@ -110,14 +109,16 @@ class UnsafeExpression(JudgegraphError, ValueError):
     """An answer's expression is not safe to evaluate (outside the token whitelist, or too large a power)."""
 
 
-def field_problems(e: ValidationError | Sequence[Mapping[str, Any]], root: str = "", whole: str = "value") -> str:
+def field_problems(e: ValidationError | Sequence[Mapping[str, object]], root: str = "", whole: str = "value") -> str:
     """A validation error in the caller's terms: each wrong or missing field by its path (`candidates`,
     `request.tests.0.output`; `whole` where the object itself is wrong) and what is wrong, joined by `; ` (no
     model class names, no documentation URLs)."""
     parts = []
     for err in e.errors(include_url=False) if isinstance(e, ValidationError) else e:
-        path = ".".join(str(p) for p in (root, *err["loc"]) if p != "") or whole
-        message = err["msg"].removeprefix("Value error, ")
+        loc = err["loc"]
+        steps = loc if isinstance(loc, tuple | list) else (loc,)
+        path = ".".join(str(p) for p in (root, *steps) if p != "") or whole
+        message = str(err["msg"]).removeprefix("Value error, ")
         if err["type"] == "extra_forbidden":
             message = "not a field of this object"
         parts.append(f"{path}: {message}")

@@ -6,7 +6,6 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Coroutine, Mapping, Sequence
-from typing import Any
 
 from pydantic import BaseModel
 
@@ -45,7 +44,7 @@ class SandboxPool:
         self._free_slots = list(range(size))
         self._sem = asyncio.Semaphore(size)
         self._changed = asyncio.Condition()
-        self._background: set[asyncio.Task[Any]] = set()
+        self._background: set[asyncio.Task[object]] = set()
         self._closed = False
 
     @classmethod
@@ -122,7 +121,7 @@ class SandboxPool:
             self._free_slots.append(slot)
             self._changed.notify_all()
 
-    def _in_background(self, work: Coroutine[Any, Any, None]) -> None:
+    def _in_background(self, work: Coroutine[object, object, None]) -> None:
         """Run `work` off the caller's path; `close` waits for it."""
         task = asyncio.ensure_future(work)
         self._background.add(task)

@@ -16,7 +16,13 @@ from fastapi.testclient import TestClient
 
 from benchmarks.fake_openai import FakeOpenAI, Reply
 from judgegraph import Judge
-from judgegraph.adapters import AsyncJudgeReward, compute_score, compute_score_async, compute_score_batch_async
+from judgegraph.adapters import (
+    AsyncJudgeReward,
+    VerlReward,
+    compute_score,
+    compute_score_async,
+    compute_score_batch_async,
+)
 from judgegraph.adapters import verl as verl_adapter
 from judgegraph.adapters._coalesce import Coalescer
 from judgegraph.adapters._common import group_request, group_scores, pointwise_request
@@ -125,7 +131,7 @@ async def test_verls_per_rollout_calls_are_coalesced_into_groups(
     truths = ["72", "5"] * 3
     infos = [{"index": 10 + i % 2} for i in range(6)]
 
-    async def all_at_once(**kwargs: Any) -> list[dict[str, Any]]:
+    async def all_at_once(**kwargs: Any) -> list[VerlReward]:
         calls = zip(solutions, truths, infos, strict=True)
         return list(await asyncio.gather(*(compute_score_async("gsm8k", x, t, i, **kwargs) for x, t, i in calls)))
 

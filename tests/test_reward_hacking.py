@@ -16,7 +16,7 @@ import pytest
 
 from benchmarks.fake_openai import FakeOpenAI, Reply
 from judgegraph import Judge
-from judgegraph.adapters import AsyncJudgeReward, compute_score_batch_async
+from judgegraph.adapters import AsyncJudgeReward, VerlReward, compute_score_batch_async
 from judgegraph.adapters import verl as verl_adapter
 from judgegraph.serving._server import ServerConfig, create_app
 from judgegraph.settings import Settings
@@ -152,7 +152,7 @@ async def test_a_lookup_of_the_samples_ranks_below_the_programs_that_agree(
     other = HONEST_SOLUTION.replace("return a + b", "total = a\n        total += b\n        return total")
     rollouts = [_py(HONEST_SOLUTION), _py(other), _py(LOOKUP)]
 
-    async def scored(rollouts: list[str]) -> list[dict[str, Any]]:
+    async def scored(rollouts: list[str]) -> list[VerlReward]:
         monkeypatch.setattr(verl_adapter, "_JUDGES", {})
         try:
             return await compute_score_batch_async(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from langchain_core.tools import StructuredTool
 
@@ -17,7 +16,7 @@ def as_langchain_tool(spec: ToolDef, context: Callable[[], ToolContext]) -> Stru
     Failures come back as results (never exceptions), exactly as in judgegraph's own graphs.
     """
 
-    async def run(**arguments: Any) -> tuple[str, ToolResult]:
+    async def run(**arguments: object) -> tuple[str, ToolResult]:
         result = await call_tool(ToolCall(name=spec.name, arguments=arguments, source="model"), context())
         return result.text, result
 

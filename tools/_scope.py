@@ -10,11 +10,13 @@ import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TypeVar, cast
 
 from judgegraph.errors import ToolFailure
 from judgegraph.schema import JudgeRequest
 from judgegraph.tools.claims.retrieval import Passage
+
+_T = TypeVar("_T")
 
 MAX_IMAGE_BYTES = 50 * 1024 * 1024
 
@@ -71,7 +73,7 @@ class RunScope:
     _sources: dict[str, str] = field(default_factory=dict)
     _loaded: dict[str, NamedImage] = field(default_factory=dict)
     _observations: int = 0
-    _cache: dict[str, Any] = field(default_factory=dict)
+    _cache: dict[str, object] = field(default_factory=dict)
     _locks: dict[str, asyncio.Lock] = field(default_factory=dict)
     read: list[tuple[str, list[int], str]] = field(default_factory=list)
     """Text read so far in this run: (image, region, text), in the order it was read. A judge that zoomed into
@@ -116,10 +118,10 @@ class RunScope:
         self._loaded[image.name] = image
         return image
 
-    async def cached(self, key: str, compute: Callable[[], Awaitable[Any]]) -> Any:
+    async def cached(self, key: str, compute: Callable[[], Awaitable[_T]]) -> _T:
         """`compute()` once per run for `key` (decoded images, OCR text); concurrent callers share the result."""
         lock = self._locks.setdefault(key, asyncio.Lock())
         async with lock:
             if key not in self._cache:
                 self._cache[key] = await compute()
-            return self._cache[key]
+            return cast(_T, self._cache[key])  # one key, one kind of value (its prefix names it: `decoded:`, `ocr:`)

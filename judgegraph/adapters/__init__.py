@@ -2,11 +2,18 @@
 
 from judgegraph.adapters._common import group_request, group_scores
 from judgegraph.adapters.trl import AsyncJudgeReward, JudgeReward
-from judgegraph.adapters.verl import compute_score, compute_score_async, compute_score_batch, compute_score_batch_async
+from judgegraph.adapters.verl import (
+    VerlReward,
+    compute_score,
+    compute_score_async,
+    compute_score_batch,
+    compute_score_batch_async,
+)
 
 __all__ = (
     "AsyncJudgeReward",
     "JudgeReward",
+    "VerlReward",
     "compute_score",
     "compute_score_async",
     "compute_score_batch",

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Hashable, Sequence
-from typing import Any, Literal
+from collections.abc import Hashable, Mapping, Sequence
+from typing import Literal
 
 from judgegraph.errors import InvalidInputError
 from judgegraph.schema._request import JudgeRequest
@@ -13,7 +13,7 @@ from judgegraph.schema._verdict import Verdict
 EVIDENCE_FIELDS = ("reference", "tests", "documents", "images", "constraints", "rubric")
 
 
-def text_of(value: Any) -> str:
+def text_of(value: object) -> str:
     """Plain text from a string or a conversational value (a list of chat messages): the last message's content."""
     if isinstance(value, str):
         return value
@@ -23,7 +23,7 @@ def text_of(value: Any) -> str:
     return str(value)
 
 
-def evidence_from(ground_truth: Any) -> dict[str, Any]:
+def evidence_from(ground_truth: object) -> dict[str, object]:
     """A ground truth is a reference answer, or a JSON object (or dict) of JudgeRequest evidence fields."""
     if ground_truth is None:
         return {}
@@ -43,11 +43,15 @@ def evidence_from(ground_truth: Any) -> dict[str, Any]:
     return dict(data)
 
 
-def pointwise_request(request_id: str, prompt: Any, completion: Any, evidence: dict[str, Any]) -> JudgeRequest:
+def pointwise_request(
+    request_id: str, prompt: object, completion: object, evidence: Mapping[str, object]
+) -> JudgeRequest:
     return group_request(request_id, prompt, [completion], evidence)
 
 
-def group_request(request_id: str, prompt: Any, completions: Sequence[Any], evidence: dict[str, Any]) -> JudgeRequest:
+def group_request(
+    request_id: str, prompt: object, completions: Sequence[object], evidence: Mapping[str, object]
+) -> JudgeRequest:
     """The k responses to one prompt as one pointwise request: judged in one run, each response its own score,
     what they share (the reference parsed, identical answers compared, tests built) done once."""
     return JudgeRequest.model_validate(
@@ -69,7 +73,7 @@ def groups(keys: Sequence[Hashable]) -> list[list[int]]:
     return list(found.values())
 
 
-def evidence_key(evidence: dict[str, Any]) -> str:
+def evidence_key(evidence: Mapping[str, object]) -> str:
     """Evidence as a hashable key (two rollouts share a group only if they share their evidence too)."""
     return json.dumps(evidence, sort_keys=True, default=str)
 

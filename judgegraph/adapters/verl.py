@@ -24,9 +24,9 @@ from __future__ import annotations
 import asyncio
 import threading
 import weakref
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from judgegraph.adapters._coalesce import Coalescer
 from judgegraph.adapters._common import (
@@ -55,17 +55,31 @@ def _judge(name: str) -> Judge:
         return _JUDGES[name]
 
 
+class VerlReward(TypedDict):
+    """One rollout's reward as verl reads it: `score` is the reward, the rest travel in its reward extra info."""
+
+    score: float
+    valid: bool
+    """Whether `score` is a ruling (false: the judgment failed, or no evidence decided and the reward abstained)."""
+    abstained: bool
+    """No evidence decided and the model is not trusted to (`Settings.undecided`): the mask to drop it by."""
+    decided_by: str
+    trajectory_id: str
+    group_size: int
+    error: str
+
+
 @dataclass(frozen=True)
 class _Rollout:
     """One rollout as verl passes it to a reward function."""
 
     data_source: str
     solution: str
-    ground_truth: Any
-    info: dict[str, Any]
+    ground_truth: object
+    info: Mapping[str, object]
 
 
-async def _judge_group(rollouts: list[_Rollout], judge: Judge | None = None) -> list[dict[str, Any]]:
+async def _judge_group(rollouts: list[_Rollout], judge: Judge | None = None) -> list[VerlReward]:
     """One prompt's rollouts as one group judgment: one dict each, in order. A group whose judgment fails gives
     each of its rollouts score 0.0 with `valid` false and the reason (verl needs a number; `valid` says it is
     none). `judge`: the one to use; None: this worker's judge of the name the rollout's extra info gives."""
@@ -101,12 +115,12 @@ async def _judge_group(rollouts: list[_Rollout], judge: Judge | None = None) -> 
     ]
 
 
-_COALESCERS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Coalescer[_Rollout, dict[str, Any]]] = (
+_COALESCERS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Coalescer[_Rollout, VerlReward]] = (
     weakref.WeakKeyDictionary()
 )
 
 
-def _coalescer() -> Coalescer[_Rollout, dict[str, Any]]:
+def _coalescer() -> Coalescer[_Rollout, VerlReward]:
     """The running event loop's coalescer (verl runs its reward loop's calls on one loop per worker)."""
     loop = asyncio.get_running_loop()
     if loop not in _COALESCERS:
@@ -117,13 +131,13 @@ def _coalescer() -> Coalescer[_Rollout, dict[str, Any]]:
 async def compute_score_async(
     data_source: str,
     solution_str: str,
-    ground_truth: Any,
-    extra_info: dict[str, Any] | None = None,
+    ground_truth: object,
+    extra_info: Mapping[str, object] | None = None,
     *,
     group_window_s: float = GROUP_WINDOW_S,
     group_size: int | None = None,
-    **kwargs: Any,
-) -> dict[str, Any]:
+    **kwargs: object,
+) -> VerlReward:
     """verl's `compute_score`, async: `{"score": float, "valid": bool, "abstained": bool, "decided_by": str,
     "trajectory_id": str, "group_size": int, "error": str}`. verl needs a number: a response no evidence decides,
     with an untrusted model (`Settings.undecided`), scores 0.0 with `valid` false and `abstained` true, which
@@ -140,8 +154,12 @@ async def compute_score_async(
 
 
 def compute_score(
-    data_source: str, solution_str: str, ground_truth: Any, extra_info: dict[str, Any] | None = None, **kwargs: Any
-) -> dict[str, Any]:
+    data_source: str,
+    solution_str: str,
+    ground_truth: object,
+    extra_info: Mapping[str, object] | None = None,
+    **kwargs: Any,
+) -> VerlReward:
     """verl's `compute_score`, sync (runs on the judge's own event loop thread when called from sync code)."""
     judge = _judge(str((extra_info or {}).get("judge", "evidence")))
     try:
@@ -151,7 +169,7 @@ def compute_score(
     raise UsageError("inside an event loop, await compute_score_async instead")
 
 
-def _group_key(data_source: str, ground_truth: Any, extra_info: dict[str, Any]) -> tuple[str, str, str, str]:
+def _group_key(data_source: str, ground_truth: object, extra_info: Mapping[str, object]) -> tuple[str, str, str, str]:
     """Rollouts of one prompt share a data source, a ground truth and the prompt (or, without one, the dataset
     row's `index`, which verl copies to each of a prompt's rollouts)."""
     prompt = str(extra_info.get("prompt", "")) or f"index:{extra_info.get('index', '')}"
@@ -161,13 +179,13 @@ def _group_key(data_source: str, ground_truth: Any, extra_info: dict[str, Any]) 
 async def compute_score_batch_async(
     data_sources: Sequence[str],
     solution_strs: Sequence[str],
-    ground_truths: Sequence[Any],
-    extra_infos: Sequence[dict[str, Any] | None] | None = None,
+    ground_truths: Sequence[object],
+    extra_infos: Sequence[Mapping[str, object] | None] | None = None,
     *,
     concurrency: int = 32,
     judge: Judge | None = None,
-    **kwargs: Any,
-) -> list[dict[str, Any]]:
+    **kwargs: object,
+) -> list[VerlReward]:
     """verl's batch reward function: lists in, one dict per rollout out (in order). The rollouts of each prompt are
     one group judgment (one run, one trajectory, each rollout its own score); groups are judged `concurrency` at a
     time. A group whose judgment fails gives each of its rollouts score 0.0 with `valid` false and the reason.
@@ -178,7 +196,7 @@ async def compute_score_batch_async(
     if not len(data_sources) == len(ground_truths) == len(infos) == n:
         raise UsageError("data_sources, solution_strs, ground_truths and extra_infos must have the same length")
     rollouts = [_Rollout(str(data_sources[i]), solution_strs[i], ground_truths[i], infos[i]) for i in range(n)]
-    out: list[dict[str, Any]] = [{} for _ in range(n)]
+    out: dict[int, VerlReward] = {}
     sem = asyncio.Semaphore(concurrency)
 
     async def one(members: list[int]) -> None:
@@ -189,16 +207,16 @@ async def compute_score_batch_async(
 
     keys = [_group_key(r.data_source, r.ground_truth, r.info) for r in rollouts]
     await asyncio.gather(*(one(members) for members in groups(keys)))
-    return out
+    return [out[i] for i in range(n)]  # every position is one group's member
 
 
 def compute_score_batch(
     data_sources: Sequence[str],
     solution_strs: Sequence[str],
-    ground_truths: Sequence[Any],
-    extra_infos: Sequence[dict[str, Any] | None] | None = None,
+    ground_truths: Sequence[object],
+    extra_infos: Sequence[Mapping[str, object] | None] | None = None,
     **kwargs: Any,
-) -> list[dict[str, Any]]:
+) -> list[VerlReward]:
     """`compute_score_batch_async` for verl's (synchronous) batch reward manager."""
     infos = list(extra_infos) if extra_infos is not None else [None] * len(solution_strs)
     names = {str((x or {}).get("judge", "evidence")) for x in infos} or {"evidence"}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -28,7 +28,7 @@ class BackendProfile(BaseModel):
     """Whether `tool_choice="required"` is accepted (llama.cpp asserts on it)."""
     parallel_tool_calls: bool
     """Whether several tool calls per turn are supported."""
-    token_ids_extra: dict[str, Any] = {}
+    token_ids_extra: dict[str, object] = {}
     """Extra body fields that make the server return prompt and completion token ids."""
     logprobs: bool = True
     """Whether the server returns per-token logprobs when asked."""
@@ -43,7 +43,7 @@ class BackendProfile(BaseModel):
     owned_by: tuple[str, ...] = ()
     """`/v1/models`' `owned_by` values that identify this kind of server (how a profile is detected)."""
 
-    def response_format(self, name: str, schema: dict[str, Any]) -> dict[str, Any]:
+    def response_format(self, name: str, schema: dict[str, object]) -> dict[str, object]:
         """The `response_format` that constrains output to `schema`."""
         if self.structured_output == "json_schema":
             return {"type": "json_schema", "json_schema": {"name": name, "schema": schema, "strict": True}}
@@ -51,7 +51,7 @@ class BackendProfile(BaseModel):
             return {"type": "json_object", "schema": schema}
         return {"type": "json_object"}
 
-    def tool_choice(self, choice: str | dict[str, Any] | None) -> str | dict[str, Any] | None:
+    def tool_choice(self, choice: str | dict[str, object] | None) -> str | dict[str, object] | None:
         """`choice` adapted to what the server accepts."""
         if choice == "required" and not self.tool_choice_required:
             log.warning("backend %s does not support tool_choice='required'; sending 'auto'", self.name)

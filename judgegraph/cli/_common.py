@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from pydantic import ValidationError
@@ -52,7 +52,7 @@ BudgetOpt = Annotated[
     typer.Option("--budget", min=0.001, help="Seconds per judgment; past it the verdict is invalid, saying so."),
 ]
 # Which recorded runs (runs, export): each a field of the store's RunFilter.
-RUN_FILTERS: dict[str, Any] = {
+RUN_FILTERS: dict[str, object] = {
     "judge": Annotated[str | None, typer.Option("--judge", help="Runs of this judge.")],
     "correct": Annotated[
         bool | None, typer.Option("--correct/--incorrect", help="Runs whose verdict agrees (or not) with the label.")
@@ -67,7 +67,7 @@ def with_run_filters(command: Callable[..., None]) -> Callable[..., None]:
     """`command(..., where: RunFilter)` as the CLI shows it: the run filters (`RUN_FILTERS`) as its last options
     in place of `where`, gathered into the `RunFilter` it is called with. One list of filters for every command
     that reads recorded runs."""
-    signature = inspect.signature(command, eval_str=True, locals={"RunFilter": Any})  # `where` is replaced
+    signature = inspect.signature(command, eval_str=True, locals={"RunFilter": object})  # `where` is replaced
     kept = [p for p in signature.parameters.values() if p.name != "where"]
     added = [
         inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=option)
@@ -75,7 +75,7 @@ def with_run_filters(command: Callable[..., None]) -> Callable[..., None]:
     ]
 
     @functools.wraps(command)
-    def filtered(**given: Any) -> None:
+    def filtered(**given: object) -> None:
         from judgegraph.store import RunFilter
 
         command(
@@ -88,7 +88,7 @@ def with_run_filters(command: Callable[..., None]) -> Callable[..., None]:
     return filtered
 
 
-def load_settings(**overrides: Any) -> Settings:
+def load_settings(**overrides: object) -> Settings:
     """The flags given, over `JUDGEGRAPH_*`; a bad value exits 2 naming its variable or flag."""
     try:
         return Settings.from_env(**overrides)

@@ -213,7 +213,7 @@ class Judge:
             model=client.model if client is not None else "",
         )
 
-    async def new_trajectory(self, request: JudgeRequest | Mapping[str, Any]) -> Trajectory:
+    async def new_trajectory(self, request: JudgeRequest | Mapping[str, object]) -> Trajectory:
         """An empty trajectory of `request` by this judge, for `arun(..., trajectory=)`."""
         if not isinstance(request, JudgeRequest):
             request = JudgeRequest.model_validate(request)
@@ -221,7 +221,7 @@ class Judge:
         return Trajectory(judge=self.name, request=request, label=request.label, versions=self._versions())
 
     async def arun(
-        self, request: JudgeRequest | Mapping[str, Any], *, trajectory: Trajectory | None = None
+        self, request: JudgeRequest | Mapping[str, object], *, trajectory: Trajectory | None = None
     ) -> Trajectory:
         """Judge one request and return its whole trajectory (also written to the store).
 
@@ -240,7 +240,7 @@ class Judge:
         return trajectory
 
     async def ajudge_many(
-        self, requests: Iterable[JudgeRequest | Mapping[str, Any]], concurrency: int = 8
+        self, requests: Iterable[JudgeRequest | Mapping[str, object]], concurrency: int = 8
     ) -> AsyncIterator[BatchItem]:
         """Judge many requests, `concurrency` at a time, yielding each result as it finishes (not in order).
 
@@ -253,7 +253,7 @@ class Judge:
         await self.open()
         sem = asyncio.Semaphore(concurrency)
 
-        async def one(index: int, request: JudgeRequest | Mapping[str, Any]) -> BatchItem:
+        async def one(index: int, request: JudgeRequest | Mapping[str, object]) -> BatchItem:
             async with sem:
                 try:
                     t = await self.arun(request)
@@ -277,7 +277,7 @@ class Judge:
         context = ToolContext(request=request, services=self._graph.services, model=self._endpoint.lazy)
         return await call_tool(call, context)
 
-    async def ajudge(self, request: JudgeRequest | Mapping[str, Any]) -> Verdict:
+    async def ajudge(self, request: JudgeRequest | Mapping[str, object]) -> Verdict:
         """Judge one request; returns the verdict (the trajectory is in the store)."""
         trajectory = await self.arun(request)
         assert trajectory.verdict is not None
@@ -318,11 +318,11 @@ class Judge:
             loop_thread = self._loop_thread
         return loop_thread.run(coro)
 
-    def run(self, request: JudgeRequest | Mapping[str, Any]) -> Trajectory:
+    def run(self, request: JudgeRequest | Mapping[str, object]) -> Trajectory:
         """Synchronous `arun`."""
         return self._sync(self.arun(request))
 
-    def judge(self, request: JudgeRequest | Mapping[str, Any]) -> Verdict:
+    def judge(self, request: JudgeRequest | Mapping[str, object]) -> Verdict:
         """Synchronous `ajudge`."""
         return self._sync(self.ajudge(request))
 

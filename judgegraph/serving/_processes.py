@@ -172,7 +172,7 @@ class ProcessJudge:
         if self.store is not None:
             self.store.close()
 
-    async def arun(self, request: JudgeRequest | Mapping[str, Any]) -> Trajectory:
+    async def arun(self, request: JudgeRequest | Mapping[str, object]) -> Trajectory:
         """Judge one request on the least-busy worker; record its trajectory in the driver's store."""
         if not isinstance(request, JudgeRequest):
             request = JudgeRequest.model_validate(request)

@@ -242,7 +242,7 @@ class RayJudge:
     def actors(self) -> int:
         return len(self._actors)
 
-    async def arun(self, request: JudgeRequest | Mapping[str, Any]) -> Trajectory:
+    async def arun(self, request: JudgeRequest | Mapping[str, object]) -> Trajectory:
         """Judge one request on the least-busy actor; record its trajectory in the driver's store."""
         if not isinstance(request, JudgeRequest):
             request = JudgeRequest.model_validate(request)
