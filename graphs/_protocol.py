@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -25,6 +25,8 @@ from judgegraph.schema import (
 )
 
 if TYPE_CHECKING:
+    from langgraph.graph.state import CompiledStateGraph
+
     from judgegraph.agents import JudgeSpec
     from judgegraph.backends import ChatModel
     from judgegraph.tools import RecordedTools, ToolServices
@@ -49,8 +51,8 @@ class JudgeGraph(Protocol):
     """What its tools share (sandboxes, retrieval, MCP connections), for as long as the graph lives."""
 
     @property
-    def compiled(self) -> object:
-        """The compiled LangGraph graph (for drawing and inspection)."""
+    def compiled(self) -> CompiledStateGraph[Any, Any, Any, Any]:
+        """The compiled LangGraph graph (for drawing and inspection; each graph kind has its own state)."""
 
     async def arun(
         self, trajectory: Trajectory, client: ChatModel | None, *, recorded: RecordedTools | None = None

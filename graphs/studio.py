@@ -11,13 +11,17 @@ services), which `judgegraph.Judge` supplies: use `Judge.load(name)` to judge.
 from __future__ import annotations
 
 import functools
+from typing import TYPE_CHECKING, Any
 
 from judgegraph.agents import judges
 from judgegraph.graphs import build_graph
 
+if TYPE_CHECKING:
+    from langgraph.graph.state import CompiledStateGraph
+
 
 @functools.cache
-def compiled(name: str) -> object:
+def compiled(name: str) -> CompiledStateGraph[Any, Any, Any, Any]:
     """The compiled LangGraph graph of the judge `name`."""
     return build_graph(judges.get(name)).compiled
 
@@ -35,7 +39,7 @@ def studio_config(names: list[str], *, checkout: bool = True) -> dict[str, objec
     return {"dependencies": ["judgegraph"], "graphs": graphs, "python_version": "3.11"}
 
 
-def __getattr__(name: str) -> object:
+def __getattr__(name: str) -> CompiledStateGraph[Any, Any, Any, Any]:
     if name.startswith("__") or name not in judges:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r} (and no judge of that name)")
     return compiled(name)
