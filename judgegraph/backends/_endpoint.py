@@ -4,6 +4,7 @@ connected or started until a run asks the model something: a batch decided by ru
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 from typing_extensions import Unpack
 
@@ -60,7 +61,7 @@ class LazyModel:
     async def close(self) -> None:
         await self._endpoint.close()
 
-    async def chat(self, messages: list[dict[str, object]], **options: Unpack[ChatOptions]) -> ModelTurn:
+    async def chat(self, messages: list[dict[str, Any]], **options: Unpack[ChatOptions]) -> ModelTurn:
         await self.connect()
         live = self.connected
         if live is None:
