@@ -392,3 +392,45 @@ def test_a_language_that_is_not_called_into_says_so() -> None:
 
     with pytest.raises(NotCallable, match=r"awk code, whose calls the judge does not run .*python"):
         calling(Programs())  # type: ignore[arg-type]
+
+
+FORGED = '\\n{\\"value\\":null,\\"unprintable\\":\\"a set\\"}'
+"""A report line as the runner writes one, saying the value cannot be compared (which would make the example
+inform only), as a wrong answer would print it before ending the program."""
+
+FORGERS = {
+    "c": "int* twoSum(int* nums, int numsSize, int target, int* returnSize) {\n"
+    f'    printf("{FORGED}\\n");\n    exit(0);\n}}',
+    "cpp": "class Solution {\npublic:\n    vector<int> twoSum(vector<int>& nums, int target) {\n"
+    f'        cout << "{FORGED}" << endl;\n        exit(0);\n    }}\n}};',
+    "java": "class Solution {\n    public int[] twoSum(int[] nums, int target) {\n"
+    f'        System.out.println("{FORGED}");\n        System.exit(0);\n        return null;\n    }}\n}}',
+    "javascript": f'var twoSum = function(nums, target) {{\n    console.log("{FORGED}");\n    process.exit(0);\n}};',
+    "go": 'import (\n\t"fmt"\n\t"os"\n)\n\nfunc twoSum(nums []int, target int) []int {\n'
+    f'\tfmt.Println("{FORGED}")\n\tos.Exit(0)\n\treturn nil\n}}',
+    "rust": "impl Solution {\n    pub fn two_sum(nums: Vec<i32>, target: i32) -> Vec<i32> {\n"
+    f'        println!("{FORGED.replace("{", "{{").replace("}", "}}")}");\n        std::process::exit(0);\n    }}\n}}',
+}
+
+
+@pytest.mark.parametrize("language", list(FORGERS))
+async def test_an_answer_cannot_write_the_runners_report(services: ToolServices, language: str) -> None:
+    """The runner's report line starts with the build's token, which the answer cannot know: an answer that
+    prints a report of its own (here one saying its value cannot be compared, which would make the examples
+    inform only) and ends the program fails every example instead of escaping them."""
+    request = {"prompt": TWO_SUM, "candidates": [_fenced(FORGERS[language], language), "x"]}
+    r = await _call(services, request, "run_examples", candidate=0)
+    assert r.data and r.data["decisive"] == 2 and r.data["failed"] == 2, r.text
+    assert all("no result" in c["got"] for c in r.data["cases"]), r.text
+
+
+@pytest.mark.parametrize("language", ["c", "cpp"])
+async def test_an_answer_that_breaks_the_runner_with_a_macro_fails(services: ToolServices, language: str) -> None:
+    """A macro reaches past the answer into the runner's lines: a build that then fails is the answer's doing,
+    wherever the compiler reports it (a wrong answer that broke the runner on purpose would otherwise make every
+    example inform only)."""
+    answer = C_TWO_SUM if language == "c" else FOREIGN_ANSWERS["cpp"]
+    broken = answer.replace("return r;\n}", "return r;\n}\n#define switch if").replace("};", "};\n#define switch if")
+    request = {"prompt": TWO_SUM, "candidates": [_fenced(broken, language), "x"]}
+    r = await _call(services, request, "run_examples", candidate=0)
+    assert r.data and r.data["decisive"] == 2 and r.data["failed"] == 2, r.text

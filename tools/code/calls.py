@@ -51,11 +51,16 @@ class CallProgram:
     doing, no fault of the answer); None where nothing is built around it."""
     build_error_line: re.Pattern[str] | None = None
     """Where the compiler names a line it failed on (group 1: the line's number)."""
+    answer_reaches_runner: bool = False
+    """The answer rewrites the runner's lines as well as its own (a C or C++ macro): a failed build is its doing
+    wherever the compiler reports it (else an answer could break the runner on purpose, and its examples would
+    only inform)."""
 
     def answers_fault(self, build_error: str) -> bool:
-        """Whether a failed build failed in the answer's own lines (else it is the runner's doing: a call it
-        wrote that this answer's types do not take)."""
-        if self.answer_lines is None or self.build_error_line is None:
+        """Whether a failed build is the answer's doing: it failed in the answer's own lines, or the answer
+        reaches into the runner's (else it is the runner's: a call it wrote that this answer's types do not
+        take)."""
+        if self.answer_lines is None or self.build_error_line is None or self.answer_reaches_runner:
             return True
         if self._unbalanced(self.answer_lines):
             return True  # a brace it never closed: the compiler reports the error where the file ends, in the runner

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import ClassVar
 
 from judgegraph.sandboxes import Limits
@@ -174,10 +174,20 @@ class ProgramLanguage:
                 answers_fault=False,
             )
         answer = self.placed_answer(code)
-        start = source[: source.index(answer)].count("\n") + 1
+        at = source.find(answer)
+        start = source[:at].count("\n") + 1
+        lines = range(start, start + answer.count("\n") + 1) if at >= 0 else None
         tests: list[Test] = [IOTest(input=f"{k}\n", output="") for k in range(len(calls))]
-        program = capturing(self.program(source, tests, None, case_timeout_s), stop_after)
-        return CallProgram(program, source, range(start, start + answer.count("\n") + 1), self.build_error_line)
+        program = capturing(self._driver([self.call_step(source)], tests, case_timeout_s), stop_after)
+        reaches = _DEFINE.search(code) is not None  # a macro of the answer's rewrites the runner's lines too
+        return CallProgram(program, source, lines, self.build_error_line, answer_reaches_runner=reaches)
+
+    def call_step(self, runner: str) -> Step:
+        """How the runner is built and run: as the language's programs are, with the build's token spelled into
+        its sources (`record`; the runner prints it before its report, so a report the answer prints is none)
+        and the sources deleted once built (`secret`), so the answer cannot read the token back at run time."""
+        step = self.step(runner, None)
+        return replace(step, record=True, secret=tuple(step.sources))
 
     def call_observed(self, status: str, message: str) -> Observed:
         """A passed run's printed output holds its report line; the value, where it could be printed as data."""
@@ -185,6 +195,9 @@ class ProgramLanguage:
 
     def program(self, code: str, tests: list[Test], entry_point: str | None, case_timeout_s: float) -> Program:
         steps = [self.step(code, None)] + [self.step(code, t) for t in tests if isinstance(t, str)]
+        return self._driver(steps, tests, case_timeout_s)
+
+    def _driver(self, steps: list[Step], tests: list[Test], case_timeout_s: float) -> Program:
         return driver_program(
             steps,
             tests,

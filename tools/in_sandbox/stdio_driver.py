@@ -3,7 +3,8 @@
 Not imported by judgegraph: it runs in the sandbox as `python3 -I driver.py`, for every language whose tests are
 stdin/stdout cases, and for function-style tests in languages other than Python (the candidate's code and the
 test program built together with a runner from `in_sandbox/`; the case passes when that program exits 0 and its
-runner wrote the build's completion token, which only a return from the test's own `main` does). It reads the
+runner wrote the build's completion token, which only a return from the test's own `main` does; a call runner's
+observed report is the line its token starts). It reads the
 spec (sources, commands, expected outputs, report marker) from `.judgegraph-run.json` and deletes the file before
 anything of the candidate's is built or run, then makes itself undumpable, so neither the compiler (an `#include`
 of the spec) nor the program (/proc, ptrace) can read the marker or the expected outputs. Each build happens in a
@@ -193,6 +194,8 @@ def run_case(case, step, env, spec, token=None):
     if case.get("capture"):  # observed, not tested: the judge compares the output outside the sandbox
         if status != 0:
             return ["error", exited(status) + ": " + err[-300:].strip()]
+        if token is not None:  # a call runner's: its report is the line its token starts, not what the answer printed
+            return reported(out, token.decode())
         return ["passed", out[:CAPTURED]]
     if "output" in case:
         if status != 0:
@@ -207,6 +210,15 @@ def run_case(case, step, env, spec, token=None):
     if record is not None and b"".join(record) != token:
         return ["failed", "exited 0 before the test's checks completed (no completion record)"]
     return ["passed", ""]
+
+
+def reported(out, token):
+    """A call runner's report: the first line that starts with the build's token (only the runner can spell it;
+    an answer that printed a report of its own, or ended the program before the runner reported, has none)."""
+    for line in out.split("\n"):
+        if line.startswith(token):
+            return ["passed", line[len(token) :][:CAPTURED]]
+    return ["error", "the call returned no result: the program ended before the runner reported"]
 
 
 def kill_descendants():

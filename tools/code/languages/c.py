@@ -184,7 +184,14 @@ static void jg_bool(bool v) { fputs(v ? "true" : "false", stdout); }
 static void jg_real(double v) {
     if (isfinite(v)) printf("%.17g", v); else fputs(isnan(v) ? "NaN" : v > 0 ? "Infinity" : "-Infinity", stdout);
 }
+static const unsigned char __JG_KEY___masked[] = {__JG_MASKED__};
+static const unsigned char __JG_KEY___mask[] = {__JG_MASK__};
+static void __JG_KEY___token(void) {
+    for (size_t i = 0; i < sizeof __JG_KEY___mask; i++) putchar(__JG_KEY___masked[i] ^ __JG_KEY___mask[i]);
+}
 """
+"""The values as JSON, and the build's token that starts the report line (spelled by the driver: `__JG_MASKED__`
+and `__JG_MASK__`, under a name `__JG_KEY__` the answer cannot know)."""
 
 
 _C_HEADERS = "".join(
@@ -226,7 +233,8 @@ def _c(code: str, name: str, calls: Sequence[tuple[object, ...]]) -> str | None:
         passing = [d[1] for d in declared if d is not None] + [extra[r] for r in returned]
         call = f"{name}({', '.join(passing)})"
         lines.append(f"{call};" if returns == "void" else f"{returns} jg_r = {call};")
-        lines.append(f'printf("\\n{{\\"value\\":"); {value} printf(",\\"first\\":"); {first} printf("}}\\n"); break;')
+        report = f'printf("{{\\"value\\":"); {value} printf(",\\"first\\":"); {first} printf("}}\\n");'
+        lines.append(f'printf("\\n"); __JG_KEY___token(); {report} break;')
         cases.append(f"case {k}: {{ {' '.join(lines)} }}")
     return (
         f"{_C_HEADERS}#define main jg_answer_main\n{code}\n#undef main\n{_C_JSON}\n"

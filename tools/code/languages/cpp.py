@@ -68,6 +68,11 @@ template <class T> static void jg_json(std::ostream& o, const T& v) {
         o << ']';
     }
 }
+static const unsigned char __JG_KEY___masked[] = {__JG_MASKED__};
+static const unsigned char __JG_KEY___mask[] = {__JG_MASK__};
+static void __JG_KEY___token(std::ostream& o) {
+    for (size_t i = 0; i < sizeof __JG_KEY___mask; i++) o << (char)(__JG_KEY___masked[i] ^ __JG_KEY___mask[i]);
+}
 """
 
 
@@ -101,10 +106,11 @@ def _cpp(code: str, name: str, calls: Sequence[tuple[object, ...]]) -> str | Non
             return None
         lines.append("Solution jg_s;" if on else "")
         first = "jg_json(std::cout, a0);" if types else 'std::cout << "null";'
+        start = 'std::cout << "\\n"; __JG_KEY___token(std::cout); std::cout << "{\\"value\\":'
         if returns == "void":
-            lines.append(f'{call}; std::cout << "\\n{{\\"value\\":null";')
+            lines.append(f'{call}; {start}null";')
         else:
-            lines.append(f'auto jg_r = {call}; std::cout << "\\n{{\\"value\\":"; jg_json(std::cout, jg_r);')
+            lines.append(f'auto jg_r = {call}; {start}"; jg_json(std::cout, jg_r);')
         lines.append(f'std::cout << ",\\"first\\":"; {first} std::cout << "}}" << std::endl; break;')
         cases.append(f"case {k}: {{ {' '.join(lines)} }}")
     return (

@@ -171,6 +171,17 @@ def _go_types(params: str) -> list[str]:
     return [t or "" for t in types]
 
 
+_GO_TOKEN = """func __JG_KEY___token() string {
+	masked := []byte{__JG_MASKED__}
+	mask := []byte{__JG_MASK__}
+	for i := range mask {
+		masked[i] ^= mask[i]
+	}
+	return string(masked)
+}"""
+"""The build's token that starts the report line (spelled by the driver, under a name the answer cannot know)."""
+
+
 def _go(code: str, name: str, calls: Sequence[tuple[object, ...]]) -> str | None:
     m = re.search(rf"\bfunc\s+{re.escape(name)}\s*\(([^()]*)\)\s*([^{{]*?)\s*\{{", code)
     if m is None:
@@ -190,12 +201,12 @@ def _go(code: str, name: str, calls: Sequence[tuple[object, ...]]) -> str | None
         lines.append(f"jgR := {call}" if returns else call)
         value = f"jgJSON(jgR, {_go_chars(returns)})" if returns else '"null"'
         first = f"jgJSON(a0, {_go_chars(types[0])})" if types else '"null"'
-        lines.append(f'fmt.Printf("\\n{{\\"value\\":%s,\\"first\\":%s}}\\n", {value}, {first})')
+        lines.append(f'fmt.Printf("\\n%s{{\\"value\\":%s,\\"first\\":%s}}\\n", __JG_KEY___token(), {value}, {first})')
         cases.append(f"\tcase {k}:\n\t\t" + "\n\t\t".join(lines))
     imports = dict.fromkeys(['"encoding/json"', '"fmt"', '"math"', '"reflect"', '"regexp"', *_go_imports(code)])
     return (
         "package main\n\nimport (\n" + "".join(f"\t{i}\n" for i in imports) + ")\n\n"
-        f"{_go_answer(code)}\n{_GO_JSON}\n"
+        f"{_go_answer(code)}\n{_GO_JSON}\n{_GO_TOKEN}\n"
         "func main() {\n\tvar jgCase int\n\tfmt.Scan(&jgCase)\n\tswitch jgCase {\n" + "\n".join(cases) + "\n\t}\n}\n"
     )
 

@@ -137,6 +137,16 @@ def _java_answer(code: str) -> str:
     return re.sub(r"(?m)^public\s+((?:final\s+|abstract\s+)*(?:class|interface|enum|record)\b)", r"\1", code)
 
 
+_JAVA_TOKEN = """    static String __JG_KEY___token() {
+        int[] masked = {__JG_MASKED__};
+        int[] mask = {__JG_MASK__};
+        StringBuilder token = new StringBuilder();
+        for (int i = 0; i < mask.length; i++) token.append((char) (masked[i] ^ mask[i]));
+        return token.toString();
+    }"""
+"""The build's token that starts the report line (spelled by the driver, under a name the answer cannot know)."""
+
+
 def _java(code: str, name: str, calls: Sequence[tuple[object, ...]]) -> str | None:
     m = re.search(rf"([\w<>\[\],\s]+?)\s+\b{re.escape(name)}\s*\(([^)]*)\)\s*(?:throws[^{{]*)?\{{", code)
     if m is None or not re.search(r"\bclass\s+Solution\b", code):
@@ -155,13 +165,14 @@ def _java(code: str, name: str, calls: Sequence[tuple[object, ...]]) -> str | No
         first = "jgJson(a0)" if types else '"null"'
         value = "null" if returns == "void" else "jgJson(jgR)"
         lines.append(f"{call};" if returns == "void" else f"Object jgR = {call};")
-        lines.append(f'System.out.println("\\n{{\\"value\\":" + {value} + ",\\"first\\":" + {first} + "}}"); break;')
+        report = f'"{{\\"value\\":" + {value} + ",\\"first\\":" + {first} + "}}"'
+        lines.append(f'System.out.println("\\n" + __JG_KEY___token() + {report}); break;')
         cases.append(f"case {k}: {{ {' '.join(lines)} }}")
     return (
         "import java.util.*;\nimport java.util.stream.*;\n"
         f"{_java_answer(code)}\n"
         "public class JgMain {\n"
-        f"{_JAVA_JSON}\n"
+        f"{_JAVA_JSON}\n{_JAVA_TOKEN}\n"
         "    public static void main(String[] jgArgs) throws Exception {\n"
         "        java.io.BufferedReader jgIn = new java.io.BufferedReader(new java.io.InputStreamReader(System.in));\n"
         "        int jgCase = Integer.parseInt(jgIn.readLine().trim());\n"

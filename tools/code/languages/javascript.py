@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from judgegraph.tools.code.language import Step, languages
 from judgegraph.tools.code.stdio_languages import _RUNTIME, ProgramLanguage, _runner
@@ -15,12 +16,30 @@ class JavaScript(ProgramLanguage):
     def call_runner(self, code: str, name: str, calls: Sequence[tuple[object, ...]]) -> str | None:
         return _javascript(code, name, calls)
 
+    def call_step(self, runner: str) -> Step:
+        """Node runs the runner's source as it is, once per call, so the source (and its token) stays on disk:
+        the token is under a name the answer cannot know, and the report is written with the functions as they
+        were before the answer ran; an answer that reads the runner's file back can still find it."""
+        return replace(self.step(runner, None), record=True)
+
     def step(self, code: str, test: str | None) -> Step:
         if test is None:
             return Step({"main.js": code}, None, ["node", "--max-old-space-size=256", "main.js"])
         # The runner reads both, deletes itself, and runs them as one module with the test's own `require`.
         sources = {"solution.js": code, "test.js": test, "record_runner.js": _runner("record_runner.js")}
         return Step(sources, None, ["node", "--max-old-space-size=256", "record_runner.js"], record=True)
+
+
+_JS_REPORT = r"""const __JG_KEY___report = ((write, stringify, token) => (report, replacer) => {
+  const text = stringify(report, replacer).replace(/"\\u0000jg:(NaN|-?Infinity)"/g, "$1");
+  write(1, "\n" + token + text + "\n");
+})(
+  require("fs").writeSync,
+  JSON.stringify,
+  String.fromCharCode(...[__JG_MASKED__].map((m, i) => m ^ [__JG_MASK__][i])),
+);"""
+"""Before the answer's code (which runs first, and may replace `JSON.stringify` or `console.log`): the report line,
+started by the build's token, written with the functions as they were, under a name the answer cannot know."""
 
 
 def _javascript(code: str, name: str, calls: Sequence[tuple[object, ...]]) -> str | None:
@@ -34,7 +53,7 @@ def _javascript(code: str, name: str, calls: Sequence[tuple[object, ...]]) -> st
         f"(typeof {name} === 'function' ? {name} : (() => {{ const s = new Solution(); return s.{name}.bind(s); }})())"
     )
     return (
-        f"{code}\n"
+        f"{_JS_REPORT}\n{code}\n"
         ";(() => {\n"
         "  const jgCase = parseInt(require('fs').readFileSync(0, 'utf8'));\n"
         f"  const jgArgs = {cases}[jgCase];\n"
@@ -42,11 +61,10 @@ def _javascript(code: str, name: str, calls: Sequence[tuple[object, ...]]) -> st
         "  const first = jgArgs.length ? jgArgs[0] : null;\n"
         "  const plain = (v) => v === null || v === undefined || ['number', 'string', 'boolean'].includes(typeof v)\n"
         "    || (Array.isArray(v) && v.every(plain));\n"
-        "  if (!plain(jgR)) { console.log('\\n' + JSON.stringify({value: null, unprintable: String(jgR)})); return; }\n"
+        "  if (!plain(jgR)) { __JG_KEY___report({value: null, unprintable: String(jgR)}); return; }\n"
         "  // JSON has no non-finite numbers; Python's reader takes these tokens (as Python answers' reals travel)\n"
         "  const real = (k, v) => typeof v === 'number' && !Number.isFinite(v) ? '\\u0000jg:' + v : v;\n"
-        "  const text = JSON.stringify({value: jgR === undefined ? null : jgR, first}, real);\n"
-        "  console.log('\\n' + text.replace(/\"\\\\u0000jg:(NaN|-?Infinity)\"/g, '$1'));\n"
+        "  __JG_KEY___report({value: jgR === undefined ? null : jgR, first}, real);\n"
         "})();\n"
     )
 

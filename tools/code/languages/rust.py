@@ -122,6 +122,14 @@ def _rust_answer(code: str) -> str:
     return re.sub(r"\bfn\s+main\s*\(", "fn jg_answer_main(", code)
 
 
+_RUST_TOKEN = """fn __JG_KEY___token() -> String {
+    let masked: &[u8] = &[__JG_MASKED__];
+    let mask: &[u8] = &[__JG_MASK__];
+    masked.iter().zip(mask).map(|(m, k)| (m ^ k) as char).collect()
+}"""
+"""The build's token that starts the report line (spelled by the driver, under a name the answer cannot know)."""
+
+
 def _rust(code: str, name: str, calls: Sequence[tuple[object, ...]]) -> str | None:
     m = re.search(rf"\bfn\s+{re.escape(name)}\s*\(([^()]*)\)\s*(?:->\s*([^{{]+?))?\s*(?:where[^{{]*)?\{{", code)
     if m is None:
@@ -155,11 +163,12 @@ def _rust(code: str, name: str, calls: Sequence[tuple[object, ...]]) -> str | No
         lines = [f"let mut a{i}: {t} = {v};" for i, (t, v) in enumerate(zip(owned, values, strict=True))]
         lines.append(f"let jg_r = {on}{name}({', '.join(passing)});")
         first = "a0.jg()" if owned else '"null".to_string()'
-        lines.append(f'println!("\\n{{{{\\"value\\":{{}},\\"first\\":{{}}}}}}", jg_r.jg(), {first});')
+        report = f'"\\n{{}}{{{{\\"value\\":{{}},\\"first\\":{{}}}}}}", __JG_KEY___token(), jg_r.jg(), {first}'
+        lines.append(f"println!({report});")
         cases.append(f"        {k} => {{ {' '.join(lines)} }}")
     solution = "" if re.search(r"\bstruct\s+Solution\b", code) or not on else "struct Solution;\n"
     return (
-        f"#![allow(warnings)]\n{solution}{_rust_answer(code)}\n{_RUST_JSON}\n"
+        f"#![allow(warnings)]\n{solution}{_rust_answer(code)}\n{_RUST_JSON}\n{_RUST_TOKEN}\n"
         "fn main() {\n    let mut jg_line = String::new();\n    std::io::stdin().read_line(&mut jg_line).unwrap();\n"
         "    match jg_line.trim().parse::<usize>().unwrap_or(usize::MAX) {\n"
         + "\n".join(cases)
