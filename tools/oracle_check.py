@@ -21,7 +21,7 @@ from judgegraph.errors import ToolFailure
 from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult
 from judgegraph.tools._base import ToolContext, ToolOutput, candidate_criterion, result_data, tool
 from judgegraph.tools._prompts import tool_prompt
-from judgegraph.tools.code.calls import NotCallable, calling, observe_calls
+from judgegraph.tools.code.calls import observe_function
 from judgegraph.tools.code.candidate_code import candidate_code
 from judgegraph.tools.code.differential import (
     CASE_TIMEOUT_S,
@@ -32,7 +32,7 @@ from judgegraph.tools.code.differential import (
 )
 from judgegraph.tools.code.language import Language, languages
 from judgegraph.tools.code.literals import literal_call
-from judgegraph.tools.code.observe import Call, Observations, Observed, observe_stdin
+from judgegraph.tools.code.observe import Observations, Observed, observe_stdin
 from judgegraph.tools.code.outcomes import compare_outputs, compare_values
 from judgegraph.tools.code.statement import Statement, read_statement
 
@@ -127,16 +127,9 @@ async def _run_on(
         seen = await observe_stdin(pool, language, code, inputs, CASE_TIMEOUT_S * 3)
     else:
         parsed = _parsed(inputs)
-        arities = {len(args) for args in parsed if args is not None}
         statement = read_statement(ctx.request.prompt)
-        try:
-            caller = calling(language)
-            arity = arities.pop() if len(arities) == 1 else -1
-            target = caller.shared_target(code, None, statement, function, arity)
-            calls = [Call(target, args or (), {}) for args in parsed]
-            seen = await observe_calls(pool, language, code, calls, CASE_TIMEOUT_S * 3, statement)
-        except NotCallable as e:
-            return [e.observed()] * len(inputs)
+        arguments = [args or () for args in parsed]
+        seen = await observe_function(pool, language, code, None, statement, function, arguments, CASE_TIMEOUT_S * 3)
         seen = Observations(
             [
                 o if args is not None else Observed("error", message="unreadable input")

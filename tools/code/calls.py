@@ -143,9 +143,8 @@ async def observe_calls(
     statement: Statement | None = None,
 ) -> Observations:
     """Each call's value (and arguments as it left them), from one sandbox run of the answer's code (in the
-    environment `statement`'s judge gives); the calls
-    after `STOP_AFTER_TIMEOUTS` timeouts are `not_run`. A build that failed in a runner's own lines is no fault of
-    the answer: every call is then `not_run`, informing only.
+    environment `statement`'s judge gives); the calls after `STOP_AFTER_TIMEOUTS` timeouts are `not_run`. A build
+    that failed in a runner's own lines is no fault of the answer: every call is then `not_run`, informing only.
 
     Raises:
         NotCallable: the language is not called into, or these calls cannot be made in this answer.
@@ -158,3 +157,26 @@ async def observe_calls(
         return Observations([Observed("not_run", message=message, informs=True)] * len(calls), None, duration)
     observed = [caller.call_observed(status, message) for status, message in results]
     return Observations(observed, error, duration)
+
+
+async def observe_function(
+    pool: SandboxPool,
+    language: Language,
+    code: str,
+    entry: str | None,
+    statement: Statement,
+    function: str | None,
+    arguments: Sequence[tuple[object, ...]],
+    case_timeout_s: float = CASE_TIMEOUT_S,
+) -> Observations:
+    """The answer's `function` (None: the statement's unnamed one) called with each argument tuple, as
+    differential testing and the oracle call it: one target for every call (`shared_target`). Where the answer
+    cannot be called so, every call says why (an error where that is the answer's fault, else `not_run`)."""
+    arities = {len(args) for args in arguments}
+    try:
+        caller = calling(language)
+        target = caller.shared_target(code, entry, statement, function, arities.pop() if len(arities) == 1 else -1)
+        calls = [Call(target, args, {}) for args in arguments]
+        return await observe_calls(pool, language, code, calls, case_timeout_s, statement)
+    except NotCallable as e:
+        return Observations([e.observed()] * len(arguments), None, 0.0)

@@ -13,7 +13,7 @@ from typing import Literal
 from judgegraph.errors import ToolFailure
 from judgegraph.sandboxes import SandboxPool
 from judgegraph.tools._base import ToolContext
-from judgegraph.tools.code.calls import NotCallable, calling, observe_calls
+from judgegraph.tools.code.calls import calling, observe_function
 from judgegraph.tools.code.candidate_code import CandidateCode
 from judgegraph.tools.code.differential import (
     CASE_TIMEOUT_S,
@@ -25,7 +25,7 @@ from judgegraph.tools.code.differential import (
 from judgegraph.tools.code.examples import example_outcome
 from judgegraph.tools.code.inputs import call_inputs, from_signature, stdin_inputs
 from judgegraph.tools.code.model_inputs import model_inputs
-from judgegraph.tools.code.observe import Call, Observations, Observed, observe_stdin, shown_args
+from judgegraph.tools.code.observe import Observations, Observed, observe_stdin, shown_args
 from judgegraph.tools.code.statement import Statement
 
 VARIED = 30
@@ -103,15 +103,9 @@ async def run_candidates(
         if inputs.style == "stdin":
             return await observe_stdin(pool, c.language, c.code, list(map(str, inputs.runs)), CASE_TIMEOUT_S)
         calls = [tuple(a) for a in inputs.runs]
-        arities = {len(a) for a in calls}
-        try:
-            language = calling(c.language)
-            arity = arities.pop() if len(arities) == 1 else -1
-            target = language.shared_target(c.code, c.entry, statement, inputs.function, arity)
-            made = [Call(target, a, {}) for a in calls]
-            return await observe_calls(pool, c.language, c.code, made, CASE_TIMEOUT_S, statement)
-        except NotCallable as e:  # nothing to call: every input is the same
-            return Observations([e.observed()] * len(calls), None, 0.0)
+        return await observe_function(
+            pool, c.language, c.code, c.entry, statement, inputs.function, calls, CASE_TIMEOUT_S
+        )
 
     runs = await asyncio.gather(*(observe(codes[i]) for i in present))
     n = len(inputs.runs)

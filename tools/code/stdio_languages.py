@@ -106,7 +106,8 @@ class ProgramLanguage:
 
     def call_runner(self, code: str, name: str, calls: Sequence[tuple[object, ...]]) -> str | None:
         """The program that runs the answer's `name` on each argument tuple in `calls` (chosen by the index it
-        reads from stdin) and prints each value as a report line (`{"value": ..., "first": ...}`); None where
+        reads from stdin) and prints each value as a report line (`{"value": ..., "first": ...}`) that the
+        build's token starts (`__JG_MASKED__` and `__JG_MASK__`, under a name made of `__JG_KEY__`); None where
         this answer's `name` cannot be called with these arguments."""
         raise NotImplementedError
 
@@ -175,8 +176,8 @@ class ProgramLanguage:
             )
         answer = self.placed_answer(code)
         at = source.find(answer)
-        start = source[:at].count("\n") + 1
-        lines = range(start, start + answer.count("\n") + 1) if at >= 0 else None
+        first_line = source[:at].count("\n") + 1
+        lines = range(first_line, first_line + answer.count("\n") + 1) if at >= 0 else None
         tests: list[Test] = [IOTest(input=f"{k}\n", output="") for k in range(len(calls))]
         program = capturing(self._driver([self.call_step(source)], tests, case_timeout_s), stop_after)
         reaches = _DEFINE.search(code) is not None  # a macro of the answer's rewrites the runner's lines too
@@ -190,7 +191,7 @@ class ProgramLanguage:
         return replace(step, record=True, secret=tuple(step.sources))
 
     def call_observed(self, status: str, message: str) -> Observed:
-        """A passed run's printed output holds its report line; the value, where it could be printed as data."""
+        """A passed run's message is its report line; the value, where it could be printed as data."""
         return _reported(message) if status == "passed" else Observed(observed_status(status), message=message)
 
     def program(self, code: str, tests: list[Test], entry_point: str | None, case_timeout_s: float) -> Program:
@@ -211,26 +212,23 @@ class ProgramLanguage:
 
 _NOT_METHODS = {"if", "for", "while", "switch", "catch", "return", "sizeof", "function", "main"}
 
-_REPORT = re.compile(r"^\{\"value\":.*\}$", re.MULTILINE)
-"""A call's report line: `{"value": ..., "first": ...}` (on a line of its own: the runner starts it with a line
-break, after whatever the answer printed without one); `{"unprintable": ...}` where the value is not data."""
-
-UNPRINTABLE_MESSAGE = "the method returned a value that cannot be compared as data (a set, a map, an object)"
+_UNPRINTABLE = "the method returned a value that cannot be compared as data (a set, a map, an object)"
 
 
-def _reported(output: str) -> Observed:
-    """The call's value and first argument after it, from the last report line of its run's output."""
-    found = _REPORT.findall(output)
+def _reported(report: str) -> Observed:
+    """The call's value and first argument after it, from the runner's report line (`{"value": ..., "first":
+    ...}`, or `{"unprintable": ...}` where the value is not data): what the driver took from the line the build's
+    token starts."""
     try:
-        report = json.loads(found[-1]) if found else None
+        data = json.loads(report)
     except ValueError:
-        report = None
-    if not isinstance(report, dict):
-        return Observed("error", message="the call printed no result: " + output[-200:])
-    if "unprintable" in report:
-        return Observed("error", message=UNPRINTABLE_MESSAGE, informs=True)
-    first = report.get("first")
-    return Observed("ok", value=report.get("value"), after=[] if first is None else [first])
+        data = None
+    if not isinstance(data, dict):
+        return Observed("error", message="the call's report could not be read: " + report[-200:])
+    if "unprintable" in data:
+        return Observed("error", message=_UNPRINTABLE, informs=True)
+    first = data.get("first")
+    return Observed("ok", value=data.get("value"), after=[] if first is None else [first])
 
 
 def _joined(code: str, test: str | None) -> str:
