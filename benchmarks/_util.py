@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 import statistics
-from collections.abc import Iterable, Sequence
+import time
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,6 +28,16 @@ class Stats:
         return cls(
             n=len(ms), p50_ms=statistics.median(ms), p95_ms=pct(0.95), p99_ms=pct(0.99), mean_ms=statistics.fmean(ms)
         )
+
+    @classmethod
+    async def timed(cls, call: Callable[[], Awaitable[object]], n: int) -> Stats:
+        """`n` awaits of `call`, one after another, each timed alone."""
+        seconds = []
+        for _ in range(n):
+            start = time.perf_counter()
+            await call()
+            seconds.append(time.perf_counter() - start)
+        return cls.of(seconds)
 
 
 def table(header: list[str], rows: Sequence[Sequence[object]]) -> str:

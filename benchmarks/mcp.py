@@ -37,12 +37,7 @@ CASES = {"match_reference": (MATH, {"candidate": 0}), "run_code": (CODE, {"candi
 
 async def _timed(n: int, call: Callable[[], Awaitable[Any]]) -> Stats:
     await call()  # warm: a sandbox started, a connection made
-    seconds = []
-    for _ in range(n):
-        start = time.perf_counter()
-        await call()
-        seconds.append(time.perf_counter() - start)
-    return Stats.of(seconds)
+    return await Stats.timed(call, n)
 
 
 async def _through(client: Any, n: int) -> dict[str, Stats]:

@@ -12,6 +12,7 @@ import docker
 
 from benchmarks._util import Stats, table
 from judgegraph.sandboxes import DockerBackend, Limits, SandboxPool
+from judgegraph.sandboxes._docker import CONFINED, USER
 
 CODE = "def add(a, b):\n    return a + b\nassert add(2, 3) == 5\nprint('ok')"
 PYTHON = "/usr/bin/python3"  # the interpreter the process backend runs (the same binary, so the floor is fair)
@@ -23,12 +24,7 @@ Call = Callable[[], Awaitable[None]]
 async def _latency(call: Call, n: int, warmup: int = 3) -> Stats:
     for _ in range(warmup):
         await call()
-    times = []
-    for _ in range(n):
-        t = time.perf_counter()
-        await call()
-        times.append(time.perf_counter() - t)
-    return Stats.of(times)
+    return await Stats.timed(call, n)
 
 
 async def _throughput(call: Call, concurrency: int, total: int) -> float:
@@ -71,15 +67,12 @@ def _cold_docker() -> Call:
             image,
             ["python3", "-c", CODE],
             remove=True,
-            network_mode="none",
-            cap_drop=["ALL"],
-            security_opt=["no-new-privileges"],
-            read_only=True,
+            **CONFINED,
             tmpfs={"/work": "size=64m"},
             pids_limit=64,
             mem_limit="512m",
             memswap_limit="512m",
-            user="65534:65534",
+            user=USER,
         )
         assert out.strip() == b"ok"
 

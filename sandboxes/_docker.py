@@ -34,6 +34,13 @@ LABEL = "judgegraph.sandbox"
 OWNER_LABEL = "judgegraph.owner"
 STDIN_FILE = ".judgegraph-stdin"
 USER = "65534:65534"
+CONFINED: dict[str, object] = {
+    "network_mode": "none",
+    "cap_drop": ["ALL"],
+    "security_opt": ["no-new-privileges"],
+    "read_only": True,
+}
+"""The confinement every sandbox container starts under, whatever its limits."""
 
 EXEC_SOURCE = "".join((Path(__file__).parent / name).read_text() for name in ("_wipe_main.py", "_exec_main.py"))
 """The in-container half of a run (`_exec_main.py`): undumpable, it prepares the run directory, runs the command
@@ -299,10 +306,7 @@ class DockerBackend:
                 self.image,
                 ["python3", "-c", REAPER],
                 user=USER,
-                network_mode="none",
-                cap_drop=["ALL"],
-                security_opt=["no-new-privileges"],
-                read_only=True,
+                **CONFINED,
                 tmpfs={
                     "/work": f"rw,nosuid,nodev,exec,size={lim.scratch_mb}m,mode=1777",
                     "/tmp": "rw,nosuid,nodev,size=16m,mode=1777",

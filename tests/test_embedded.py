@@ -24,6 +24,7 @@ from judgegraph.graphs import verdict_schema
 from judgegraph.runtime._batch import resolve_paths
 from judgegraph.schema import reply_schema
 from tests.conftest import ROOT
+from tests.owners import owner_process, wait_until
 
 pytestmark = pytest.mark.llm
 
@@ -130,19 +131,10 @@ def test_cli_on_the_bundled_examples_uses_the_embedded_default(tmp_path: Path) -
 async def test_humaneval_pairs_are_decided_by_run_code_in_both_orders(
     embedded: EmbeddedServer, backend: str, tmp_path: Path
 ) -> None:
-    from tests.test_run_code import PAIRS
+    from tests.test_run_code import decides_the_pairs_in_both_orders
 
     async with Judge.load("evidence", store=tmp_path / "r.db", model_url=embedded.base_url, sandbox=backend) as judge:
-        for pair in PAIRS:
-            swapped = {**pair, "candidates": pair["candidates"][::-1], "label": {"winner": 1}}  # type: ignore[index]
-            for request in (pair, swapped):
-                t = await judge.arun(request)
-                assert t.verdict is not None and t.verdict.decided_by == "evidence" and t.correct, t.verdict
-                runs = [r.data for r in t.tool_results() if r.name == "run_code" and r.data]
-                assert {r["backend"] for r in runs} == {backend} and sorted(r["all_passed"] for r in runs) == [
-                    False,
-                    True,
-                ]
+        await decides_the_pairs_in_both_orders(judge, backend)
 
 
 JUDGE_EXAMPLES = {
@@ -228,26 +220,23 @@ def test_server_ends_when_its_owner_is_killed() -> None:
     """kill -9 leaves the owner no chance to clean up: the server's stdin is the owner's pipe, and it exits when
     that pipe closes (an orphaned llama_cpp.server used to stay behind)."""
     import signal
-    import subprocess
-    import sys
-    import time
 
     code = (
         "import asyncio, time\nfrom judgegraph.backends import EmbeddedServer\n"
         "server = EmbeddedServer(n_threads=1)\nasyncio.run(server.start())\n"
         "print(server._proc.pid, flush=True)\ntime.sleep(120)\n"
     )
-    with subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True) as owner:
-        assert owner.stdout is not None
-        pid = int(owner.stdout.readline())
+    with owner_process(code) as line:
+        pid = int(line)
         os.kill(pid, 0)  # running
-        owner.send_signal(signal.SIGKILL)
-    deadline = time.monotonic() + 15
-    while time.monotonic() < deadline:
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return
-        time.sleep(0.2)
-    os.kill(pid, signal.SIGKILL)
-    raise AssertionError(f"the embedded server {pid} outlived its killed owner")
+    if not wait_until(lambda: not _running(pid), 15):
+        os.kill(pid, signal.SIGKILL)
+        raise AssertionError(f"the embedded server {pid} outlived its killed owner")
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True

@@ -81,34 +81,6 @@ def test_arguments_are_written_as_the_types_the_answer_declares() -> None:
     ]
 
 
-@pytest.mark.parametrize("language", ["cpp", "java", "javascript"])
-async def test_call_examples_run_on_answers_in_other_languages(services: ToolServices, language: str) -> None:
-    """LeetCode's examples run on a C++, Java or JavaScript answer as the site runs it: its environment's
-    headers and imports, the arguments built as the method's declared types, the value printed back as data."""
-    right = FOREIGN_ANSWERS[language]
-    # the wrong one pairs an element with itself (j from i): [3,2,4], 6 gives [0,0]
-    wrong = right.replace("seen.count(target - nums[i])", "nums[i] * 2 == target || seen.count(target - nums[i])")
-    wrong = wrong.replace(
-        "return {seen[target - nums[i]], i};", "return {nums[i] * 2 == target ? i : seen[target - nums[i]], i};"
-    )
-    wrong = wrong.replace(
-        "seen.containsKey(target - nums[i])", "nums[i] * 2 == target || seen.containsKey(target - nums[i])"
-    )
-    wrong = wrong.replace(
-        "new int[]{seen.get(target - nums[i]), i}",
-        "new int[]{nums[i] * 2 == target ? i : seen.get(target - nums[i]), i}",
-    )
-    wrong = wrong.replace(
-        "if (seen.has(target - nums[i])) return [seen.get(target - nums[i]), i];",
-        "if (nums[i] * 2 == target) return [i, i];\n        if (seen.has(target - nums[i])) return [seen.get(target - nums[i]), i];",
-    )
-    request = {"prompt": TWO_SUM, "candidates": [_fenced(right, language), _fenced(wrong, language)]}
-    r0, r1 = [await _call(services, request, "run_examples", candidate=i) for i in (0, 1)]
-    assert r0.data and r0.data["failed"] == 0 and r0.data["decisive"] == 2, r0.text
-    assert r0.data["target"].endswith("twoSum")
-    assert r1.data and r1.data["failed"] == 1 and r1.data["cases"][1]["got"] == "[0, 0]", r1.text
-
-
 GO_RUST_TWO_SUM = {
     "go": (
         "func twoSum(nums []int, target int) []int {\n    seen := map[int]int{}\n    for i, x := range nums {\n"
@@ -126,28 +98,53 @@ GO_RUST_TWO_SUM = {
 """Right answers to Two Sum as LeetCode's Go and Rust starters shape them (Rust's `two_sum`, snake_case)."""
 
 
-@pytest.mark.parametrize("language", ["go", "rust"])
-async def test_call_examples_run_on_go_and_rust_answers(services: ToolServices, language: str) -> None:
-    """Go and Rust answers are called as LeetCode calls them: the Go function, Rust's `Solution::two_sum` for the
-    statement's `twoSum`; the wrong one (an element paired with itself) fails the second example."""
-    right = GO_RUST_TWO_SUM[language]
-    if language == "go":
-        wrong = right.replace(
+SELF_PAIRED = {
+    "cpp": [
+        ("seen.count(target - nums[i])", "nums[i] * 2 == target || seen.count(target - nums[i])"),
+        ("return {seen[target - nums[i]], i};", "return {nums[i] * 2 == target ? i : seen[target - nums[i]], i};"),
+    ],
+    "java": [
+        ("seen.containsKey(target - nums[i])", "nums[i] * 2 == target || seen.containsKey(target - nums[i])"),
+        (
+            "new int[]{seen.get(target - nums[i]), i}",
+            "new int[]{nums[i] * 2 == target ? i : seen.get(target - nums[i]), i}",
+        ),
+    ],
+    "javascript": [("if (seen.has(", "if (nums[i] * 2 == target) return [i, i];\n        if (seen.has(")],
+    "go": [
+        (
             "if j, ok := seen[target-x]; ok {",
             "if x*2 == target {\n            return []int{i, i}\n        }\n        if j, ok := seen[target-x]; ok {",
         )
-        right = (
-            'package main\n\nimport "fmt"\n\n' + right + "\n\nfunc main() {\n    fmt.Println(twoSum([]int{1, 2}, 3))\n}"
-        )
-    else:
-        wrong = right.replace(
+    ],
+    "rust": [
+        (
             "if let Some(&j)",
             "if x * 2 == target {\n                return vec![i as i32, i as i32];\n            }\n            if let Some(&j)",
+        )
+    ],
+}
+"""What turns each right answer into a wrong one that pairs an element with itself: [3,2,4], 6 gives [0,0]."""
+
+
+@pytest.mark.parametrize("language", ["cpp", "java", "javascript", "go", "rust"])
+async def test_call_examples_run_on_answers_in_other_languages(services: ToolServices, language: str) -> None:
+    """LeetCode's examples run on an answer in another language as the site runs it: its environment's headers
+    and imports, the arguments built as the method's declared types (Go's function, Rust's `Solution::two_sum`
+    for the statement's `twoSum`), the value printed back as data; the wrong one fails the second example."""
+    right = {**FOREIGN_ANSWERS, **GO_RUST_TWO_SUM}[language]
+    wrong = right
+    for old, new in SELF_PAIRED[language]:
+        assert old in wrong
+        wrong = wrong.replace(old, new)
+    if language == "go":  # a whole program: its main is not the answer's
+        right = (
+            f'package main\n\nimport "fmt"\n\n{right}\n\nfunc main() {{\n    fmt.Println(twoSum([]int{{1, 2}}, 3))\n}}'
         )
     request = {"prompt": TWO_SUM, "candidates": [_fenced(right, language), _fenced(wrong, language)]}
     r0, r1 = [await _call(services, request, "run_examples", candidate=i) for i in (0, 1)]
     assert r0.data and r0.data["failed"] == 0 and r0.data["decisive"] == 2, r0.text
-    assert r0.data["target"].endswith("twoSum" if language == "go" else "two_sum")
+    assert r0.data["target"].endswith("two_sum" if language == "rust" else "twoSum")
     assert r1.data and r1.data["failed"] == 1 and r1.data["cases"][1]["got"] == "[0, 0]", r1.text
 
 

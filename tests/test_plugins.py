@@ -115,17 +115,23 @@ def _cli(*args: str, path: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+def _listed_with_failing_plugin(root: Path, name: str, entry_points: str, module: str) -> str:
+    """`judgegraph plugins` with a distribution whose entry points fail installed: it exits 1 (a plugin failed);
+    its table, on one line."""
+    _fake_distribution(root, name, entry_points, module)
+    listed = _cli("plugins", path=root)
+    assert listed.returncode == 1, listed.stderr
+    return " ".join(listed.stdout.split())
+
+
 def test_a_broken_plugin_is_named_and_breaks_nothing_else(tmp_path: Path) -> None:
-    _fake_distribution(
-        tmp_path,
-        "broken_plugin",
-        "[judgegraph.judges]\nbroken = broken_plugin:JUDGE\n[judgegraph.tools]\nwrong = broken_plugin:NOT_A_TOOL\n",
-        "NOT_A_TOOL = 3\nraise ImportError('needs a package that is not installed')\n",
+    entry_points = (
+        "[judgegraph.judges]\nbroken = broken_plugin:JUDGE\n[judgegraph.tools]\nwrong = broken_plugin:NOT_A_TOOL\n"
     )
-    listed = _cli("plugins", path=tmp_path)
-    assert listed.returncode == 1
-    assert "broken_plugin" in listed.stdout and "needs a package that is not installed" in listed.stdout
-    assert "concise" in listed.stdout  # the working plugin still loads
+    module = "NOT_A_TOOL = 3\nraise ImportError('needs a package that is not installed')\n"
+    listed = _listed_with_failing_plugin(tmp_path, "broken_plugin", entry_points, module)
+    assert "broken_plugin" in listed and "needs a package that is not installed" in listed
+    assert "concise" in listed  # the working plugin still loads
     assert _cli("judges", path=tmp_path).returncode == 0
     assert "count_words" in _cli("tools", path=tmp_path).stdout
     drawn = _cli("graph", "broken", path=tmp_path)
@@ -133,16 +139,13 @@ def test_a_broken_plugin_is_named_and_breaks_nothing_else(tmp_path: Path) -> Non
 
 
 def test_an_entry_point_that_names_no_component_is_refused(tmp_path: Path) -> None:
-    _fake_distribution(
-        tmp_path,
-        "odd_plugin",
-        "[judgegraph.tools]\nodd = odd_plugin:NOT_A_TOOL\n[judgegraph.judges]\nodd_judge = odd_plugin:NOT_A_JUDGE\n",
-        "NOT_A_TOOL = 3\nNOT_A_JUDGE = {'graph': 'evidence'}\n",
+    entry_points = (
+        "[judgegraph.tools]\nodd = odd_plugin:NOT_A_TOOL\n[judgegraph.judges]\nodd_judge = odd_plugin:NOT_A_JUDGE\n"
     )
-    listed = _cli("plugins", path=tmp_path)
-    assert listed.returncode == 1
-    assert "not a tool registered as 'odd'" in listed.stdout.replace("\n", "") or "odd" in listed.stdout
-    assert "JudgeSpec or a judge folder" in " ".join(listed.stdout.split())
+    module = "NOT_A_TOOL = 3\nNOT_A_JUDGE = {'graph': 'evidence'}\n"
+    listed = _listed_with_failing_plugin(tmp_path, "odd_plugin", entry_points, module)
+    assert "the tools entry point 'odd' names 3, not a tool registered as 'odd' with @tool" in listed
+    assert "a judges entry point names a JudgeSpec or a judge folder, not dict" in listed
 
 
 def test_judge_takes_a_judge_folder(tmp_path: Path, fake_openai: FakeOpenAI) -> None:

@@ -6,8 +6,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -18,6 +16,7 @@ from judgegraph.cli import app
 from judgegraph.serving import ProcessJudge
 from judgegraph.settings import Settings
 from judgegraph.store import TrajectoryStore
+from tests.owners import owner_process, wait_until
 
 MATH = {"prompt": "What is 6*7?", "candidates": ["It is 41.", "6*7 = 42"], "reference": "42", "label": {"winner": 1}}
 
@@ -65,17 +64,10 @@ def test_workers_end_with_their_driver_killed(tmp_path: Path) -> None:
         "        await asyncio.sleep(3600)\n"
         "asyncio.run(main())\n"
     )
-    with subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True) as driver:
-        try:
-            assert driver.stdout is not None
-            pids = [int(p) for p in driver.stdout.readline().split()]
-            assert len(pids) == 2
-        finally:
-            driver.kill()  # SIGKILL: no cleanup runs in the driver
-    deadline = time.monotonic() + 20
-    while any(_alive(p) for p in pids) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert not any(_alive(p) for p in pids)
+    with owner_process(script) as line:
+        pids = [int(p) for p in line.split()]
+        assert len(pids) == 2
+    assert wait_until(lambda: not any(_alive(p) for p in pids), 20, 0.1)
 
 
 def _alive(pid: int) -> bool:

@@ -19,6 +19,7 @@ import pytest_asyncio
 
 from judgegraph.sandboxes import ExecResult, Limits, SandboxPool, doctor
 from judgegraph.sandboxes._docker import LABEL, OWNER_LABEL, DockerBackend
+from tests.owners import owner_process, wait_until
 
 BACKENDS = ["docker", "process"]
 LIMITS = Limits(wall_s=4, cpu_s=3, memory_mb=256, pids=48, output_bytes=100_000, file_size_mb=8)
@@ -394,10 +395,6 @@ async def test_closing_while_a_replacement_is_being_made_leaves_no_container(doc
 def test_containers_go_when_their_owner_is_killed(docker_client: Any) -> None:
     """kill -9 leaves no clean-up to the owner: the containers hold their owner's attached stdin and end
     themselves when it closes, without waiting for the next pool's stale reaping."""
-    import signal
-    import subprocess
-    import sys
-    import time
 
     code = (
         "import asyncio\nfrom judgegraph.sandboxes import SandboxPool\n"
@@ -406,14 +403,8 @@ def test_containers_go_when_their_owner_is_killed(docker_client: Any) -> None:
         "asyncio.run(main())"
     )
     client = docker_client
-    with subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True) as owner:
-        assert owner.stdout is not None
-        container_id = owner.stdout.readline().strip()
+    with owner_process(code) as line:
+        container_id = line.strip()
         assert client.containers.get(container_id).status == "running"
-        owner.send_signal(signal.SIGKILL)
-    deadline = time.monotonic() + 15
-    while time.monotonic() < deadline:
-        if not client.containers.list(all=True, filters={"id": container_id}):
-            return
-        time.sleep(0.2)
-    raise AssertionError(f"container {container_id} outlived its killed owner")
+    gone = wait_until(lambda: not client.containers.list(all=True, filters={"id": container_id}), 15)
+    assert gone, f"container {container_id} outlived its killed owner"

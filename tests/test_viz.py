@@ -10,7 +10,6 @@ import pytest
 from fastapi.testclient import TestClient
 from markupsafe import escape
 
-from benchmarks.fake_openai import FakeOpenAI
 from judgegraph.schema import Trajectory
 from judgegraph.store import RunFilter, TrajectoryStore
 from judgegraph.viz import _views as views
@@ -20,13 +19,8 @@ from tests.viz_fixtures import build_store_sync, demo_requests
 
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, dict[str, str]]]:
-    fake = FakeOpenAI().start()
     path = tmp_path_factory.mktemp("viz") / "runs.db"
-    try:
-        ids = build_store_sync(path, fake)
-    finally:
-        fake.stop()
-    yield path, ids
+    yield path, build_store_sync(path)
 
 
 @pytest.fixture(scope="module")

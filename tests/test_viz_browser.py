@@ -13,7 +13,6 @@ import pytest
 import uvicorn
 from playwright.sync_api import Browser, ConsoleMessage, Page, Request, sync_playwright
 
-from benchmarks.fake_openai import FakeOpenAI
 from judgegraph.backends import free_port
 from judgegraph.viz import create_app
 from tests.conftest import ROOT
@@ -25,12 +24,8 @@ SHOTS = ROOT / "test-artifacts" / "viz"
 
 @pytest.fixture(scope="module")
 def viz(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[str, str]]]:
-    fake = FakeOpenAI().start()
     path = tmp_path_factory.mktemp("vizb") / "runs.db"
-    try:
-        ids = build_store_sync(path, fake)
-    finally:
-        fake.stop()
+    ids = build_store_sync(path)
     port = free_port()
     server = uvicorn.Server(uvicorn.Config(create_app(path), host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)

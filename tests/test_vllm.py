@@ -28,6 +28,7 @@ from judgegraph.output import export
 from judgegraph.runtime._batch import resolve_paths
 from judgegraph.schema import ToolCallEvent, Trajectory
 from tests.conftest import ROOT
+from tests.owners import owner_process, wait_until
 
 pytestmark = pytest.mark.vllm
 
@@ -265,8 +266,6 @@ def _group(pgid: int) -> list[int]:
 
 def test_a_vllm_server_ends_with_its_owner_killed(served_folder: Path) -> None:
     """kill -9 of the process that started the server: the server, its engine process included, goes too."""
-    import sys
-    import time
 
     launch = _launch(served_folder).model_dump_json()
     script = (
@@ -279,14 +278,7 @@ def test_a_vllm_server_ends_with_its_owner_killed(served_folder: Path) -> None:
         "    await asyncio.sleep(3600)\n"
         "asyncio.run(main())\n"
     )
-    with subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True) as owner:
-        try:
-            assert owner.stdout is not None
-            pgid = int(owner.stdout.readline())
-            assert len(_group(pgid)) >= 2  # the API server and vLLM's engine process
-        finally:
-            owner.kill()
-    deadline = time.monotonic() + 30
-    while _group(pgid) and time.monotonic() < deadline:
-        time.sleep(0.2)
-    assert _group(pgid) == []
+    with owner_process(script) as line:
+        pgid = int(line)
+        assert len(_group(pgid)) >= 2  # the API server and vLLM's engine process
+    assert wait_until(lambda: _group(pgid) == [], 30), _group(pgid)

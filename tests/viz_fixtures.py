@@ -48,8 +48,12 @@ async def build_store(path: Path, fake: FakeOpenAI) -> dict[str, str]:
     return ids
 
 
-def build_store_sync(path: Path, fake: FakeOpenAI) -> dict[str, str]:
-    """`build_store` from synchronous code, in a thread of its own (Playwright's sync API keeps a loop running
-    in the test's thread)."""
-    with concurrent.futures.ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, build_store(path, fake)).result()
+def build_store_sync(path: Path) -> dict[str, str]:
+    """`build_store` with a scripted model of its own, from synchronous code: in a thread of its own (Playwright's
+    sync API keeps a loop running in the test's thread)."""
+    fake = FakeOpenAI().start()
+    try:
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+            return pool.submit(asyncio.run, build_store(path, fake)).result()
+    finally:
+        fake.stop()

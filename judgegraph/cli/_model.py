@@ -13,6 +13,7 @@ from judgegraph.cli._common import (
     err,
     fail,
     out,
+    serve_until_stopped,
 )
 from judgegraph.errors import JudgegraphError
 
@@ -105,12 +106,7 @@ def model_embedded(
             out.print(f"serving the embedded model at {server.base_url} (Ctrl-C stops it)")
             await asyncio.Event().wait()
 
-    try:
-        asyncio.run(serve())
-    except KeyboardInterrupt:
-        pass
-    except JudgegraphError as e:
-        raise fail(str(e)) from None
+    serve_until_stopped(serve())
 
 
 def model_list() -> None:

@@ -19,8 +19,7 @@ from judgegraph.cli._common import (
     StoreOpt,
     err,
     fail,
-    load_settings,
-    require_a_model,
+    server_settings,
 )
 
 
@@ -82,10 +81,15 @@ def serve(
     )
     if undecided not in (None, "abstain", "model", "zero"):
         raise fail(f"unknown --undecided {undecided!r}; use abstain, model or zero")
-    given = {"model_url": model, "store": store, "budget_s": budget, "embedded_model": embedded_model}
-    given |= {"undecided": undecided, "model_trusted": model_trusted}
-    settings: dict[str, Any] = {k: v for k, v in given.items() if v is not None}
-    require_a_model("judgegraph serve", load_settings(model_url=model, embedded_model=embedded_model))
+    settings = server_settings(
+        "judgegraph serve",
+        model=model,
+        store=store,
+        budget=budget,
+        embedded_model=embedded_model,
+        undecided=undecided,
+        model_trusted=model_trusted,
+    )
     n = workers or (min(8, os.cpu_count() or 1) if model else 1)
     # Uvicorn's default keep-alive (5 s) equals httpx's pool expiry: a client reusing a connection just as the
     # server closes it gets a ReadError (seen under load). A server that keeps idle connections longer than
