@@ -8,30 +8,21 @@ from pathlib import Path
 import pytest
 
 from judgegraph.errors import RunNotFoundError, StoreError
-from judgegraph.schema import (
-    JudgeRequest,
-    ToolCall,
-    ToolCallEvent,
-    ToolResult,
-    ToolResultEvent,
-    Trajectory,
-    Verdict,
-    VerdictEvent,
-)
+from judgegraph.graphs._recorder import Recorder
+from judgegraph.schema import JudgeRequest, ToolCall, ToolResult, Trajectory, Verdict
 from judgegraph.store import SCHEMA_VERSION, TrajectoryStore
 
 
 def _trajectory(i: int, *, tool: str | None = None, winner: int = 0) -> Trajectory:
     request = JudgeRequest(id=f"r{i}", prompt="p", candidates=["a", "b"], label=0)
     t = Trajectory(judge="evidence" if i % 2 == 0 else "other", request=request, label=request.label)
+    recorder = Recorder(t)  # the events as a run records them
     if tool:
         call = ToolCall(name=tool)
-        t.events = [
-            ToolCallEvent(seq=0, call=call),
-            ToolResultEvent(seq=1, result=ToolResult(call_id=call.id, name=tool, ok=True)),
-        ]
+        recorder.tool_call(call, "tools")
+        recorder.tool_result(ToolResult(call_id=call.id, name=tool, ok=True), "tools")
     verdict = Verdict(valid=True, winner=winner, scores=[1.0, 0.0] if winner == 0 else [0.0, 1.0], decided_by="model")
-    t.events.append(VerdictEvent(seq=len(t.events), verdict=verdict))
+    recorder.verdict(verdict, "finalize")
     t.verdict, t.status, t.ended_at, t.duration_s = verdict, "complete", datetime.now(UTC), 0.1
     return t
 

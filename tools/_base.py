@@ -83,6 +83,23 @@ def result_data(result: ToolResult, model: type[M]) -> M | None:
     return model.model_validate(result.data)
 
 
+_Reading = TypeVar("_Reading", bound="CriterionResult | list[CriterionResult] | None")
+
+
+def reads(model: type[M]) -> Callable[[Callable[[ToolResult, M], _Reading]], Callable[[ToolResult], _Reading | None]]:
+    """A criterion written over a result's typed data: a failed call, or one without data, gives no criterion."""
+
+    def wrap(read: Callable[[ToolResult, M], _Reading]) -> Callable[[ToolResult], _Reading | None]:
+        @functools.wraps(read)
+        def criterion(result: ToolResult) -> _Reading | None:
+            data = result_data(result, model)
+            return None if data is None else read(result, data)
+
+        return criterion
+
+    return wrap
+
+
 def candidate_criterion(
     result: ToolResult, name: str, candidate: int, passed: bool, score: float, detail: str | None = None
 ) -> CriterionResult:

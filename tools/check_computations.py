@@ -16,7 +16,7 @@ import asyncio
 from pydantic import BaseModel, Field
 
 from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult
-from judgegraph.tools._base import ToolContext, ToolOutput, candidate_criterion, each_candidate, result_data, tool
+from judgegraph.tools._base import ToolContext, ToolOutput, candidate_criterion, each_candidate, reads, tool
 from judgegraph.tools.math.computations import Computation, Finding, computations
 from judgegraph.tools.math.unsettled import math_to_settle
 
@@ -55,11 +55,9 @@ def plan_check_computations(request: JudgeRequest) -> list[ToolCall]:
     return each_candidate("check_computations", request, "no reference was given: check the worked arithmetic")
 
 
-def check_computations_criterion(result: ToolResult) -> CriterionResult | None:
+@reads(CheckComputationsResult)
+def check_computations_criterion(result: ToolResult, data: CheckComputationsResult) -> CriterionResult | None:
     """A false computation decides against the candidate; none false supports it, never proves it."""
-    data = result_data(result, CheckComputationsResult)
-    if data is None:
-        return None
     passed = data.wrong == 0
     criterion = candidate_criterion(result, "computations_hold", data.candidate, passed, float(passed))
     return criterion.model_copy(update={"conclusive": False}) if passed else criterion

@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 
 from judgegraph.errors import ToolFailure
 from judgegraph.schema import CriterionResult, JudgeRequest, ModelTurn, ToolCall, ToolResult
-from judgegraph.tools._base import ToolContext, ToolOutput, candidate_criterion, each_candidate, result_data, tool
+from judgegraph.tools._base import ToolContext, ToolOutput, candidate_criterion, each_candidate, reads, tool
 from judgegraph.tools._scope import request_image_names
 from judgegraph.tools.claims.propositions import (
     CHECK_SCHEMA,
@@ -55,11 +55,9 @@ def plan_check_propositions(request: JudgeRequest) -> list[ToolCall]:
     return each_candidate("check_propositions", request, why)
 
 
-def check_propositions_criterion(result: ToolResult) -> CriterionResult | None:
+@reads(PropositionsResult)
+def check_propositions_criterion(result: ToolResult, data: PropositionsResult) -> CriterionResult | None:
     """Faithful means: at least one claim supported and none contradicted."""
-    data = result_data(result, PropositionsResult)
-    if data is None:
-        return None
     passed = data.contradicted == 0 and data.supported > 0
     score = data.supported / max(1, len(data.claims)) if data.contradicted == 0 else 0.0
     return candidate_criterion(

@@ -26,7 +26,7 @@ from pydantic import BaseModel, Field
 
 from judgegraph.errors import ToolFailure
 from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult
-from judgegraph.tools._base import ToolContext, ToolOutput, candidate_criterion, each_candidate, result_data, tool
+from judgegraph.tools._base import ToolContext, ToolOutput, candidate_criterion, each_candidate, reads, tool
 from judgegraph.tools._prompts import tool_prompt
 from judgegraph.tools.code.language import languages
 from judgegraph.tools.code.python_runs import PythonResult, run_program
@@ -89,12 +89,10 @@ def plan_derived_reference(request: JudgeRequest) -> list[ToolCall]:
     return each_candidate("derived_reference", request, "no reference was given and the final answers differ")
 
 
-def derived_reference_criterion(result: ToolResult) -> CriterionResult | None:
+@reads(DerivedReferenceResult)
+def derived_reference_criterion(result: ToolResult, data: DerivedReferenceResult) -> CriterionResult | None:
     """Against a majority-derived answer, a different answer decides against; by dual agreement, an answer no
     program reproduced (where another candidate's was) decides against. A pass supports, never proves."""
-    data = result_data(result, DerivedReferenceResult)
-    if data is None:
-        return None
     if data.decisive:
         passed, score = data.matches, data.derived.share if data.matches else 0.0
     elif data.outvoted or data.support > 0:

@@ -12,7 +12,7 @@ from pydantic import BaseModel
 
 from judgegraph.errors import ToolFailure
 from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult
-from judgegraph.tools._base import ToolContext, ToolOutput, candidate_criterion, result_data, tool
+from judgegraph.tools._base import ToolContext, ToolOutput, candidate_criterion, reads, tool
 from judgegraph.tools.code.candidate_code import candidate_code
 from judgegraph.tools.code.differential import (
     DifferentialResult,
@@ -38,13 +38,13 @@ def follow_differential(request: JudgeRequest, results: list[ToolResult]) -> lis
 AGREEMENT = "agrees_with_the_programs_that_agree"
 
 
-def differential_criterion(result: ToolResult) -> list[CriterionResult] | None:
+@reads(DifferentialResult)
+def differential_criterion(result: ToolResult, data: DifferentialResult) -> list[CriterionResult] | None:
     """Dual agreement (after CodeT): where two or more candidates pass the statement's examples and agree with each
     other on every generated input, and no other cluster as large does, each candidate that disagrees with them on
     some input fails (a lookup of the samples, a program right only where the examples look). The cluster itself
     is supported, not proven: it decides nothing about its own members."""
-    data = result_data(result, DifferentialResult)
-    if data is None or not data.disagreement_count:
+    if not data.disagreement_count:
         return None
     agreeing = [g for g in data.groups if len(g) >= 2 and all(data.passes_examples[i] is not False for i in g)]
     if not agreeing or (len(agreeing) > 1 and len(agreeing[1]) == len(agreeing[0])):

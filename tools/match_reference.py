@@ -8,7 +8,7 @@ from pydantic import BaseModel, Field
 
 from judgegraph.errors import ToolFailure
 from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult
-from judgegraph.tools._base import ToolContext, ToolOutput, candidate_criterion, each_candidate, result_data, tool
+from judgegraph.tools._base import ToolContext, ToolOutput, candidate_criterion, each_candidate, reads, tool
 from judgegraph.tools.math.answers import extract_final_answer, reference_answer
 from judgegraph.tools.math.choices import choice_options, equivalent_choice
 from judgegraph.tools.math.equivalence import Method, NeedsSymbolic
@@ -39,11 +39,9 @@ def plan_match_reference(request: JudgeRequest) -> list[ToolCall]:
     return each_candidate("match_reference", request, "the request has a reference answer")
 
 
-def match_reference_criterion(result: ToolResult) -> CriterionResult | None:
+@reads(MatchReferenceResult)
+def match_reference_criterion(result: ToolResult, data: MatchReferenceResult) -> CriterionResult | None:
     """An answer equivalent to the reference is deciding evidence."""
-    data = result_data(result, MatchReferenceResult)
-    if data is None:
-        return None
     return candidate_criterion(result, "matches_reference", data.candidate, data.equivalent, float(data.equivalent))
 
 

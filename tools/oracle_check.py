@@ -19,7 +19,7 @@ from pydantic import BaseModel, Field
 
 from judgegraph.errors import ToolFailure
 from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult
-from judgegraph.tools._base import ToolContext, ToolOutput, candidate_criterion, result_data, tool
+from judgegraph.tools._base import ToolContext, ToolOutput, candidate_criterion, reads, tool
 from judgegraph.tools._prompts import tool_prompt
 from judgegraph.tools.code.calls import observe_function
 from judgegraph.tools.code.candidate_code import candidate_code
@@ -96,10 +96,10 @@ def follow_oracle(request: JudgeRequest, results: list[ToolResult]) -> list[Tool
     ]
 
 
-def oracle_criterion(result: ToolResult) -> CriterionResult | None:
+@reads(OracleCheckResult)
+def oracle_criterion(result: ToolResult, data: OracleCheckResult) -> CriterionResult | None:
     """Differing from a majority-derived output decides against; agreeing everywhere supports, never proves."""
-    data = result_data(result, OracleCheckResult)
-    if data is None or data.decisive == 0:
+    if data.decisive == 0:
         return None
     passed = data.disagrees == 0
     score = 1.0 - data.disagrees / data.decisive
@@ -182,18 +182,16 @@ async def _oracle(
 def _reals_apart(a: str, b: str) -> bool:
     """Whether two outputs differ only in tokens that are both reals (at least one of a pair not an integer)."""
     x, y = a.split(), b.split()
-    if len(x) != len(y):
+    return len(x) == len(y) and all(p == q or _reals(p, q) for p, q in zip(x, y, strict=True))
+
+
+def _reals(p: str, q: str) -> bool:
+    """Whether both tokens are numbers, not both integers."""
+    try:
+        float(p), float(q)
+    except ValueError:
         return False
-    for p, q in zip(x, y, strict=True):
-        if p == q:
-            continue
-        try:
-            float(p), float(q)
-        except ValueError:
-            return False
-        if p.lstrip("+-").isdigit() and q.lstrip("+-").isdigit():
-            return False
-    return True
+    return not (p.lstrip("+-").isdigit() and q.lstrip("+-").isdigit())
 
 
 def agrees_with(expected: Observed, got: Observed, statement: Statement) -> bool | None:

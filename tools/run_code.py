@@ -6,7 +6,7 @@ from pydantic import BaseModel, Field
 
 from judgegraph.errors import ToolFailure
 from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult
-from judgegraph.tools._base import ToolContext, ToolOutput, candidate_criterion, each_candidate, result_data, tool
+from judgegraph.tools._base import ToolContext, ToolOutput, candidate_criterion, each_candidate, reads, tool
 from judgegraph.tools.code.candidate_code import candidate_code
 from judgegraph.tools.code.language import CaseResult, read_report
 
@@ -47,11 +47,9 @@ def plan_run_code(request: JudgeRequest) -> list[ToolCall]:
     return each_candidate("run_code", request, "the request has tests") if request.tests else []
 
 
-def run_code_criterion(result: ToolResult) -> CriterionResult | None:
+@reads(RunCodeResult)
+def run_code_criterion(result: ToolResult, data: RunCodeResult) -> CriterionResult | None:
     """Passing every test is deciding evidence; the score is the share of tests passed."""
-    data = result_data(result, RunCodeResult)
-    if data is None:
-        return None
     score = data.passed / data.total if data.total else 0.0
     return candidate_criterion(result, "passes_tests", data.candidate, data.all_passed, score)
 

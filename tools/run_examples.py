@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field
 from judgegraph.errors import ToolFailure
 from judgegraph.sandboxes import SandboxPool
 from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult
-from judgegraph.tools._base import ToolContext, ToolOutput, candidate_criterion, each_candidate, result_data, tool
+from judgegraph.tools._base import ToolContext, ToolOutput, candidate_criterion, each_candidate, reads, tool
 from judgegraph.tools.code.calls import NotCallable, calling, observe_calls
 from judgegraph.tools.code.candidate_code import CandidateCode, candidate_code, contains_code
 from judgegraph.tools.code.examples import Outcome, example_outcome, shown_text
@@ -71,10 +71,10 @@ def plan_run_examples(request: JudgeRequest) -> list[ToolCall]:
     return each_candidate("run_examples", request, "no tests were given; the statement has examples")
 
 
-def run_examples_criterion(result: ToolResult) -> CriterionResult | None:
+@reads(RunExamplesResult)
+def run_examples_criterion(result: ToolResult, data: RunExamplesResult) -> CriterionResult | None:
     """A failed decisive example decides against; passing every decisive one supports, never proves."""
-    data = result_data(result, RunExamplesResult)
-    if data is None or data.decisive == 0:
+    if data.decisive == 0:
         return None
     failed = data.failed > 0
     score = 1.0 - data.failed / data.decisive

@@ -9,7 +9,7 @@ from pydantic import BaseModel, Field
 from judgegraph.errors import ToolFailure
 from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult
 from judgegraph.schema.constraints import Check
-from judgegraph.tools._base import ToolContext, ToolOutput, candidate_criterion, each_candidate, result_data, tool
+from judgegraph.tools._base import ToolContext, ToolOutput, candidate_criterion, each_candidate, reads, tool
 
 
 class VerifyConstraintsArgs(BaseModel):
@@ -30,11 +30,9 @@ def plan_verify_constraints(request: JudgeRequest) -> list[ToolCall]:
     return each_candidate("verify_constraints", request, "the request has constraints") if request.constraints else []
 
 
-def verify_constraints_criterion(result: ToolResult) -> CriterionResult | None:
+@reads(ConstraintsResult)
+def verify_constraints_criterion(result: ToolResult, data: ConstraintsResult) -> CriterionResult | None:
     """Following every constraint is deciding evidence; the score is the share followed."""
-    data = result_data(result, ConstraintsResult)
-    if data is None:
-        return None
     score = data.passed / data.total if data.total else 0.0
     passed = data.passed == data.total
     return candidate_criterion(

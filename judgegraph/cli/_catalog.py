@@ -11,11 +11,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from judgegraph.cli._common import (
-    err,
-    fail,
-    out,
-)
+from judgegraph.cli._common import err, fail, out
 from judgegraph.cli._tables import Column, fitted
 from judgegraph.errors import JudgegraphError
 from judgegraph.output import DRAW_FORMATS

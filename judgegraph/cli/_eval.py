@@ -11,17 +11,8 @@ from typing import TYPE_CHECKING, Annotated, cast
 import typer
 
 from judgegraph._gc import tune_gc
-from judgegraph.cli._common import (
-    BudgetOpt,
-    EmbeddedModelOpt,
-    JudgeOpt,
-    ModelOpt,
-    StoreOpt,
-    fail,
-    load_settings,
-    out,
-    require_extra,
-)
+from judgegraph.cli._common import fail, load_settings, out, require_extra
+from judgegraph.cli._options import BudgetOpt, EmbeddedModelOpt, JudgeOpt, ModelOpt, StoreOpt
 from judgegraph.errors import JudgegraphError
 
 if TYPE_CHECKING:

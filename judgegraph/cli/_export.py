@@ -7,13 +7,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from judgegraph.cli._common import (
-    StoreOpt,
-    existing_store,
-    fail,
-    out,
-    with_run_filters,
-)
+from judgegraph.cli._common import existing_store, fail, out
+from judgegraph.cli._options import StoreOpt, with_run_filters
 from judgegraph.output import exporters
 
 if TYPE_CHECKING:

@@ -21,18 +21,8 @@ from rich.text import Text
 
 from judgegraph._gc import tune_gc
 from judgegraph.backends import backend_profiles, model_backends
-from judgegraph.cli._common import (
-    BudgetOpt,
-    EmbeddedModelOpt,
-    JudgeOpt,
-    ModelOpt,
-    StoreOpt,
-    err,
-    fail,
-    load_settings,
-    out,
-    program,
-)
+from judgegraph.cli._common import err, fail, load_settings, out, program
+from judgegraph.cli._options import BudgetOpt, EmbeddedModelOpt, JudgeOpt, ModelOpt, StoreOpt
 from judgegraph.cli._tables import Column, fitted
 from judgegraph.errors import JudgegraphError
 from judgegraph.runtime._batch import JudgeFileResult, judge_file

@@ -6,18 +6,8 @@ from typing import Annotated
 
 import typer
 
-from judgegraph.cli._common import (
-    BudgetOpt,
-    EmbeddedModelOpt,
-    JudgeOpt,
-    ModelOpt,
-    StoreOpt,
-    err,
-    fail,
-    require_extra,
-    serve_until_stopped,
-    server_settings,
-)
+from judgegraph.cli._common import err, fail, require_extra, serve_until_stopped, server_settings
+from judgegraph.cli._options import BudgetOpt, EmbeddedModelOpt, JudgeOpt, ModelOpt, StoreOpt
 
 
 def mcp(

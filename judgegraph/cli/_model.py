@@ -9,12 +9,7 @@ from typing import Annotated
 
 import typer
 
-from judgegraph.cli._common import (
-    err,
-    fail,
-    out,
-    serve_until_stopped,
-)
+from judgegraph.cli._common import err, fail, out, serve_until_stopped
 from judgegraph.errors import JudgegraphError
 
 

@@ -9,14 +9,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from judgegraph.cli._common import (
-    ModelOpt,
-    StoreOpt,
-    existing_store,
-    fail,
-    out,
-    with_run_filters,
-)
+from judgegraph.cli._common import existing_store, fail, out
+from judgegraph.cli._options import ModelOpt, StoreOpt, with_run_filters
 from judgegraph.cli._tables import Column, fitted
 from judgegraph.errors import JudgegraphError, RunNotFoundError
 

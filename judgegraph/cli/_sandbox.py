@@ -7,10 +7,7 @@ from typing import Annotated
 
 import typer
 
-from judgegraph.cli._common import (
-    fail,
-    out,
-)
+from judgegraph.cli._common import fail, out
 from judgegraph.errors import JudgegraphError
 
 

@@ -11,16 +11,8 @@ from typing import Annotated, Any
 import typer
 
 from judgegraph._gc import tune_gc
-from judgegraph.cli._common import (
-    BudgetOpt,
-    EmbeddedModelOpt,
-    JudgeOpt,
-    ModelOpt,
-    StoreOpt,
-    err,
-    fail,
-    server_settings,
-)
+from judgegraph.cli._common import err, fail, server_settings
+from judgegraph.cli._options import BudgetOpt, EmbeddedModelOpt, JudgeOpt, ModelOpt, StoreOpt
 
 
 def serve(

@@ -7,12 +7,8 @@ from typing import Annotated
 
 import typer
 
-from judgegraph.cli._common import (
-    StoreOpt,
-    existing_store,
-    fail,
-    out,
-)
+from judgegraph.cli._common import existing_store, fail, out
+from judgegraph.cli._options import StoreOpt
 
 
 def viz(

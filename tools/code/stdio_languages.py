@@ -245,7 +245,7 @@ _DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)", re.MULTILINE)
 
 
 def _c_test(code: str, test: str, cpp: bool) -> str:
-    """The candidate's code, a guard, the test, then the runner (`in_sandbox/record_runner.c`, `.cpp`): every
+    """The candidate's code, a guard, the test, then the runner (`in_sandbox/record_runner.c`, C and C++ alike): every
     macro the code defined is undefined before the test (a `main` or `assert` it redefined included), the test's
     includes come after that, its `assert` reports through the runner (`jg_assert_failed`, which traps), and its
     `main` is `jg_test_main`, which the runner's `main` calls. One translation unit: one compiler run."""
@@ -262,7 +262,7 @@ def _c_test(code: str, test: str, cpp: bool) -> str:
     ]
     body = returning_main(_INCLUDE.sub("", test))
     with_args = re.search(r"\bmain\s*\(\s*int\b", body) is not None
-    runner = _runner("record_runner.cpp" if cpp else "record_runner.c")
+    runner = _runner("record_runner.c")
     runner = runner.replace("__JG_CALL__", "jg_test_main(argc, argv)" if with_args else "jg_test_main()")
     return "\n".join([code.rstrip("\n"), "", *guard, body, runner])
 

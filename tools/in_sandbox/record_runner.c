@@ -1,5 +1,5 @@
-/* judgegraph's completion record for C test programs (see README.md): appended to the program, after the test,
-   whose `main` is `jg_test_main` by then. */
+/* judgegraph's completion record for C and C++ test programs (see README.md), valid in both languages: appended
+   to the program, after the test, whose `main` is `jg_test_main` by then. */
 #undef main
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,7 +8,11 @@
 static const unsigned char jg_masked[] = {__JG_MASKED__};
 static const unsigned char jg_mask[] = {__JG_MASK__};
 
-/* The tests' `assert`: a failure traps (no function the candidate's code can define is called). */
+/* The tests' `assert`: a failure traps (no function the candidate's code can define is called). C linkage in
+   C++ too, as the guard before the test declares it. */
+#ifdef __cplusplus
+extern "C"
+#endif
 void jg_assert_failed(const char *expression, const char *file, int line) {
     fprintf(stderr, "Assertion failed: %s (%s:%d)\n", expression, file, line);
     fflush(stderr);

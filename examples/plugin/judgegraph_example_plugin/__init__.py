@@ -7,8 +7,8 @@ names them. A deciding tool needs three things beside its function, all from `ju
 - a plan (`plan=`): `request -> [ToolCall]`, the calls to make on a request before any model is asked
   (`each_candidate` makes one per candidate); an empty list where the tool has nothing to check;
 - a criterion (`criterion=`): `ToolResult -> CriterionResult | None`, its result read as pass or fail of one
-  candidate (`result_data` gives the typed result back, `candidate_criterion` makes the criterion); None where
-  the result decides nothing;
+  candidate (`@reads(Model)` writes it over the result's typed data, a failed call giving none;
+  `candidate_criterion` makes the criterion); None where the result decides nothing;
 - a typed result (`ToolOutput.data`) that says which candidate it is about.
 """
 
@@ -20,7 +20,7 @@ import re
 from pydantic import BaseModel, Field
 
 from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult
-from judgegraph.tools import ToolContext, ToolOutput, candidate_criterion, each_candidate, result_data, tool
+from judgegraph.tools import ToolContext, ToolOutput, candidate_criterion, each_candidate, reads, tool
 
 CONCISE = importlib.resources.files(__name__) / "concise"
 """The `concise` judge's folder (judge.toml and prompts), which the `judgegraph.judges` entry point names."""
@@ -64,10 +64,10 @@ def plan_count_words(request: JudgeRequest) -> list[ToolCall]:
     return [c.model_copy(update={"arguments": {**c.arguments, "max_words": limit}}) for c in calls]
 
 
-def count_words_criterion(result: ToolResult) -> CriterionResult | None:
+@reads(WordCount)
+def count_words_criterion(result: ToolResult, data: WordCount) -> CriterionResult | None:
     """A count against a limit decides: within it passes, over it fails. A count without a limit decides nothing."""
-    data = result_data(result, WordCount)
-    if data is None or data.within_limit is None:
+    if data.within_limit is None:
         return None
     return candidate_criterion(result, "within_word_limit", data.candidate, data.within_limit, float(data.within_limit))
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from judgegraph.tools.code.stdio_languages import split_params
 
@@ -22,15 +22,27 @@ def _param_types(params: str) -> list[str]:
 
 
 def _declared(
-    types: list[str], args: tuple[object, ...], write: Callable[[str, object], str | None]
-) -> list[str] | None:
-    """`T a0 = ...;` for each argument (locals: C++ methods take references), or None if one cannot be written."""
-    if len(args) != len(types):
-        return None
-    values = [write(t, v) for t, v in zip(types, args, strict=True)]
-    if None in values:
-        return None
-    return [f"{t} a{i} = {v};" for i, (t, v) in enumerate(zip(types, values, strict=True))]
+    types: list[str],
+    calls: Sequence[tuple[object, ...]],
+    write: Callable[[str, object], str | None],
+    declaration: str = "{t} a{i} = {v};",
+) -> list[list[str]] | None:
+    """For each call, a local for each argument (`T a0 = ...;`: C++ methods take references) as `declaration`
+    spells it; None if an argument cannot be written as its type."""
+    out = []
+    for args in calls:
+        if len(args) != len(types):
+            return None
+        values = [write(t, v) for t, v in zip(types, args, strict=True)]
+        if None in values:
+            return None
+        out.append([declaration.format(t=t, i=i, v=v) for i, (t, v) in enumerate(zip(types, values, strict=True))])
+    return out
+
+
+def _call(target: str, arity: int) -> str:
+    """`target(a0, a1, ...)`: a call on the argument locals."""
+    return f"{target}({', '.join(f'a{i}' for i in range(arity))})"
 
 
 def _scalar(kind: str, v: object, long_suffix: str) -> str | None:

@@ -7,7 +7,7 @@ import re
 from collections.abc import Sequence
 
 from judgegraph.tools.code.language import Step, languages
-from judgegraph.tools.code.languages._values import _declared, _param_types, _scalar
+from judgegraph.tools.code.languages._values import _call, _declared, _param_types, _scalar
 from judgegraph.tools.code.stdio_languages import _NATIVE, ProgramLanguage, _c_test
 
 
@@ -98,12 +98,12 @@ def _cpp(code: str, name: str, calls: Sequence[tuple[object, ...]]) -> str | Non
     if returns != "void" and not _cpp_printable(returns):
         return None
     on = "jg_s." if re.search(r"\b(?:class|struct)\s+Solution\b", code) else ""
+    declared = _declared(types, calls, _cpp_value)
+    if declared is None:
+        return None
+    call = _call(f"{on}{name}", len(types))
     cases = []
-    call = f"{on}{name}({', '.join(f'a{i}' for i in range(len(types)))})"
-    for k, args in enumerate(calls):
-        lines = _declared(types, args, _cpp_value)
-        if lines is None:
-            return None
+    for k, lines in enumerate(declared):
         lines.append("Solution jg_s;" if on else "")
         first = "jg_json(std::cout, a0);" if types else 'std::cout << "null";'
         start = 'std::cout << "\\n"; __JG_KEY___token(std::cout); std::cout << "{\\"value\\":'

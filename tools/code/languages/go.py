@@ -8,7 +8,7 @@ import re
 from collections.abc import Sequence
 
 from judgegraph.tools.code.language import Step, languages
-from judgegraph.tools.code.languages._values import _c_char, _scalar
+from judgegraph.tools.code.languages._values import _c_char, _call, _declared, _scalar
 from judgegraph.tools.code.stdio_languages import _RUNTIME, ProgramLanguage, _runner, split_params
 
 
@@ -189,15 +189,12 @@ def _go(code: str, name: str, calls: Sequence[tuple[object, ...]]) -> str | None
     types, returns = _go_types(m.group(1)), m.group(2).strip()
     if returns and not _go_printable(returns):
         return None
+    declared = _declared(types, calls, _go_value, "var a{i} {t} = {v}")
+    if declared is None:
+        return None
+    call = _call(name, len(types))
     cases = []
-    call = f"{name}({', '.join(f'a{i}' for i in range(len(types)))})"
-    for k, args in enumerate(calls):
-        if len(args) != len(types):
-            return None
-        values = [_go_value(t, v) for t, v in zip(types, args, strict=True)]
-        if None in values:
-            return None
-        lines = [f"var a{i} {t} = {v}" for i, (t, v) in enumerate(zip(types, values, strict=True))]
+    for k, lines in enumerate(declared):
         lines.append(f"jgR := {call}" if returns else call)
         value = f"jgJSON(jgR, {_go_chars(returns)})" if returns else '"null"'
         first = f"jgJSON(a0, {_go_chars(types[0])})" if types else '"null"'

@@ -7,7 +7,7 @@ import re
 from collections.abc import Sequence
 
 from judgegraph.tools.code.language import Step, languages
-from judgegraph.tools.code.languages._values import _declared, _param_types, _scalar
+from judgegraph.tools.code.languages._values import _call, _declared, _param_types, _scalar
 from judgegraph.tools.code.stdio_languages import _RUNTIME, ProgramLanguage, _joined, _runner
 
 _JAVA_RUNTIME = (
@@ -155,13 +155,12 @@ def _java(code: str, name: str, calls: Sequence[tuple[object, ...]]) -> str | No
     types = _param_types(m.group(2))
     if returns != "void" and not _java_printable(returns):
         return None
-    on = "new Solution()."
+    declared = _declared(types, calls, _java_value)
+    if declared is None:
+        return None
+    call = _call(f"new Solution().{name}", len(types))
     cases = []
-    call = f"{on}{name}({', '.join(f'a{i}' for i in range(len(types)))})"
-    for k, args in enumerate(calls):
-        lines = _declared(types, args, _java_value)
-        if lines is None:
-            return None
+    for k, lines in enumerate(declared):
         first = "jgJson(a0)" if types else '"null"'
         value = "null" if returns == "void" else "jgJson(jgR)"
         lines.append(f"{call};" if returns == "void" else f"Object jgR = {call};")

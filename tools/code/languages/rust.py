@@ -7,7 +7,7 @@ import re
 from collections.abc import Sequence
 
 from judgegraph.tools.code.language import Step, languages
-from judgegraph.tools.code.languages._values import _c_char, _scalar
+from judgegraph.tools.code.languages._values import _c_char, _declared, _scalar
 from judgegraph.tools.code.stdio_languages import _RUNTIME, ProgramLanguage, _runner, split_params
 
 
@@ -154,13 +154,10 @@ def _rust(code: str, name: str, calls: Sequence[tuple[object, ...]]) -> str | No
             passing.append(f"&mut a{i}" if kind.group(1) else f"&a{i}")
     cases = []
     on = "Solution::" if re.search(r"\bimpl\s+Solution\b", code) else ""
-    for k, args in enumerate(calls):
-        if len(args) != len(owned):
-            return None
-        values = [_rust_value(t, v) for t, v in zip(owned, args, strict=True)]
-        if None in values:
-            return None
-        lines = [f"let mut a{i}: {t} = {v};" for i, (t, v) in enumerate(zip(owned, values, strict=True))]
+    argument_lines = _declared(owned, calls, _rust_value, "let mut a{i}: {t} = {v};")
+    if argument_lines is None:
+        return None
+    for k, lines in enumerate(argument_lines):
         lines.append(f"let jg_r = {on}{name}({', '.join(passing)});")
         first = "a0.jg()" if owned else '"null".to_string()'
         report = f'"\\n{{}}{{{{\\"value\\":{{}},\\"first\\":{{}}}}}}", __JG_KEY___token(), jg_r.jg(), {first}'
