@@ -22,13 +22,7 @@ from judgegraph.runtime._batch import JudgeRunner
 from judgegraph.serving import ProcessJudge
 from judgegraph.settings import Settings
 
-REQUEST = {
-    "id": "w",
-    "prompt": "What is 6*7?",
-    "candidates": ["It is 41.", "6*7 = 42"],
-    "reference": "42",
-    "label": {"winner": 1},
-}
+REQUEST = {"prompt": "What is 6*7?", "candidates": ["It is 41.", "6*7 = 42"], "reference": "42", "label": {"winner": 1}}
 N, IN_FLIGHT = 1024, 256
 
 

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
@@ -14,6 +15,15 @@ from judgegraph.sandboxes import Limits
 from judgegraph.tools import ToolServices
 
 ROOT = Path(__file__).resolve().parent.parent
+DEMO = ROOT / "examples" / "demo.jsonl"
+"""The bundled examples: the requests a newcomer's first command judges."""
+
+
+def demo_rows() -> dict[str, dict[str, Any]]:
+    """The bundled examples as the file gives them, by id, in its order."""
+    rows = [json.loads(line) for line in DEMO.read_text().splitlines() if line.strip()]
+    return {row["id"]: row for row in rows}
+
 
 # The CLI's rich consoles fix their size when both of these are set at import (pytest-xdist's workers inherit
 # them): unset, each console reads COLUMNS when it prints, so a test's `env={"COLUMNS": ...}` holds.

@@ -13,13 +13,7 @@ from judgegraph.agents import judges
 from judgegraph.evals._metrics import Outcome, metrics
 from judgegraph.schema import ModelTurn, ToolCallEvent
 
-MATH = {
-    "id": "m",
-    "prompt": "What is 6*7?",
-    "candidates": ["The answer is 41.", "6*7 = 42"],
-    "reference": "42",
-    "label": {"winner": 1},
-}
+MATH = {"id": "m", "prompt": "6*7?", "candidates": ["It is 41.", "6*7 = 42"], "reference": "42", "label": {"winner": 1}}
 AB_THEN_BA = ["intake", "agent", "act", "agent", "close_order", "agent", "act", "agent", "close_order", "finalize"]
 
 
@@ -100,7 +94,7 @@ async def test_a_native_verdict_call_rules_and_ends_the_order(tmp_path: Path) ->
 
     def respond(body: dict[str, Any]) -> Reply:
         text = body["messages"][1]["content"]
-        winner = "B" if text.index("The answer is 41.") < text.index("6*7 = 42") else "A"
+        winner = "B" if text.index("It is 41.") < text.index("6*7 = 42") else "A"
         args = json.dumps({"winner": winner, "confidence": 0.9, "rationale": "42 is right"})
         return Reply(tool_calls=[("submit_verdict", args), ("match_reference", '{"candidate": 0}')])
 

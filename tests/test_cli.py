@@ -12,13 +12,7 @@ from judgegraph.cli import app
 
 runner = CliRunner()
 
-GOOD = {
-    "id": "ok",
-    "prompt": "What is 2+2?",
-    "candidates": ["It is 4", "It is 5"],
-    "reference": "4",
-    "label": {"winner": 0},
-}
+GOOD = {"id": "ok", "prompt": "2+2?", "candidates": ["It is 4", "It is 5"], "reference": "4", "label": {"winner": 0}}
 OPEN = {"id": "open", "prompt": "Greet.", "candidates": ["Hello!", "Hey."]}
 
 

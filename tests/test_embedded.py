@@ -23,7 +23,7 @@ from judgegraph.cli import app
 from judgegraph.graphs import verdict_schema
 from judgegraph.runtime._batch import resolve_paths
 from judgegraph.schema import reply_schema
-from tests.conftest import ROOT
+from tests.conftest import DEMO, ROOT, demo_rows
 from tests.owners import owner_process, wait_until
 
 pytestmark = pytest.mark.llm
@@ -84,7 +84,7 @@ async def test_integer_bounds_hold_under_the_grammar_because_small_ranges_are_en
 async def test_reference_decides_in_both_orders_and_the_model_rules_the_rest(
     embedded: EmbeddedServer, tmp_path: Path
 ) -> None:
-    examples = [json.loads(line) for line in (ROOT / "examples" / "demo.jsonl").read_text().splitlines()]
+    examples = list(demo_rows().values())
     async with Judge.load("evidence", store=tmp_path / "runs.db", model_url=embedded.base_url) as judge:
         for ex in examples:
             ex = resolve_paths(JudgeRequest.model_validate(ex), ROOT / "examples").model_dump()
@@ -116,7 +116,7 @@ def test_cli_on_the_bundled_examples_uses_the_embedded_default(tmp_path: Path) -
     env = {"JUDGEGRAPH_MODEL_URL": "", "COLUMNS": "200"}
     result = CliRunner().invoke(
         app,
-        ["judge", str(ROOT / "examples" / "demo.jsonl"), "-o", str(out), "--store", str(tmp_path / "r.db")],
+        ["judge", str(DEMO), "-o", str(out), "--store", str(tmp_path / "r.db")],
         env=env,
     )
     assert result.exit_code == 0, result.output
@@ -133,8 +133,7 @@ async def test_humaneval_pairs_are_decided_by_run_code_in_both_orders(
 ) -> None:
     from tests.test_run_code import decides_the_pairs_in_both_orders
 
-    async with Judge.load("evidence", store=tmp_path / "r.db", model_url=embedded.base_url, sandbox=backend) as judge:
-        await decides_the_pairs_in_both_orders(judge, backend)
+    await decides_the_pairs_in_both_orders(embedded.base_url, backend, tmp_path / "r.db")
 
 
 JUDGE_EXAMPLES = {
@@ -150,9 +149,7 @@ JUDGE_EXAMPLES = {
 async def test_every_judge_runs_end_to_end_on_the_embedded_model(
     embedded: EmbeddedServer, judge_name: str, tmp_path: Path
 ) -> None:
-    examples = {
-        json.loads(line)["id"]: json.loads(line) for line in (ROOT / "examples" / "demo.jsonl").read_text().splitlines()
-    }
+    examples = demo_rows()
     async with Judge.load(judge_name, store=tmp_path / "r.db", model_url=embedded.base_url) as judge:
         for key in JUDGE_EXAMPLES[judge_name]:
             request = resolve_paths(JudgeRequest.model_validate(examples[key]), ROOT / "examples")

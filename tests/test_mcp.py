@@ -29,15 +29,9 @@ from judgegraph.schema import JudgeRequest, ToolCallEvent, ToolResultEvent
 from judgegraph.settings import MCPSource
 from judgegraph.store import TrajectoryStore
 from judgegraph.tools import tools
-from tests.conftest import ROOT
+from tests.conftest import ROOT, demo_rows
 
-MATH = {
-    "id": "mult",
-    "prompt": "What is 17 * 23?",
-    "candidates": ["17 * 23 = 391. The answer is 391.", "The answer is 381."],
-    "reference": "391",
-    "label": {"winner": 0},
-}
+MATH = demo_rows()["math-mult"]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT), "JUDGEGRAPH_SANDBOX": "process"}
 
 

@@ -24,7 +24,7 @@ from judgegraph.registry import Registry
 from judgegraph.schema import JudgeRequest, ToolCall, ToolCallEvent
 from judgegraph.serving import ServerConfig, create_app
 from judgegraph.tools import ToolContext, call_tool, tools
-from tests.conftest import ROOT
+from tests.conftest import ROOT, demo_rows
 
 runner = CliRunner()
 REQUEST = {
@@ -159,7 +159,7 @@ def test_judge_takes_a_judge_folder(tmp_path: Path, fake_openai: FakeOpenAI) -> 
     spec = resolve_judge(str(folder))
     assert spec.name == "strict_math" and spec.tools == ["match_reference"]
     assert spec.prompts["system"].startswith("You judge math") and "pairwise" in spec.prompts  # the rest inherited
-    math = json.loads((ROOT / "examples" / "demo.jsonl").read_text().splitlines()[0])
+    math = demo_rows()["math-mult"]
     requests = tmp_path / "in.jsonl"
     requests.write_text(json.dumps(math) + "\n")
     out = tmp_path / "out.jsonl"

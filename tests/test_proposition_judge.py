@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +10,7 @@ from judgegraph import Judge
 from judgegraph.agents import judges
 from judgegraph.graphs import ClaimTask
 from judgegraph.tools import ClaimCheckInput
-from tests.conftest import ROOT
+from tests.conftest import ROOT, demo_rows
 
 DOC = {"id": "eiffel", "text": "The Eiffel Tower was completed in 1889. It is 330 metres tall."}
 PAIR: dict[str, Any] = {
@@ -71,7 +70,7 @@ async def test_bundled_document_and_image_examples(fake_openai: FakeOpenAI, tmp_
     from judgegraph.runtime._batch import resolve_paths
     from judgegraph.schema import JudgeRequest
 
-    examples = [json.loads(line) for line in (ROOT / "examples" / "demo.jsonl").read_text().splitlines()]
+    examples = list(demo_rows().values())
     for ex in [e for e in examples if e.get("documents") or e.get("images")]:
         request = resolve_paths(JudgeRequest.model_validate(ex), ROOT / "examples").model_dump()
         t = await _run(fake_openai, request, tmp_path)

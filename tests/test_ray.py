@@ -21,6 +21,7 @@ from judgegraph.errors import JudgegraphError, RemoteRunError
 from judgegraph.serving._ray import RayJudge, ShippingArtifacts
 from judgegraph.settings import Settings
 from judgegraph.store import TrajectoryStore
+from tests.conftest import demo_rows
 
 pytestmark = pytest.mark.ray
 
@@ -52,7 +53,7 @@ def test_shipping_artifacts_keep_only_what_runs_in_flight_can_need() -> None:
 def test_cli_batch_over_ray_actors_into_one_store(tmp_path: Path, fake_openai: FakeOpenAI) -> None:
     """`judgegraph judge --ray` starts its own local Ray, spreads the batch, and collects every line and
     trajectory (images included) on the driver."""
-    demo = [json.loads(line) for line in (ROOT / "examples" / "demo.jsonl").read_text().splitlines()]
+    demo = list(demo_rows().values())
     lines = [json.dumps({**MATH, "id": f"m{i}"}) for i in range(6)]
     image = next(r for r in demo if r["id"] == "image-ocr")
     image["images"] = [str(ROOT / "examples" / p) for p in image["images"]]

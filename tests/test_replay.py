@@ -15,9 +15,9 @@ from judgegraph import Judge
 from judgegraph.cli import app
 from judgegraph.runtime._batch import resolve_paths
 from judgegraph.schema import JudgeRequest, ModelTurn, ToolResultEvent, Trajectory
-from tests.conftest import ROOT
+from tests.conftest import ROOT, demo_rows
 
-EXAMPLES = [json.loads(line) for line in (ROOT / "examples" / "demo.jsonl").read_text().splitlines()]
+EXAMPLES = list(demo_rows().values())
 
 
 def _example(key: str) -> dict[str, Any]:

@@ -306,20 +306,20 @@ async def test_no_code_and_no_tests_are_readable_failures(services: ToolServices
 async def test_judge_picks_the_correct_code_in_both_orders(
     backend: str, fake_openai: FakeOpenAI, tmp_path: Path
 ) -> None:
-    async with Judge.load("evidence", store=tmp_path / "r.db", model_url=fake_openai.url, sandbox=backend) as judge:
-        await decides_the_pairs_in_both_orders(judge, backend)
+    await decides_the_pairs_in_both_orders(fake_openai.url, backend, tmp_path / "r.db")
     assert fake_openai.requests == []  # the tests decided: the model was not needed
 
 
-async def decides_the_pairs_in_both_orders(judge: Judge, backend: str) -> None:
-    """Every pair of PAIRS, either way round, is decided right by `run_code` on `backend` (one run passing all its
-    tests, the other not)."""
-    for pair in PAIRS:
-        for order in (0, 1):
-            candidates: list[str] = pair["candidates"]  # type: ignore[assignment]
-            shown = candidates[::-1] if order else candidates
-            t = await judge.arun({**pair, "candidates": shown, "label": {"winner": order}})
-            assert t.verdict is not None and t.verdict.decided_by == "evidence" and t.correct, (pair["id"], order)
-            runs = [r.data for r in t.tool_results() if r.name == "run_code" and r.data]
-            assert [r["backend"] for r in runs] == [backend] * 2, runs
-            assert sorted(r["all_passed"] for r in runs) == [False, True], runs
+async def decides_the_pairs_in_both_orders(model_url: str, backend: str, store: Path) -> None:
+    """The evidence judge decides every pair of PAIRS right, either way round, by `run_code` on `backend` (one
+    run passing all its tests, the other not)."""
+    async with Judge.load("evidence", store=store, model_url=model_url, sandbox=backend) as judge:
+        for pair in PAIRS:
+            for order in (0, 1):
+                candidates: list[str] = pair["candidates"]  # type: ignore[assignment]
+                shown = candidates[::-1] if order else candidates
+                t = await judge.arun({**pair, "candidates": shown, "label": {"winner": order}})
+                assert t.verdict is not None and t.verdict.decided_by == "evidence" and t.correct, (pair["id"], order)
+                runs = [r.data for r in t.tool_results() if r.name == "run_code" and r.data]
+                assert [r["backend"] for r in runs] == [backend] * 2, runs
+                assert sorted(r["all_passed"] for r in runs) == [False, True], runs

@@ -27,16 +27,14 @@ from judgegraph.backends import VllmLaunch, VllmServer, chat_template_for, model
 from judgegraph.output import export
 from judgegraph.runtime._batch import resolve_paths
 from judgegraph.schema import ToolCallEvent, Trajectory
-from tests.conftest import ROOT
+from tests.conftest import ROOT, demo_rows
 from tests.owners import owner_process, wait_until
 
 pytestmark = pytest.mark.vllm
 
 VLLM_VENV = Path(os.environ.get("JUDGEGRAPH_VLLM_VENV", ROOT / ".venv-vllm"))
 SERVED_AS = "smollm2-135m-instruct"
-EXAMPLES = {
-    json.loads(line)["id"]: json.loads(line) for line in (ROOT / "examples" / "demo.jsonl").read_text().splitlines()
-}
+EXAMPLES = demo_rows()
 
 
 def _request(key: str) -> JudgeRequest:

@@ -23,7 +23,7 @@ import typer
 from benchmarks.fake_openai import FakeOpenAI
 from judgegraph.backends._child import free_port
 from judgegraph.cli import app
-from tests.conftest import ROOT
+from tests.conftest import ROOT, demo_rows
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
 
@@ -138,7 +138,7 @@ def test_judge_export_and_serve_from_the_installed_wheel(venv: Path, tmp_path: P
     # Nothing of the checkout is importable there: the package is the installed one.
     where = _run(venv / "bin" / "python", "-c", "import judgegraph; print(judgegraph.__file__)", cwd=tmp_path)
     assert where.stdout.startswith(str(venv))
-    demo = [json.loads(line) for line in (ROOT / "examples" / "demo.jsonl").read_text().splitlines() if line]
+    demo = list(demo_rows().values())
     requests = tmp_path / "in.jsonl"
     requests.write_text("".join(json.dumps(r) + "\n" for r in demo if r["id"].startswith("math-mult")))
     store = tmp_path / "runs.db"

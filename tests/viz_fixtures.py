@@ -5,20 +5,17 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import json
 from pathlib import Path
 
 from benchmarks.fake_openai import FakeOpenAI, prefers
 from judgegraph import Judge
 from judgegraph.runtime._batch import resolve_paths
 from judgegraph.schema import JudgeRequest, ToolResult, ToolResultEvent
-from tests.conftest import ROOT
+from tests.conftest import DEMO, demo_rows
 
 
 def demo_requests() -> list[JudgeRequest]:
-    src = ROOT / "examples" / "demo.jsonl"
-    lines = [line for line in src.read_text().splitlines() if line.strip()]
-    return [resolve_paths(JudgeRequest.model_validate(json.loads(line)), src.parent) for line in lines]
+    return [resolve_paths(JudgeRequest.model_validate(row), DEMO.parent) for row in demo_rows().values()]
 
 
 async def build_store(path: Path, fake: FakeOpenAI) -> dict[str, str]:
