@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -177,32 +178,21 @@ def test_vl_and_multimodal_rewardbench() -> None:
 
 
 def test_metrics_on_known_outcomes() -> None:
+    sure: dict[str, Any] = {"category": "a", "valid": True, "confidence": 0.95}  # one right, one wrong
     outcomes = [
         Outcome(
             id="1",
-            category="a",
             correct=True,
-            valid=True,
             consistent=True,
-            confidence=0.95,
             decided_by="evidence",
             tool_calls={"run_code": 2},
             prompt_tokens=10,
             completion_tokens=5,
             wall_s=1.0,
             model_s=0.5,
+            **sure,
         ),
-        Outcome(
-            id="2",
-            category="a",
-            correct=False,
-            valid=True,
-            consistent=False,
-            confidence=0.95,
-            decided_by="model",
-            wall_s=3.0,
-            model_s=2.0,
-        ),
+        Outcome(id="2", correct=False, consistent=False, decided_by="model", wall_s=3.0, model_s=2.0, **sure),
         Outcome(id="3", category="b", correct=False, valid=False, error=None, wall_s=2.0),
         Outcome(id="4", category="b", correct=None, valid=True, confidence=0.15, wall_s=2.0),
     ]

@@ -42,16 +42,15 @@ async def test_best_of_n_tournaments_find_the_preferred_candidate(
         assert v.scores[1] == 1.0 and all(s < 1.0 for i, s in enumerate(v.scores) if i != 1)
 
 
+def _best_of_n(request_id: str, candidates: list[str]) -> dict[str, object]:
+    """A best-of-n request on 2+2 that its reference can check."""
+    return {"id": request_id, "mode": "best_of_n", "prompt": "2+2?", "reference": "4", "candidates": candidates}
+
+
 async def test_best_of_n_exits_early_when_one_candidate_passes_every_check(
     fake_openai: FakeOpenAI, tmp_path: Path
 ) -> None:
-    request = {
-        "id": "e",
-        "mode": "best_of_n",
-        "prompt": "2+2?",
-        "reference": "4",
-        "candidates": ["It is 5.", "It is 3.", "The answer is 4.", "It is 22."],
-    }
+    request = _best_of_n("e", ["It is 5.", "It is 3.", "The answer is 4.", "It is 22."])
     t = await _run(fake_openai, request, tmp_path)
     assert t.verdict is not None and t.verdict.winner == 2 and t.verdict.decided_by == "evidence"
     assert fake_openai.requests == [] and "tournament" not in t.path
@@ -59,13 +58,7 @@ async def test_best_of_n_exits_early_when_one_candidate_passes_every_check(
 
 async def test_candidates_failing_checks_are_out_before_the_tournament(fake_openai: FakeOpenAI, tmp_path: Path) -> None:
     fake_openai.responder = prefers("clearly")
-    request = {
-        "id": "f",
-        "mode": "best_of_n",
-        "prompt": "2+2?",
-        "reference": "4",
-        "candidates": ["It is 5, clearly.", "The answer is 4.", "Clearly the answer is 4.", "The answer is 4!"],
-    }
+    request = _best_of_n("f", ["It is 5, clearly.", "The answer is 4.", "Clearly the answer is 4.", "The answer is 4!"])
     t = await _run(fake_openai, request, tmp_path)
     v = t.verdict
     assert v is not None and v.winner in (1, 2, 3) and v.scores[0] == 0.0

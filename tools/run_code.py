@@ -8,7 +8,7 @@ from judgegraph.errors import ToolFailure
 from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult
 from judgegraph.tools._base import ToolContext, ToolOutput, candidate_criterion, each_candidate, reads, tool
 from judgegraph.tools.code.candidate_code import candidate_code
-from judgegraph.tools.code.language import CaseResult, read_report
+from judgegraph.tools.code.language import CaseResult, read_report, run_summary
 
 CASE_TIMEOUT_S = 3.0
 
@@ -55,18 +55,14 @@ def run_code_criterion(result: ToolResult, data: RunCodeResult) -> CriterionResu
 
 
 def _summary(r: RunCodeResult) -> str:
-    head = f"candidate {r.candidate}: {r.passed}/{r.total} tests passed"
     if not r.found_code:
         return f"candidate {r.candidate}: no code found in the response; 0/{r.total} tests passed"
-    if r.load_error:
-        head += f"; the code failed to load: {r.load_error}"
-    lines = [head]
-    for case in r.cases:
-        if case.status != "passed":
-            lines.append(
-                f"  test {case.index} {case.status}: {case.source.strip()[:200]} {case.message[:200]}".rstrip()
-            )
-    return "\n".join(lines[:12])
+    failures = [
+        f"  test {case.index} {case.status}: {case.source.strip()[:200]} {case.message[:200]}".rstrip()
+        for case in r.cases
+        if case.status != "passed"
+    ]
+    return run_summary(f"candidate {r.candidate}: {r.passed}/{r.total} tests passed", r.load_error, failures)
 
 
 @tool("run_code", timeout_s=180.0, plan=plan_run_code, criterion=run_code_criterion)

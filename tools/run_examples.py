@@ -19,6 +19,7 @@ from judgegraph.tools._base import ToolContext, ToolOutput, candidate_criterion,
 from judgegraph.tools.code.calls import NotCallable, calling, observe_calls
 from judgegraph.tools.code.candidate_code import CandidateCode, candidate_code, contains_code
 from judgegraph.tools.code.examples import Outcome, example_outcome, shown_text
+from judgegraph.tools.code.language import run_summary
 from judgegraph.tools.code.observe import Call, Observations, missing_module, observe_stdin
 from judgegraph.tools.code.statement import Example, Statement, informing, read_statement
 
@@ -115,16 +116,13 @@ def _summary(r: RunExamplesResult) -> str:
     head = f"candidate {r.candidate}: {r.passed}/{len(r.cases)} statement examples passed"
     if r.target:
         head += f" (calling {r.target})"
-    if r.load_error:
-        head += f"; the code failed to load: {r.load_error[:300]}"
-    lines = [head]
-    for case in r.cases:
-        if case.outcome != "passed":
-            lines.append(
-                f"  example {case.index} {case.outcome}{'' if case.decisive else ' (informs only)'}: input "
-                f"{case.input!r} expected {case.expected!r} got {case.got!r}"
-            )
-    return "\n".join(lines[:12])
+    failures = [
+        f"  example {case.index} {case.outcome}{'' if case.decisive else ' (informs only)'}: input "
+        f"{case.input!r} expected {case.expected!r} got {case.got!r}"
+        for case in r.cases
+        if case.outcome != "passed"
+    ]
+    return run_summary(head, r.load_error and r.load_error[:300], failures)
 
 
 async def _call_examples(

@@ -29,6 +29,10 @@ class JudgeRunner(Protocol):
     async def arun(self, request: JudgeRequest | Mapping[str, object]) -> Trajectory: ...
 
 
+_FROM_VERDICT = {"winner", "scores", "ranking", "valid", "confidence", "decided_by", "rationale"}
+"""The output line's fields that are the verdict's, as it has them."""
+
+
 class OutputLine(BaseModel):
     """One line of `judgegraph judge` output."""
 
@@ -57,13 +61,7 @@ class OutputLine(BaseModel):
         return cls(
             id=t.request.id,
             line=line,
-            winner=v.winner,
-            scores=v.scores,
-            ranking=v.ranking,
-            valid=v.valid,
-            confidence=v.confidence,
-            decided_by=v.decided_by,
-            rationale=v.rationale,
+            **v.model_dump(include=_FROM_VERDICT),
             correct=t.correct,
             trajectory_id=t.id,
             invalid_reason=v.error,

@@ -13,15 +13,12 @@ import contextlib
 import itertools
 import multiprocessing
 import threading
-from collections.abc import Mapping
 from multiprocessing.connection import Connection
 from typing import Any
 
 from judgegraph.agents import JudgeSpec
 from judgegraph.errors import JudgegraphError, UsageError
-from judgegraph.schema._request import JudgeRequest
-from judgegraph.schema._trajectory import Trajectory
-from judgegraph.serving._ray import JudgeWorker, WorkerResult, record_result
+from judgegraph.serving._ray import JudgeWorker, SpreadJudge, WorkerResult
 from judgegraph.settings import Settings
 from judgegraph.store import TrajectoryStore
 
@@ -66,7 +63,7 @@ async def _serve(conn: Connection, judge: str | JudgeSpec, settings_json: str) -
     await worker.close()
 
 
-class ProcessJudge:
+class ProcessJudge(SpreadJudge):
     """A judge spread over worker processes on this machine, used like a `Judge`:
     `async with ProcessJudge("evidence", settings, workers=2) as j: await j.arun(r)`.
 
@@ -172,25 +169,21 @@ class ProcessJudge:
         if self.store is not None:
             self.store.close()
 
-    async def arun(self, request: JudgeRequest | Mapping[str, object]) -> Trajectory:
-        """Judge one request on the least-busy worker; record its trajectory in the driver's store."""
-        if not isinstance(request, JudgeRequest):
-            request = JudgeRequest.model_validate(request)
-        if not self._conns:
-            raise UsageError("ProcessJudge is not open: use `async with ProcessJudge(...)`")
-        i = min(range(len(self._conns)), key=self._in_flight.__getitem__)
+    @property
+    def _open_workers(self) -> int:
+        return len(self._conns)
+
+    async def _run_on(self, worker: int, request_json: str) -> WorkerResult:
         key = next(self._keys)
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._waiting[key] = future
-        self._in_flight[i] += 1
         try:
-            with self._locks[i]:
-                self._conns[i].send((key, request.model_dump_json()))
+            with self._locks[worker]:
+                self._conns[worker].send((key, request_json))
             payload = str(await future)
         finally:
-            self._in_flight[i] -= 1
             self._waiting.pop(key, None)
-        return await record_result(self.store, WorkerResult.model_validate_json(payload))
+        return WorkerResult.model_validate_json(payload)
 
 
 def _settle(future: asyncio.Future[Any], value: Any) -> None:

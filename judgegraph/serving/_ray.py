@@ -136,6 +136,39 @@ async def record_result(store: TrajectoryStore | None, result: WorkerResult) -> 
     return trajectory
 
 
+class SpreadJudge:
+    """What a judge spread over workers shares (`RayJudge`'s actors, `ProcessJudge`'s processes), used like a
+    `Judge`: each request goes to the least-busy worker, and its run is recorded in the driver's store."""
+
+    store: TrajectoryStore | None
+    _in_flight: list[int]
+    """Requests in flight on each worker."""
+
+    @property
+    def _open_workers(self) -> int:
+        """How many workers take requests: 0 unless the judge is open."""
+        raise NotImplementedError
+
+    async def _run_on(self, worker: int, request_json: str) -> WorkerResult:
+        """Judge one request (a `JudgeRequest`'s JSON) on worker `worker`."""
+        raise NotImplementedError
+
+    async def arun(self, request: JudgeRequest | Mapping[str, object]) -> Trajectory:
+        """Judge one request on the least-busy worker; record its trajectory in the driver's store."""
+        if not isinstance(request, JudgeRequest):
+            request = JudgeRequest.model_validate(request)
+        if not self._open_workers:
+            name = type(self).__name__
+            raise UsageError(f"{name} is not open: use `async with {name}(...)`")
+        i = min(range(self._open_workers), key=self._in_flight.__getitem__)
+        self._in_flight[i] += 1
+        try:
+            result = await self._run_on(i, request.model_dump_json())
+        finally:
+            self._in_flight[i] -= 1
+        return await record_result(self.store, result)
+
+
 def _import_ray() -> Any:
     try:
         import ray
@@ -144,7 +177,7 @@ def _import_ray() -> Any:
     return ray
 
 
-class RayJudge:
+class RayJudge(SpreadJudge):
     """A judge spread over Ray actors, used like a `Judge`: `async with RayJudge(...) as j: await j.arun(r)`.
 
     Args:
@@ -242,16 +275,10 @@ class RayJudge:
     def actors(self) -> int:
         return len(self._actors)
 
-    async def arun(self, request: JudgeRequest | Mapping[str, object]) -> Trajectory:
-        """Judge one request on the least-busy actor; record its trajectory in the driver's store."""
-        if not isinstance(request, JudgeRequest):
-            request = JudgeRequest.model_validate(request)
-        if not self._actors:
-            raise UsageError("RayJudge is not open: use `async with RayJudge(...)`")
-        i = min(range(len(self._actors)), key=self._in_flight.__getitem__)
-        self._in_flight[i] += 1
-        try:
-            result: WorkerResult = await self._actors[i].run.remote(request.model_dump_json())
-        finally:
-            self._in_flight[i] -= 1
-        return await record_result(self.store, result)
+    @property
+    def _open_workers(self) -> int:
+        return len(self._actors)
+
+    async def _run_on(self, worker: int, request_json: str) -> WorkerResult:
+        result: WorkerResult = await self._actors[worker].run.remote(request_json)
+        return result

@@ -134,6 +134,14 @@ def read_report(program: Program, result: ExecResult) -> tuple[list[CaseResult],
     return cases, payload.get("load_error")
 
 
+def run_summary(head: str, load_error: str | None, failures: list[str]) -> str:
+    """A run as the model reads it: `head`, why the code failed to load where it did, then the cases that did not
+    pass (as many as fit in twelve lines)."""
+    if load_error:
+        head += f"; the code failed to load: {load_error}"
+    return "\n".join([head, *failures][:12])
+
+
 # ---------------------------------------------------------------- programs run by the driver
 
 IN_SANDBOX = Path(__file__).parents[1] / "in_sandbox"
