@@ -421,6 +421,49 @@ async def test_an_answer_cannot_write_the_runners_report(services: ToolServices,
     assert all("no result" in c["got"] for c in r.data["cases"]), r.text
 
 
+WRONG_JS = "var twoSum = function(nums, target) {\n    return [0, 0];\n};"
+"""A wrong Two Sum in JavaScript: both examples fail it."""
+
+
+@pytest.mark.parametrize(
+    "tampering",
+    [
+        "Array.prototype.includes = () => false;",  # the runner's check says its value is not data
+        "Object.getPrototypeOf = () => null; Array.isArray = () => false;",
+        "Array.prototype.every = () => { throw new Error('no'); };",  # the check throws: no report at all
+    ],
+)
+async def test_a_javascript_answer_that_tampers_with_the_runners_check_fails(
+    services: ToolServices, tampering: str
+) -> None:
+    """JavaScript's builtins are the answer's to replace, the runner's check of its value among them: a wrong
+    answer that makes the runner say its value is not data (which once made the examples inform only), or makes
+    the check throw, fails every example."""
+    request = {"prompt": TWO_SUM, "candidates": [_fenced(f"{tampering}\n{WRONG_JS}", "javascript"), "x"]}
+    r = await _call(services, request, "run_examples", candidate=0)
+    assert r.data and r.data["decisive"] == 2 and r.data["failed"] == 2, r.text
+
+
+async def test_a_javascript_value_is_data_when_plain_and_fails_when_not(services: ToolServices) -> None:
+    """A plain object compares as the statement's object does; a Set where the statement shows a list is not data,
+    and fails (as LeetCode's own serializer would print it: not as the list)."""
+    prompt = (
+        'Count each letter of s.\n\nExample 1:\nInput: s = "aab"\nOutput: {"a": 2, "b": 1}\n\n'
+        'Example 2:\nInput: s = "c"\nOutput: {"c": 1}\n'
+    )
+    counted = "var count = function(s) {\n    const c = {};\n    for (const x of s) c[x] = (c[x] || 0) + 1;\n    return c;\n};"
+    r = await _call(
+        services, {"prompt": prompt, "candidates": [_fenced(counted, "javascript"), "x"]}, "run_examples", candidate=0
+    )
+    assert r.data and r.data["decisive"] == 2 and r.data["failed"] == 0, r.text
+    as_set = "var twoSum = function(nums, target) {\n    return new Set([0, 1]);\n};"
+    r = await _call(
+        services, {"prompt": TWO_SUM, "candidates": [_fenced(as_set, "javascript"), "x"]}, "run_examples", candidate=0
+    )
+    assert r.data and r.data["decisive"] == 2 and r.data["failed"] == 2, r.text
+    assert "not data" in r.data["cases"][0]["got"], r.text
+
+
 @pytest.mark.parametrize("language", ["c", "cpp"])
 async def test_an_answer_that_breaks_the_runner_with_a_macro_fails(services: ToolServices, language: str) -> None:
     """A macro reaches past the answer into the runner's lines: a build that then fails is the answer's doing,

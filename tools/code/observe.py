@@ -63,8 +63,9 @@ class Observed:
     printed: bool = False
     """A stdin run's (the output is what counts), not a call's."""
     informs: bool = False
-    """The judge could not make the call or read its value (a runner that did not build with the answer's types,
-    a value that is not data, a function the example names and the answer lacks): it informs, never decides."""
+    """The judge could not make the call (a runner that did not build with the answer's types, a function the
+    example names and the answer lacks): it informs, never decides. A value that is not data is the answer's and
+    fails."""
 
     @property
     def answer(self) -> object:

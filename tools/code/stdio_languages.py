@@ -212,7 +212,10 @@ class ProgramLanguage:
 
 _NOT_METHODS = {"if", "for", "while", "switch", "catch", "return", "sizeof", "function", "main"}
 
-_UNPRINTABLE = "the method returned a value that cannot be compared as data (a set, a map, an object)"
+_UNPRINTABLE = "the method returned a value that is not data (a set, a map, an object of a class)"
+"""Where the answer's runtime says its value is not data (JavaScript's): the statement's value is, so the example
+fails, as a Python answer's does whose value cannot cross back. It never makes an example inform only: an answer
+that tampered with the runner's check (its builtins are the answer's to replace) only fails."""
 
 
 def _reported(report: str) -> Observed:
@@ -226,7 +229,7 @@ def _reported(report: str) -> Observed:
     if not isinstance(data, dict):
         return Observed("error", message="the call's report could not be read: " + report[-200:])
     if "unprintable" in data:
-        return Observed("error", message=_UNPRINTABLE, informs=True)
+        return Observed("error", message=_UNPRINTABLE)
     first = data.get("first")
     return Observed("ok", value=data.get("value"), after=[] if first is None else [first])
 

@@ -18,8 +18,10 @@ class JavaScript(ProgramLanguage):
 
     def call_step(self, runner: str) -> Step:
         """Node runs the runner's source as it is, once per call, so the source (and its token) stays on disk:
-        the token is under a name the answer cannot know, and the report is written with the functions as they
-        were before the answer ran; an answer that reads the runner's file back can still find it."""
+        the report is written with the functions as they were before the answer ran, under a name the answer
+        cannot know. An answer that reads the runner's file back can find the token, and an answer can replace
+        the builtins the runner checks its value with; neither gains anything, since a report can then only give
+        a value (which the answer could have returned) or say its value is not data, which fails the example."""
         return replace(self.step(runner, None), record=True)
 
     def step(self, code: str, test: str | None) -> Step:
@@ -60,7 +62,9 @@ def _javascript(code: str, name: str, calls: Sequence[tuple[object, ...]]) -> st
         f"  const jgR = {target}(...jgArgs);\n"
         "  const first = jgArgs.length ? jgArgs[0] : null;\n"
         "  const plain = (v) => v === null || v === undefined || ['number', 'string', 'boolean'].includes(typeof v)\n"
-        "    || (Array.isArray(v) && v.every(plain));\n"
+        "    || (Array.isArray(v) && v.every(plain))\n"
+        "    || (typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype\n"
+        "        && Object.values(v).every(plain));\n"
         "  if (!plain(jgR)) { __JG_KEY___report({value: null, unprintable: String(jgR)}); return; }\n"
         "  // JSON has no non-finite numbers; Python's reader takes these tokens (as Python answers' reals travel)\n"
         "  const real = (k, v) => typeof v === 'number' && !Number.isFinite(v) ? '\\u0000jg:' + v : v;\n"
