@@ -421,6 +421,25 @@ async def test_an_answer_cannot_write_the_runners_report(services: ToolServices,
     assert all("no result" in c["got"] for c in r.data["cases"]), r.text
 
 
+CLASHING = {
+    "cpp": "static int jg_string = 0;\n",
+    "c": "static int jg_str = 0;\n",
+    "java": "class JgMain {}\n",
+}
+"""A declaration of a name the runner's own helpers use (the runners are this project's public source)."""
+
+
+@pytest.mark.parametrize("language", list(CLASHING))
+async def test_an_answer_that_clashes_with_a_runner_name_fails(services: ToolServices, language: str) -> None:
+    """A build that fails in the runner's lines because the answer declared one of the runner's names is the
+    answer's doing (a wrong answer that broke the runner on purpose would otherwise make every example inform
+    only)."""
+    answer = {"c": C_TWO_SUM, **FOREIGN_ANSWERS}[language]
+    request = {"prompt": TWO_SUM, "candidates": [_fenced(CLASHING[language] + answer, language), "x"]}
+    r = await _call(services, request, "run_examples", candidate=0)
+    assert r.data and r.data["decisive"] == 2 and r.data["failed"] == 2, r.text
+
+
 WRONG_JS = "var twoSum = function(nums, target) {\n    return [0, 0];\n};"
 """A wrong Two Sum in JavaScript: both examples fail it."""
 

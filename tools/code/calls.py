@@ -62,15 +62,28 @@ class CallProgram:
         take)."""
         if self.answer_lines is None or self.build_error_line is None or self.answer_reaches_runner:
             return True
-        if self._unbalanced(self.answer_lines):
+        answer, runner = self._split(self.answer_lines)
+        if _unbalanced(answer):
             return True  # a brace it never closed: the compiler reports the error where the file ends, in the runner
+        if set(_RUNNER_NAME.findall(answer)) & set(_RUNNER_NAME.findall(runner)):
+            return True  # it declared a name of the runner's own (`jg_json`, `JgMain`): the clash is its doing
         lines = [int(n) for n in self.build_error_line.findall(build_error)]
         return bool(lines) and all(n in self.answer_lines for n in lines)
 
-    def _unbalanced(self, lines: range) -> bool:
-        answer = "\n".join(self.source.splitlines()[lines.start - 1 : lines.stop - 1])
-        answer = re.sub(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)\'', "", answer)  # strings and characters
-        return answer.count("{") != answer.count("}")
+    def _split(self, lines: range) -> tuple[str, str]:
+        """The answer's lines of the source, and the runner's (all the others)."""
+        source = self.source.splitlines()
+        inside = source[lines.start - 1 : lines.stop - 1]
+        return "\n".join(inside), "\n".join(source[: lines.start - 1] + source[lines.stop - 1 :])
+
+
+_RUNNER_NAME = re.compile(r"\b_*[jJ][gG][A-Z_a-z0-9]*")
+"""The names a runner gives its own helpers, variables and classes (`jg_json`, `jgArgs`, `JgMain`)."""
+
+
+def _unbalanced(code: str) -> bool:
+    code = re.sub(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)\'', "", code)  # strings and characters
+    return code.count("{") != code.count("}")
 
 
 @runtime_checkable
