@@ -440,6 +440,20 @@ async def test_an_answer_that_clashes_with_a_runner_name_fails(services: ToolSer
     assert r.data and r.data["decisive"] == 2 and r.data["failed"] == 2, r.text
 
 
+@pytest.mark.parametrize(
+    "ending",
+    ["del Solution", "Solution = None", "globals().pop('Solution')"],
+)
+async def test_a_python_answer_that_removes_what_it_defines_fails(services: ToolServices, ending: str) -> None:
+    """An answer that defines `Solution` and removes it before the calls: the judge read the definition, so a call
+    that finds nothing is the answer's doing and fails (a function only the example names, which the answer never
+    defines, informs only)."""
+    wrong = "class Solution:\n    def twoSum(self, nums, target):\n        return [0, 0]\n" + ending + "\n"
+    request = {"prompt": TWO_SUM, "candidates": [_fenced(wrong, "python"), "x"]}
+    r = await _call(services, request, "run_examples", candidate=0)
+    assert r.data and r.data["decisive"] == 2 and r.data["failed"] == 2, r.text
+
+
 WRONG_JS = "var twoSum = function(nums, target) {\n    return [0, 0];\n};"
 """A wrong Two Sum in JavaScript: both examples fail it."""
 

@@ -193,7 +193,10 @@ def observe(candidate, spec):
                 continue
         owner, _, name = call["function"].rpartition(".")
         if (owner or name) not in candidate.functions:
-            results.append(["error", "the code defines no " + (owner or name)])
+            if (owner or name) in spec.get("declared", ()):  # the judge read its definition: the code removed it
+                results.append(["error", f"the code's {owner or name} is gone when called (defined, then removed)"])
+            else:
+                results.append(["error", "the code defines no " + (owner or name)])
             continue
         signal.setitimer(signal.ITIMER_REAL, spec["case_timeout"])
         try:

@@ -144,14 +144,16 @@ class Python:
             {"function": c.function, "args": encode(list(c.args)), "kwargs": encode(dict(c.kwargs))} for c in calls
         ]
         wall = min(60.0, 5.0 + case_timeout_s * len(calls))
-        spec = {"cases": [], "calls": encoded, "setup": "", "entry": None, "case_timeout": case_timeout_s}
-        spec["stop_after_timeouts"] = stop_after
+        functions, methods = _defined(code)
+        spec: dict[str, object] = {"cases": [], "calls": encoded, "setup": "", "entry": None}
+        spec |= {"case_timeout": case_timeout_s, "stop_after_timeouts": stop_after}
+        spec["declared"] = sorted(functions | set(methods.values()))  # a call one of these lacks is the code's doing
         limits = PYTHON_LIMITS.model_copy(update={"wall_s": wall, "cpu_s": int(wall) + 1, "output_bytes": 4_000_000})
         prelude = prelude_for(statement) if statement is not None else None
         return CallProgram(_harness_program(code, spec, [c.function for c in calls], limits, prelude))
 
     def call_observed(self, status: str, message: str) -> Observed:
-        if status == "error" and message.startswith("the code defines no"):  # a function the example names
+        if status == "error" and message.startswith("the code defines no"):  # only the example names it
             return Observed("error", message=message, informs=True)
         if status != "passed":
             return Observed(observed_status(status), message=message)
