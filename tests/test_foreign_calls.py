@@ -454,6 +454,23 @@ async def test_a_python_answer_that_removes_what_it_defines_fails(services: Tool
     assert r.data and r.data["decisive"] == 2 and r.data["failed"] == 2, r.text
 
 
+@pytest.mark.parametrize(("module", "informs"), [("ortools", True), ("not_a_module_anywhere", False)])
+async def test_a_module_the_sandbox_lacks_informs_only_where_judges_have_it(
+    services: ToolServices, module: str, informs: bool
+) -> None:
+    """A library that contest judges install (ortools: AtCoder's) but this sandbox lacks says nothing about the
+    answer: its examples inform only. Any other module an answer cannot import is its own doing and fails it, or
+    a wrong answer could escape its examples by importing something absent."""
+    wrong = f"import {module}\n\nclass Solution:\n    def twoSum(self, nums, target):\n        return [0, 0]\n"
+    request = {"prompt": TWO_SUM, "candidates": [_fenced(wrong, "python"), "x"]}
+    r = await _call(services, request, "run_examples", candidate=0)
+    assert r.data, r.text
+    if informs:
+        assert r.data["decisive"] == 0 and "sandbox does not have" in r.data["cases"][0]["note"], r.text
+    else:
+        assert r.data["decisive"] == 2 and r.data["failed"] == 2, r.text
+
+
 WRONG_JS = "var twoSum = function(nums, target) {\n    return [0, 0];\n};"
 """A wrong Two Sum in JavaScript: both examples fail it."""
 

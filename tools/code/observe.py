@@ -24,11 +24,24 @@ next, and each further timeout costs a full time limit to say nothing new."""
 _MISSING_MODULE = re.compile(r"ModuleNotFoundError: No module named '([\w.]+)'")
 
 
+JUDGE_MODULES = frozenset(
+    {
+        *("numpy", "scipy", "networkx", "sortedcontainers", "more_itertools", "shapely", "bitarray", "pulp"),
+        *("mpmath", "pandas", "z3", "sklearn", "ortools", "atcoder", "torch", "polars", "lightgbm", "gmpy2"),
+        *("numba", "sympy"),
+    }
+)
+"""The libraries contest and LeetCode judges install for Python answers (AtCoder's list, LeetCode's
+sortedcontainers); the sandbox has numpy, sortedcontainers and sympy of them."""
+
+
 def missing_module(message: str) -> str | None:
-    """The module a Python run failed to import, if that is how it failed: a library the judge's sandbox lacks
-    (contest and LeetCode judges install some: numpy, sortedcontainers...) says nothing about the answer."""
+    """The library a Python run failed to import, if that is how it failed and a judge's environment has it:
+    its absence from this sandbox says nothing about the answer. Any other module an answer cannot import is its
+    own doing (a judge fails it too), or importing something absent would make any answer's examples inform
+    only."""
     m = _MISSING_MODULE.search(message)
-    return m.group(1) if m else None
+    return m.group(1) if m and m.group(1).split(".")[0] in JUDGE_MODULES else None
 
 
 @dataclass(frozen=True)
