@@ -85,8 +85,9 @@ async def test_differential_testing_finds_where_candidates_disagree(services: To
 
 
 async def test_a_library_the_sandbox_lacks_informs_and_the_usual_ones_are_there(services: ToolServices) -> None:
-    """AtCoder gives Python answers numpy, LeetCode sortedcontainers: both run here. A module the sandbox does not
-    have says nothing about the answer (a judge's environment may have it): its examples inform only."""
+    """AtCoder gives Python answers numpy, LeetCode sortedcontainers: both run here. A library a judge installs and
+    the sandbox does not have (ortools) says nothing about the answer: its examples inform only. A module no judge
+    has is the answer's doing and fails it (informing only, it let a wrong answer escape by importing one)."""
     numpy = "import sys\nimport numpy as np\nd = sys.stdin.read().split()\nprint(int(np.array(d[1:], dtype=np.int64).sum()))"
     r = await _call(
         services, {"prompt": SAMPLES, "candidates": [_fenced(numpy)], "mode": "pointwise"}, "run_examples", candidate=0
@@ -102,16 +103,23 @@ async def test_a_library_the_sandbox_lacks_informs_and_the_usual_ones_are_there(
         candidate=0,
     )
     assert r.data and r.data["passed"] == 2
-    absent = "import judge_has_no_such_module\nn = int(input())\nprint(n)"
-    r = await _call(
-        services, {"prompt": SAMPLES, "candidates": [_fenced(absent)], "mode": "pointwise"}, "run_examples", candidate=0
-    )
-    assert r.data and r.data["failed"] == 0 and r.data["decisive"] == 0
-    assert all(c["outcome"] == "unsure" and "judge_has_no_such_module" in c["note"] for c in r.data["cases"])
-    function = "import judge_has_no_such_module\ndef has_close_elements(numbers, threshold):\n    return False"
-    request = {"prompt": HUMANEVAL["HumanEval/0"]["prompt"], "candidates": [_fenced(function)], "mode": "pointwise"}
-    r = await _call(services, request, "run_examples", candidate=0)  # the module fails the load, not a call
-    assert r.data and r.data["load_error"] and r.data["failed"] == 0 and r.data["decisive"] == 0
+    for module, informs in (("ortools", True), ("judge_has_no_such_module", False)):
+        absent = f"import {module}\nn = int(input())\nprint(n)"
+        request = {"prompt": SAMPLES, "candidates": [_fenced(absent)], "mode": "pointwise"}
+        r = await _call(services, request, "run_examples", candidate=0)
+        if informs:
+            assert r.data and r.data["failed"] == 0 and r.data["decisive"] == 0
+            assert all(c["outcome"] == "unsure" and module in c["note"] for c in r.data["cases"])
+        else:
+            assert r.data and r.data["failed"] == 2 and r.data["decisive"] == 2, r.text
+        function = f"import {module}\ndef has_close_elements(numbers, threshold):\n    return False"
+        request = {"prompt": HUMANEVAL["HumanEval/0"]["prompt"], "candidates": [_fenced(function)], "mode": "pointwise"}
+        r = await _call(services, request, "run_examples", candidate=0)  # the module fails the load, not a call
+        assert r.data and r.data["load_error"], r.text
+        if informs:
+            assert r.data["failed"] == 0 and r.data["decisive"] == 0, r.text
+        else:
+            assert r.data["decisive"] > 0 and r.data["failed"] == r.data["decisive"], r.text
 
 
 async def test_an_observed_run_stops_after_its_second_timeout(services: ToolServices) -> None:
