@@ -128,16 +128,12 @@ async def _run_on(
     else:
         parsed = _parsed(inputs)
         statement = read_statement(ctx.request.prompt)
-        arguments = [args or () for args in parsed]
-        seen = await observe_function(pool, language, code, None, statement, function, arguments, CASE_TIMEOUT_S * 3)
-        seen = Observations(
-            [
-                o if args is not None else Observed("error", message="unreadable input")
-                for o, args in zip(seen.observed, parsed, strict=False)
-            ],
-            seen.load_error,
-            seen.duration_s,
-        )
+        readable = [args for args in parsed if args is not None]  # the calls' arity is theirs alone
+        seen = await observe_function(pool, language, code, None, statement, function, readable, CASE_TIMEOUT_S * 3)
+        made = iter(seen.observed)
+        unreadable = Observed("error", message="unreadable input")
+        observed = [unreadable if args is None else next(made, Observed("not_run")) for args in parsed]
+        seen = Observations(observed, seen.load_error, seen.duration_s)
     if seen.load_error is not None:
         return [Observed("error", message=seen.load_error)] * len(inputs)
     return seen.observed + [Observed("not_run")] * (len(inputs) - len(seen.observed))

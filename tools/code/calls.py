@@ -77,7 +77,7 @@ class CallProgram:
         return "\n".join(inside), "\n".join(source[: lines.start - 1] + source[lines.stop - 1 :])
 
 
-_RUNNER_NAME = re.compile(r"\b_*[jJ][gG][A-Z_a-z0-9]*")
+_RUNNER_NAME = re.compile(r"\b_*[jJ][gG]\w*")
 """The names a runner gives its own helpers, variables and classes (`jg_json`, `jgArgs`, `JgMain`)."""
 
 

@@ -25,11 +25,8 @@ _MISSING_MODULE = re.compile(r"ModuleNotFoundError: No module named '([\w.]+)'")
 
 
 JUDGE_MODULES = frozenset(
-    {
-        *("numpy", "scipy", "networkx", "sortedcontainers", "more_itertools", "shapely", "bitarray", "pulp"),
-        *("mpmath", "pandas", "z3", "sklearn", "ortools", "atcoder", "torch", "polars", "lightgbm", "gmpy2"),
-        *("numba", "sympy"),
-    }
+    "numpy scipy networkx sortedcontainers more_itertools shapely bitarray pulp mpmath pandas z3 sklearn ortools "
+    "atcoder torch polars lightgbm gmpy2 numba sympy".split()
 )
 """The libraries contest and LeetCode judges install for Python answers (AtCoder's list, LeetCode's
 sortedcontainers); the sandbox has numpy, sortedcontainers and sympy of them."""

@@ -145,9 +145,15 @@ class Python:
         ]
         wall = min(60.0, 5.0 + case_timeout_s * len(calls))
         functions, methods = _defined(code)
-        spec: dict[str, object] = {"cases": [], "calls": encoded, "setup": "", "entry": None}
-        spec |= {"case_timeout": case_timeout_s, "stop_after_timeouts": stop_after}
-        spec["declared"] = sorted(functions | set(methods.values()))  # a call one of these lacks is the code's doing
+        spec = {
+            "cases": [],
+            "calls": encoded,
+            "setup": "",
+            "entry": None,
+            "case_timeout": case_timeout_s,
+            "stop_after_timeouts": stop_after,
+            "declared": sorted(functions | set(methods.values())),  # a call one of these lacks is the code's doing
+        }
         limits = PYTHON_LIMITS.model_copy(update={"wall_s": wall, "cpu_s": int(wall) + 1, "output_bytes": 4_000_000})
         prelude = prelude_for(statement) if statement is not None else None
         return CallProgram(_harness_program(code, spec, [c.function for c in calls], limits, prelude))
