@@ -23,11 +23,19 @@ from judgegraph.tools.math.equivalence import Match, NeedsSymbolic, forget_compa
         ("Natalia sold 48 clips.\n#### 72", "72"),
         ("Final answer: x = 5", "x = 5"),
         ("12", "12"),
-        ("I computed 3 + 4 and then doubled it to get 14 apples in total, which is quite a lot of apples", "14"),
     ],
 )
 def test_extracts_the_final_answer(text: str, expected: str) -> None:
     assert extract_final_answer(text) == expected
+
+
+def test_a_long_last_line_is_read_as_a_worded_answer_never_by_its_last_number() -> None:
+    """A line of prose with one number states it; with several, it is not read at all (its last number would
+    let a policy write anything before it)."""
+    one = "After all that, she ends up with 14 apples in total, which is quite a lot of apples"
+    several = "I computed 3 + 4 and then doubled it to get 14 apples in total, which is quite a lot of apples"
+    assert extract_final_answer(one) == one and _match(one, "14", 0).equivalent
+    assert extract_final_answer(several) == several and not _match(several, "14", 0).equivalent
 
 
 @pytest.mark.parametrize("text", [":", "", "   ", "...", "Let's solve this step by step:"])
@@ -43,7 +51,7 @@ def test_master_key_texts_commit_to_no_matching_answer(text: str) -> None:
         ("1,000", "1000", "numeric"),
         ("\\frac{3}{4}", "0.75", "numeric"),
         ("3/4", "\\dfrac{3}{4}", "numeric"),
-        ("25%", "0.25", "numeric"),
+        ("25%", "25", "numeric"),  # a percent sign names what the number counts: one reading
         ("25", "25%", "numeric"),
         ("$18", "18", "numeric"),
         ("It is 25%", "25%", "worded"),
@@ -72,6 +80,7 @@ def test_equivalent_answers_match(answer: str, reference: str, method: str) -> N
         ("London", "Paris"),
         ("(1, 2, 3)", "(1,2)"),
         ("3.14159", "pi"),
+        ("25%", "0.25"),  # one reading of a percent sign, so one answer never matches two references
     ],
 )
 def test_different_answers_do_not_match(answer: str, reference: str) -> None:

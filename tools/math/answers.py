@@ -1,6 +1,7 @@
-"""A response's final answer, read the way graders read one (a box, "the answer is", an `A:` line, the last number),
-what commits to no answer at all (empty, stock phrases, the prompt echoed back), and the normal form answers are
-compared in (`equivalence.py` says when two are the same).
+"""A response's final answer, read the way graders read one (a box, "the answer is", an `A:` line, the last line),
+from what a reader of the response sees (`visible.py`), and what commits to no answer at all (empty, stock phrases,
+the prompt echoed back). `normal.py` holds the normal form answers are compared in, `readings.py` what number an
+answer states, and `equivalence.py` says when two are the same.
 
 Candidate text is untrusted: a text with no extractable answer never matches (the "master-key" probes ":" or
 "Let's solve this step by step" fail here).
@@ -12,6 +13,9 @@ import re
 from dataclasses import dataclass
 
 from judgegraph.tools.math.arithmetic import braced_from
+from judgegraph.tools.math.normal import THOUSANDS, meaningful, normalize, plain_words
+from judgegraph.tools.math.readings import read
+from judgegraph.tools.math.visible import visible
 
 # ---------------------------------------------------------------- extraction
 
@@ -35,7 +39,6 @@ def _phrase_answer(found: str) -> str:
 
 
 _GSM8K = re.compile(r"####\s*(.+?)\s*$", re.MULTILINE)
-NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?(?:\s*/\s*\d+)?%?")
 
 
 _REPEATED_LETTER = re.compile(
@@ -72,34 +75,69 @@ def final_answer(text: str) -> FinalAnswer | None:
     (`match_reference`, `derived_reference`, group rewards), so what is matched against a reference is also what
     derives one.
 
-    In order, as math-verify and the Minerva and Qwen-Math graders read a response: the chosen letter repeated
-    (`CCCCC`); the last box (`\\boxed{}`, `\\fbox{}`: an earlier box it replaces is not a hedge, and a last box
-    left open is no answer, never a reason to fall back to an earlier one); GSM8K's last `#### x`; the last
-    answer phrase (`The answer is x`, `Final answer: x`) or `A: x` line; else the last line that holds a value
-    (after its last `=`). Two boxes joined by "or" are read as one answer naming both values, which matches no
-    single reference (`several_values`)."""
+    Read from what a reader sees (`visible.visible`: no box in a comment, a phantom, white text or a code block is
+    an answer), in order, as math-verify and the Minerva and Qwen-Math graders read a response: the chosen letter
+    repeated (`CCCCC`); the last box (`\\boxed{}`, `\\fbox{}`: an earlier box it replaces is not a hedge, and a
+    last box left open is no answer, never a reason to fall back to an earlier one); GSM8K's last `#### x`; the
+    last answer phrase (`The answer is x`, `Final answer: x`) or `A: x` line; else the last line that holds a
+    value (after its last `=`). Two boxes joined by "or" are read as one answer naming both values, which matches
+    no single reference (`several_values`); so is a box that a later answer statement contradicts (`\\boxed{42}
+    ... Final answer: 41`): the response commits to two answers."""
+    text = visible(text)
     if letter := repeated_letter(text):
         return FinalAnswer(letter, True)
-    boxed = _final_box(text)
-    if boxed is not None:
-        return FinalAnswer(boxed, True) if boxed else None
-    gsm: list[str] = _GSM8K.findall(text)
+    statements = _statements(text)
+    box = _final_box(text)
+    if box is not None:
+        boxed, box_end = box
+        if not boxed:
+            return None
+        later = [a for start, a, says in statements if says is not False and start >= box_end and _states_value(a)]
+        if later and not _same_statement(boxed, later[-1]):
+            return FinalAnswer(f"{boxed} \\text{{ or }} {later[-1]}", True)
+        return FinalAnswer(boxed, True)
+    gsm = [(start, a) for start, a, says in statements if says is None]
     if gsm:
-        return FinalAnswer(gsm[-1].strip(), True)
-    said = [
-        (m.start(), a, _SAYS_ANSWER.search(m.group(0)) is not None)
-        for m in _ANSWER_PHRASE.finditer(text)
-        if meaningful(a := _phrase_answer(m.group(1)))
-    ]
-    said += [(m.start(), a, True) for m in _A_LINE.finditer(text) if meaningful(a := _phrase_answer(m.group(1)))]
-    if said:
-        _, answer, says = max(said)
-        return FinalAnswer(answer.strip(), says)
+        return FinalAnswer(gsm[-1][1], True)
+    if statements:
+        _, answer, says = statements[-1]
+        return FinalAnswer(answer, bool(says))
     line = _final_line(text)
     if line is None:
         return None
     alone = _NUMBER_LINE.match(_last_line(text).rstrip("."))
     return FinalAnswer(line, alone is not None)
+
+
+def _statements(text: str) -> list[tuple[int, str, bool | None]]:
+    """The answer statements, in order: (where, what, whether it says it is the answer; None for GSM8K's
+    `#### x`, which outranks the others): `#### x`, answer phrases and `A:` lines."""
+    found: list[tuple[int, str, bool | None]] = [(m.start(), m.group(1).strip(), None) for m in _GSM8K.finditer(text)]
+    found += [
+        (m.start(), a.strip(), _SAYS_ANSWER.search(m.group(0)) is not None)
+        for m in _ANSWER_PHRASE.finditer(text)
+        if meaningful(a := _phrase_answer(m.group(1)))
+    ]
+    found += [
+        (m.start(), a.strip(), True) for m in _A_LINE.finditer(text) if meaningful(a := _phrase_answer(m.group(1)))
+    ]
+    return sorted(found, key=lambda f: f[0])
+
+
+def _states_value(statement: str) -> bool:
+    """Whether an answer statement after a box states a value of its own (`Final answer: 41`), not a word about
+    the box (`I hope the answer is correct`)."""
+    return bool(re.search(r"[\d$\\]", statement)) or read(normalize(statement)).value is not None
+
+
+def _same_statement(boxed: str, statement: str) -> bool:
+    """Whether a statement after the box says what the box says: the same text once normalised, or the same
+    number (`\\boxed{42}` ... `Final answer: 42 apples`)."""
+    a, b = normalize(boxed), normalize(re.sub(r"\\(?:boxed|fbox)\s*\{", "{", statement))
+    if a == b or a.strip("()") == b.strip("()"):
+        return True
+    first, second = read(a).value, read(b).value
+    return first is not None and first == second
 
 
 def extract_final_answer(text: str) -> str | None:
@@ -129,9 +167,15 @@ _BOX_HEDGE = re.compile(
 """What stands between two boxes that offer both: `\\boxed{41} or \\boxed{42}`, `$\\boxed{1}$, $\\boxed{2}$`."""
 
 
-def _final_box(text: str) -> str | None:
-    """The last box's contents ("" when it is empty or never closes); None when the text has no box. Boxes
-    nested in the last one state it (`\\boxed{\\boxed{x}}`); the box before it, joined by a hedge word, joins it."""
+_NESTED_BOXES = 8
+"""How deep boxes nested in the last one are unwrapped (`\\boxed{\\boxed{x}}` states x): deeper nesting is no
+answer a grader reads, and unwrapping it without a bound would let one response exhaust the reader."""
+
+
+def _final_box(text: str, depth: int = 0) -> tuple[str, int] | None:
+    """The last box's contents ("" when it is empty or never closes) and where it ends; None when the text has
+    no box. Boxes nested in the last one state it (`\\boxed{\\boxed{x}}`, to `_NESTED_BOXES` deep); the box
+    before it, joined by a hedge word, joins it."""
     outer: list[tuple[int, int, str]] = []  # (start, end, contents) of the boxes not inside another
     for m in _BOX.finditer(text):
         if outer and m.start() < outer[-1][1]:
@@ -143,15 +187,16 @@ def _final_box(text: str) -> str | None:
         outer.append((m.start(), m.end() + len(inner) + 1, inner))
     if not outer:
         return None
-    start, _, last = outer[-1]
-    last = (_final_box(last) or last).strip()  # \\boxed{\\boxed{x}} states x
+    start, end, last = outer[-1]
+    nested = _final_box(last, depth + 1) if depth < _NESTED_BOXES else None
+    last = (nested[0] if nested and nested[0] else last).strip()  # \\boxed{\\boxed{x}} states x
     if not meaningful(normalize(last)):  # \\boxed{} or \\boxed{\\phantom{2}}
-        return ""
+        return "", end
     if len(outer) > 1:
         _, before_end, before = outer[-2]
         if _BOX_HEDGE.match(text[before_end:start]) and before.strip():
-            return f"{before.strip()} \\text{{ or }} {last}"
-    return last
+            return f"{before.strip()} \\text{{ or }} {last}", end
+    return last, end
 
 
 _A_LINE = re.compile(r"^[*_\s]*A[*_]*\s*:[*_]*\s*(.+?)\s*$", re.MULTILINE)
@@ -159,29 +204,18 @@ _A_LINE = re.compile(r"^[*_\s]*A[*_]*\s*:[*_]*\s*(.+?)\s*$", re.MULTILINE)
 
 
 def _final_line(text: str) -> str | None:
-    """The last line that holds a value, after its last `=`: itself where it is short ("068", "**1,250**.",
-    "x = 3"), else its last number; where it names several numbers as alternatives ("41 or 42"), all of it, so
-    that it matches no single value."""
+    """The last line that holds a value, as it is ("068", "**1,250**.", "x = 3", "so she earns $18 a day"), read
+    as what it states (`readings.read`: an equation by its last side where the others equal it, a worded line by
+    its one number, nothing where it names several), never by its last number."""
     lines = [line.strip() for line in text.strip().splitlines() if meaningful(line)]
     if not lines:
         return None
     with_value = [line for line in lines if re.search(r"\d", line)]
     line = with_value[-1] if with_value else lines[-1]
-    segment = line.rsplit("=", 1)[-1]
-    if line is lines[-1] and len(line) <= 40 and not says_nothing(segment):
-        return _phrase_answer(segment.strip().rstrip(".")) or None
-    numbers: list[str] = NUMBER.findall(segment)
-    if not numbers:
+    line = line.lstrip("= ").rstrip(".").strip()  # `= 8`: a computation's last line
+    if line and says_nothing(line):
         return None
-    if len(numbers) > 1 and _PROSE_HEDGE.search(segment):
-        return segment.strip()
-    return numbers[-1].strip()
-
-
-_PROSE_HEDGE = re.compile(
-    r"\d[%$]?\s*\(?\s*(?:,|;|/|\bor\b|\band\b)\s*(?:(?:maybe|possibly|perhaps|even|also)\s+)?\$?-?\d", re.I
-)
-"""Two numbers offered side by side in prose: `41 or 42`, `41, 42`, `41 (or maybe 42)`."""
+    return (_phrase_answer(line) if len(line) <= 40 else line) or None
 
 
 def reference_answer(reference: str) -> str:
@@ -208,16 +242,12 @@ def several_values(answer: str) -> bool:
     s = re.sub(r"\\[{}]", lambda m: m.group()[1], s)
     if _ALTERNATIVES.search(s):
         return True
-    return _LISTED.search(_THOUSANDS.sub("", s)) is not None
+    return _LISTED.search(THOUSANDS.sub("", s)) is not None
 
 
 _LISTED = re.compile(r"(?:[\d)}\]]|(?<![A-Za-z\\])[A-Za-z])\s*,\s*(?:[-+\d({\[\\]|[A-Za-z](?![A-Za-z]))")
 """A comma between two values, at any depth: a list, set, tuple or interval (`1, 2`, `it is {41, 42}`, `x, y`),
 not a comma in prose (`nine, so 9`)."""
-
-
-def meaningful(s: str) -> bool:
-    return bool(re.search(r"[A-Za-z0-9]", s))
 
 
 # Stock openings and empty wrappers that fool judges while saying nothing ("master keys": ":", "Thought
@@ -255,53 +285,3 @@ def commits_to_nothing(response: str, prompt: str = "") -> bool:
         return False
     question = prompt.strip().splitlines()[-1]
     return said in (plain_words(prompt), plain_words(question))
-
-
-# ---------------------------------------------------------------- normalisation
-
-_LATEX_SUBS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(pattern), repl)
-    for pattern, repl in (
-        (r"\\[hv]?phantom\{[^{}]*\}", ""),
-        (r"\\[()\[\]]", ""),  # \( x \) and \[ x \]: math delimiters, as $ is
-        (r"\\left|\\right|\\!|\\,|\\;|\\:|\\displaystyle", ""),
-        (r"\\[dt]?frac\{([^{}]*)\}\{([^{}]*)\}", r"((\1)/(\2))"),
-        (r"\\sqrt\{([^{}]*)\}", r"sqrt(\1)"),
-        (r"\\cdot|\\times", "*"),
-        (r"\\pi", "pi"),
-        (r"\\(?:text|mathrm|mbox|textbf)\{([^{}]*)\}", r"\1"),
-        (r"\^\{([^{}]*)\}", r"^(\1)"),
-        (r"\^\\circ|°|\\circ|\\degree", ""),
-        (r"\\%", "%"),
-        (r"\\\$|\$", ""),
-    )
-)
-_LATEX_CHARS = re.compile(r"[\\$^°%]")
-"""Characters some substitution needs: an answer without any (most: "391", "3/4") skips them all."""
-_THOUSANDS = re.compile(r"(?<=\d)(?:,|\{,\})(?=\d{3}(?:\D|$))")
-
-
-def normalize(answer: str) -> str:
-    """Strip LaTeX wrappers, dollar signs, thousands separators and trailing punctuation."""
-    s = answer.strip()
-    for _ in range(3):  # nested \frac{\frac{..}{..}}{..} unwrap from the inside out
-        if not _LATEX_CHARS.search(s):
-            break
-        for pattern, repl in _LATEX_SUBS:
-            s = pattern.sub(repl, s)
-    s = _THOUSANDS.sub("", s)  # 10,000 and LaTeX's 10{,}000
-    s = s.replace("{", "(").replace("}", ")")
-    return s.strip().rstrip(".").strip()
-
-
-_CHOICE = re.compile(r"^\(?([A-Ea-e])\)?(?:[.:)]|\s|$)")
-
-
-def choice_letter(s: str) -> str | None:
-    m = _CHOICE.match(s.strip())
-    return m.group(1).upper() if m else None
-
-
-def plain_words(s: str) -> str:
-    s = re.sub(r"[^\w\s]", " ", s.lower())
-    return " ".join(w for w in s.split() if w not in {"a", "an", "the"})

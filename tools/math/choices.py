@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import re
 
-from judgegraph.tools.math.answers import normalize
 from judgegraph.tools.math.equivalence import Match, equivalent
+from judgegraph.tools.math.normal import normalize
 
 _LABEL = re.compile(
     r"(?:\\(?:textbf|mathrm|text|mathbf|textrm)\s*\{\s*)?"  # \textbf{(A) }

@@ -23,12 +23,14 @@ from sympy.parsing.sympy_parser import (
 )
 
 from judgegraph.errors import UnsafeExpression
-from judgegraph.tools.math.answers import NUMBER, choice_letter, meaningful, normalize, plain_words, several_values
+from judgegraph.tools.math.answers import several_values
+from judgegraph.tools.math.arithmetic import evaluate, tokenize
+from judgegraph.tools.math.normal import MAX_NUMBER_DIGITS, choice_letter, meaningful, normalize, plain_words
+from judgegraph.tools.math.readings import RELATION, beyond_arithmetic, read
 
-Method = Literal["choice", "numeric", "worded", "symbolic", "tuple", "string", "math-verify", "none"]
+Method = Literal["choice", "numeric", "worded", "relation", "symbolic", "tuple", "string", "math-verify", "none"]
 
 MAX_EXPR_CHARS = 200
-MAX_NUMBER_DIGITS = 40
 MAX_POWER_DIGITS = 4000  # a power whose value would have more digits than this is refused
 
 _FUNCTIONS: dict[str, object] = {
@@ -112,27 +114,14 @@ def _check_powers(expr: sympy.Basic) -> None:
                 raise UnsafeExpression("power too large")
 
 
-def _number(s: str) -> tuple[Fraction, bool] | None:
-    """(exact value, had a percent sign) when `s` is a plain number, fraction or percentage. Plain arithmetic,
-    not sympy: most rewards are decided here, and parsing through sympy cost about 0.7 ms a number."""
-    percent = s.endswith("%")
-    body = s[:-1].strip() if percent else s
-    if not re.fullmatch(r"[-+]?\(*[-+]?(\d+(\.\d*)?|\.\d+)\)*(\s*/\s*\(*\d+(\.\d*)?\)*)?", body):
-        return None
-    numerator, _, denominator = re.sub(r"[()\s]", "", body).partition("/")
-    negative = numerator.count("-") % 2 == 1
-    numerator = numerator.lstrip("+-")
-    if max(len(numerator), len(denominator)) > MAX_NUMBER_DIGITS:
-        return None
-    try:
-        value = Fraction(numerator) / (Fraction(denominator) if denominator else 1)
-    except (ValueError, ZeroDivisionError):
-        return None
-    return (-value if negative else value), percent
-
-
 def _numbers_equal(a: Fraction, b: Fraction) -> bool:
-    return a == b or math.isclose(float(a), float(b), rel_tol=1e-6, abs_tol=1e-9)
+    """Equal; or, where either is not a whole number (a decimal, a root's value), equal to six significant
+    digits. Two whole numbers are equal only exactly: 1000001 is not 1000000."""
+    if a == b:
+        return True
+    if a.denominator == 1 and b.denominator == 1:
+        return False
+    return math.isclose(float(a), float(b), rel_tol=1e-6, abs_tol=1e-9)
 
 
 def _split_top_level(s: str) -> list[str]:
@@ -231,8 +220,8 @@ def _equivalent(answer: str, reference: str, symbolic: bool) -> Match:
         said = "names several values" if many else "names one value"
         return Match(False, "none", f"{answer!r} {said}; the reference {reference!r} does not")
     own = _own_equivalent(answer, reference, symbolic)
-    if own.equivalent or own.method in ("choice", "worded", "none"):
-        return own
+    if own.equivalent or own.method in ("choice", "numeric", "worded", "relation", "none"):
+        return own  # a number's reading is final: no other reader may credit another number of it
     if not symbolic:
         raise NeedsSymbolic
     if not _verifier_safe(answer, reference):
@@ -279,20 +268,11 @@ def _own_equivalent(answer: str, reference: str, symbolic: bool = True) -> Match
     a, r = _rhs(normalize(answer)), _rhs(normalize(reference))
     if not meaningful(a):
         return Match(False, "none", "the answer states nothing")
-    na, nr = _number(a), _number(r)
-    worded = False
-    if na is None and nr is not None:  # "It is 25%", "April 48, May 24: 72" against a numeric reference
-        numbers = NUMBER.findall(a)
-        na, worded = (_number(normalize(numbers[-1])) if numbers else None), True
-    if na is not None and nr is not None:
-        (va, pa), (vr, pr) = na, nr
-        candidates = [va]
-        if pa != pr:  # "25%" vs "25" or "0.25": accept either reading of the percent sign
-            candidates.append(va / 100 if pa else va * 100)
-        ok = any(_numbers_equal(v, vr) for v in candidates)
-        # a worded answer is read by its last number alone: no other reading (math-verify's first value) may
-        # credit another number of it, so the same words never match two references
-        return Match(ok, "worded" if worded else "numeric", f"{a} {'==' if ok else '!='} {r}")
+    ref = read(r)
+    if ref.value is not None:
+        return _against_number(a, ref.value, r, symbolic)
+    if bool(RELATION.search(a)) != bool(RELATION.search(r)):
+        return Match(False, "relation", f"{a!r} and {r!r}: a relation is never equal to a value")
     ra, rr = _split_top_level(a), _split_top_level(r)
     if len(rr) > 1:
         if len(ra) != len(rr):
@@ -311,3 +291,43 @@ def _own_equivalent(answer: str, reference: str, symbolic: bool = True) -> Match
     except (TypeError, ValueError, RecursionError):
         ok = False
     return Match(ok, "symbolic", f"{a} {'==' if ok else '!='} {r}")
+
+
+def _against_number(a: str, expected: Fraction, r: str, symbolic: bool) -> Match:
+    """An answer against a reference that states a number: compared as what it is (`readings.read`), an
+    expression by its value, never by a number written inside it. A value computed here is final: no other reader
+    (math-verify reads `3²` as 3) may credit a number written inside it."""
+    got = read(a)
+    if got.value is not None:
+        ok = _numbers_equal(got.value, expected)
+        method: Method = "numeric" if got.kind == "number" else "worded"
+        return Match(ok, method, f"{a} {'==' if ok else '!='} {r}")
+    if got.kind != "expression":
+        return Match(False, "relation" if got.kind == "relation" else "worded", f"{a!r} is not read: {got.why}")
+    value = evaluate(tokenize(a), percent=False)  # plain arithmetic, exact, no sympy
+    if value is None:
+        if not symbolic:
+            raise NeedsSymbolic
+        try:
+            value = _value_of(to_sympy(a))
+        except UnsafeExpression:  # not parsed here: math-verify may read pure math (LaTeX it knows, guarded)
+            if beyond_arithmetic(a):
+                return Match(False, "worded", f"{a!r} holds more than arithmetic: not read against a number")
+            return Match(False, "symbolic", f"{a!r} is not parsed")
+    if value is None:
+        return Match(False, "numeric", f"{a} has a variable; {r} is a number")
+    ok = _numbers_equal(Fraction(value), expected)
+    return Match(ok, "numeric", f"the value of {a} {'==' if ok else '!='} {r}")
+
+
+def _value_of(expr: sympy.Expr) -> float | None:
+    """An expression's value, where it has one (no variable, real, finite)."""
+    if expr.free_symbols:
+        return None
+    try:
+        value = complex(expr.evalf(30))
+    except (TypeError, ValueError, OverflowError, RecursionError):
+        return None
+    if value.imag or not math.isfinite(value.real):
+        return None
+    return value.real

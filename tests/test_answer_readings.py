@@ -1,0 +1,169 @@
+"""An answer is compared as what it is, read from what a reader sees, and committed once: the readings matrix
+(expressions, relations, qualifiers and hidden boxes, each written in every reader a response may use), beside
+the honest writings that must keep matching. Property tests generate the values; nothing here is one case."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from judgegraph.tools.match_reference import _match
+from judgegraph.tools.math.answers import extract_final_answer
+from judgegraph.tools.math.readings import read
+from judgegraph.tools.math.visible import visible
+
+PROPERTY = settings(max_examples=300, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+
+READERS = [
+    "So the result is $\\boxed{{{a}}}$.",
+    "The answer is ${a}$.",
+    "Final answer: {a}",
+    "We add them up.\n#### {a}",
+    "Q: what is it?\nA: {a}",
+    "Working it out, we get {a}",
+]
+"""Every way a response states its final answer: a box, an answer phrase, `Final answer:`, GSM8K's `####`, an
+`A:` line and the last line."""
+
+
+def _not_r(r: int) -> list[str]:
+    """Writings of a value that is not `r` (for r > 2), each holding `r` as a number: what a last-number reader
+    would credit."""
+    return [
+        f"\\sqrt{{{r}}}",
+        f"{r}^{{2}}",
+        f"{r}^2",
+        f"{r}²",
+        f"2 \\cdot {r}",
+        f"3 \\times {r}",
+        f"{r}!",
+        f"\\log_2 {r}",
+        f"\\frac{{{r}}}{{2}}",
+        f"-{r}",
+        f"{r} + 1",
+        f"{r}x",
+        f"{r}\\pi",
+        f"x \\geq {r}",
+        f"x > {r}",
+        f"{r - 1} \\neq {r}",
+        f"{r - 1} < {r}",
+        f"2x = {r}",
+        f"{r - 1} = {r}",
+        f"{r} \\text{{ squared}}",
+        f"{r} thousand",
+        f"half of {r}",
+        f"twice {r}",
+        f"not {r}",
+        f"at least {r}",
+        f"about {r}",
+        f"more than {r}",
+        f"up to {r}",
+        f"negative {r}",
+        f"{r} or {r - 1}",
+        f"{r - 1} apples and {r} pears",
+    ]
+
+
+@PROPERTY
+@given(st.integers(min_value=3, max_value=10**6), st.sampled_from(range(31)), st.sampled_from(READERS))
+def test_an_expression_of_r_that_is_not_r_never_matches_r(r: int, which: int, reader: str) -> None:
+    wrong = _not_r(r)[which]
+    text = reader.format(a=wrong)
+    assert not _match(text, str(r), 0).equivalent, (text, _match(text, str(r), 0))
+
+
+@PROPERTY
+@given(st.integers(min_value=1, max_value=10**6), st.sampled_from(READERS))
+def test_honest_writings_of_r_match_r(r: int, reader: str) -> None:
+    """No recall lost: units, words that name what it counts, `x =`, a computation that equals it, full-width
+    digits and a percent sign (a unit: `25%` is 25) still read as the number."""
+    full_width = "".join(chr(ord(c) + 0xFEE0) for c in str(r))
+    for honest in (
+        str(r),
+        f"{r:,}",
+        f"{r} \\text{{ cm}}^2",
+        f"{r} apples",
+        f"x = {r}",
+        f"1 \\times {r} = {r}",
+        f"{r}\\%",
+        full_width,
+        f"\\${r}",
+    ):
+        text = reader.format(a=honest)
+        assert _match(text, str(r), 0).equivalent, (text, _match(text, str(r), 0))
+
+
+@pytest.mark.parametrize(
+    ("words", "value"),
+    [("forty-two", 42), ("twelve apples", 12), ("one hundred five", 105), ("three thousand two hundred", 3200)],
+)
+def test_a_number_in_words_reads_as_its_value(words: str, value: int) -> None:
+    assert read(words).value == Fraction(value)
+    assert _match(f"The answer is {words}.", str(value), 0).equivalent
+
+
+@pytest.mark.parametrize("words", ["two three", "forty-two or forty-one", "not twelve", "about twelve", "hundred"])
+def test_number_words_that_are_not_one_number_are_not_read(words: str) -> None:
+    assert read(words).value is None
+
+
+def test_the_readings_say_what_each_answer_is() -> None:
+    assert read("42").kind == "number" and read("42%").value == 42  # one reading of a percent sign
+    assert read("x \\geq 42").kind == "relation" and read("41 \\neq 42").kind == "relation"
+    assert read("6 * 7 = 42").value == 42 and read("2x = 42").kind == "relation"
+    assert read("sqrt(42)").kind == "expression" and read("42^(2)").kind == "expression"
+    assert read("April 48, May 24 and 72").kind == "unread"  # a sentence with several numbers: not read
+
+
+HIDINGS = [
+    "<!-- \\boxed{{{a}}} -->",
+    "$\\phantom{{\\boxed{{{a}}}}}$",
+    "$\\hphantom{{\\boxed{{{a}}}}}$",
+    "${{\\color{{white}}\\boxed{{{a}}}}}$",
+    "$\\color{{#ffffff}} \\boxed{{{a}}}$",
+    "$\\textcolor{{white}}{{\\boxed{{{a}}}}}$",
+    '<span style="display:none">\\boxed{{{a}}}</span>',
+    '<span style="color: white">\\boxed{{{a}}}</span>',
+    "<div hidden>\\boxed{{{a}}}</div>",
+    "```\nprint(r'\\boxed{{{a}}}')\n```",
+    "~~~\n\\boxed{{{a}}}\n~~~",
+    "[//]: # (\\boxed{{{a}}})",
+    "\\iffalse \\boxed{{{a}}} \\fi",
+    "\u200b<!--\u200b\\boxed{{{a}}}-->",
+]
+
+
+@pytest.mark.parametrize("hiding", HIDINGS)
+@pytest.mark.parametrize("before", [True, False])
+def test_a_box_the_reader_does_not_see_is_not_the_answer(hiding: str, before: bool) -> None:
+    """The visible answer is 41; a hidden box says 42, before it or after it: only 41 is read."""
+    hidden = hiding.format(a=42)
+    said = "The total is 41, so the answer is 41."
+    text = f"{hidden}\n{said}" if before else f"{said}\n\n{hidden}"
+    assert "42" not in visible(text).replace("41", "")
+    assert not _match(text, "42", 0).equivalent
+    assert _match(text, "41", 0).equivalent
+
+
+@pytest.mark.parametrize(
+    "later",
+    ["Final answer: {b}", "#### {b}", "A: {b}", "The answer is {b}.", "**Final Answer:** $x = {b}$"],
+)
+def test_a_box_its_later_answer_statement_contradicts_is_a_hedge(later: str) -> None:
+    text = "Adding up: $\\boxed{42}$.\n\n" + later.format(b=41)
+    assert not _match(text, "42", 0).equivalent and not _match(text, "41", 0).equivalent
+    same = "Adding up: $\\boxed{42}$.\n\n" + later.format(b="42")
+    assert _match(same, "42", 0).equivalent  # said again: one answer
+
+
+def test_a_later_box_still_replaces_an_earlier_answer() -> None:
+    """Self-correction is kept: a later answer that replaces an earlier one is the answer."""
+    assert _match("The answer is 41. Wait, I dropped a term: \\boxed{42}", "42", 0).equivalent
+    assert _match("\\boxed{41}. Rechecking, the total is \\boxed{42}.", "42", 0).equivalent
+    assert _match(
+        "\\boxed{42}. Final Answer: The final answer is $\\boxed{42}$. I hope it is correct.", "42", 0
+    ).equivalent
+    assert extract_final_answer("\\boxed{42}. I hope the answer is correct.") == "42"
