@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Hashable, Mapping, Sequence
 from typing import Literal
 
 from judgegraph.errors import InvalidInputError
 from judgegraph.schema._request import JudgeRequest
+from judgegraph.schema._trajectory import Trajectory
 from judgegraph.schema._verdict import Verdict
 
 EVIDENCE_FIELDS = ("reference", "tests", "documents", "images", "constraints", "rubric")
@@ -112,3 +114,27 @@ def numeric_score(verdict: Verdict) -> float:
     caller reports `valid` beside it, so the 0.0 is never mistaken for a ruling)."""
     score = score_of(verdict)
     return 0.0 if score is None else score
+
+
+Run = Callable[[JudgeRequest], Awaitable[Trajectory]]
+
+
+async def judge_members(run: Run, request: JudgeRequest) -> list[tuple[Verdict, str]]:
+    """Each response's verdict (`Verdict.of_response`) and the id of the trajectory that ruled it, from one group
+    judgment by `run`; where that fails (it raises, or rules nothing), from judging each response alone. So one
+    rollout's failure (a response that breaks a check, or the judge's own fault on it) is that rollout's and never
+    its siblings': every trainer path scores a group through this."""
+    k = len(request.candidates)
+    try:
+        trajectory = await run(request)
+        verdict, trajectory_id = trajectory.verdict or Verdict.invalid("the run gave no verdict"), trajectory.id
+    except Exception as e:  # the run's failure: recorded as the group's, then each response is tried alone
+        verdict, trajectory_id = Verdict.invalid(f"{type(e).__name__}: {e}"), ""
+    if verdict.valid or k == 1:
+        return [(verdict.of_response(i), trajectory_id) for i in range(k)]
+    alone = [
+        request.model_copy(update={"id": f"{request.id}-{i}", "candidates": [candidate]})
+        for i, candidate in enumerate(request.candidates)
+    ]
+    found = await asyncio.gather(*(judge_members(run, one) for one in alone))
+    return [members[0] for members in found]

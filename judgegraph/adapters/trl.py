@@ -21,6 +21,7 @@ from judgegraph.adapters._common import (
     group_request,
     group_scores,
     groups,
+    judge_members,
     text_of,
 )
 from judgegraph.runtime._judge import Judge
@@ -51,9 +52,10 @@ class AsyncJudgeReward:
         self, members: list[int], prompts: list[Any], completions: list[Any], evidence: dict[str, Any]
     ) -> list[float | None]:
         request = group_request(f"trl-{members[0]}", prompts[members[0]], [completions[i] for i in members], evidence)
-        async with self._sem:
-            verdict = await self._judge.ajudge(request)
-            return group_scores(verdict, len(members), self._judge.settings.undecided_reward())
+        undecided = self._judge.settings.undecided_reward()
+        async with self._sem:  # a rollout whose judgment fails is None (TRL skips it), never its group's failure
+            ruled = await judge_members(self._judge.arun, request)
+        return [group_scores(verdict, 1, undecided)[0] for verdict, _ in ruled]
 
     async def __call__(self, prompts: list[Any], completions: list[Any], **columns: Any) -> list[float | None]:
         """The completions of one prompt (TRL's `num_generations` of it, with the same evidence) are one group

@@ -31,14 +31,17 @@ from typing import Any, TypedDict
 from judgegraph.adapters._coalesce import Coalescer
 from judgegraph.adapters._common import (
     ABSTAINED,
+    Undecided,
     evidence_from,
     evidence_key,
     group_request,
     group_scores,
     groups,
+    judge_members,
 )
 from judgegraph.errors import UsageError
 from judgegraph.runtime._judge import Judge
+from judgegraph.schema._verdict import Verdict
 
 _JUDGES: dict[str, Judge] = {}
 _JUDGES_LOCK = threading.Lock()  # verl calls the sync form from several executor threads at once
@@ -80,9 +83,10 @@ class _Rollout:
 
 
 async def _judge_group(rollouts: list[_Rollout], judge: Judge | None = None) -> list[VerlReward]:
-    """One prompt's rollouts as one group judgment: one dict each, in order. A group whose judgment fails gives
-    each of its rollouts score 0.0 with `valid` false and the reason (verl needs a number; `valid` says it is
-    none). `judge`: the one to use; None: this worker's judge of the name the rollout's extra info gives."""
+    """One prompt's rollouts as one group judgment: one dict each, in order. Where the group's judgment fails,
+    each rollout is judged alone (`judge_members`), and one whose own judgment fails scores 0.0 with `valid`
+    false and the reason (verl needs a number; `valid` says it is none). `judge`: the one to use; None: this
+    worker's judge of the name the rollout's extra info gives."""
     first = rollouts[0]
     request = group_request(
         f"verl-{first.data_source}-{first.info.get('index', 0)}",
@@ -93,26 +97,30 @@ async def _judge_group(rollouts: list[_Rollout], judge: Judge | None = None) -> 
     k = len(rollouts)
     try:
         judge = judge or _judge(str(first.info.get("judge", "evidence")))
-        trajectory = await judge.arun(request)
-        verdict, trajectory_id = trajectory.verdict, trajectory.id
-        assert verdict is not None
-        ruled = group_scores(verdict, k)
-        scores, valid, error = group_scores(verdict, k, judge.settings.undecided_reward()), verdict.valid, verdict.error
-        decided_by = verdict.decided_by or ""
-    except Exception as e:  # the group's rollouts are answered, each saying why it has no ruling
-        ruled, scores, valid, error, decided_by, trajectory_id = [None] * k, [None] * k, False, str(e), "", ""
+    except Exception as e:  # no judge to load: each rollout answered, saying why it has no ruling
+        return [_reward(Verdict.invalid(str(e)), "", k, "model") for _ in range(k)]
+    undecided = judge.settings.undecided_reward()
     return [
-        {
-            "score": 0.0 if score is None else score,
-            "valid": valid and score is not None,
-            "abstained": score is None and rule is not None,
-            "decided_by": decided_by,
-            "trajectory_id": trajectory_id,
-            "group_size": k,
-            "error": ABSTAINED if score is None and rule is not None else error or "",
-        }
-        for score, rule in zip(scores, ruled, strict=True)
+        _reward(verdict, trajectory_id, k, undecided)
+        for verdict, trajectory_id in await judge_members(judge.arun, request)
     ]
+
+
+def _reward(verdict: Verdict, trajectory_id: str, k: int, undecided: Undecided) -> VerlReward:
+    """One rollout's reward from its own verdict (`Verdict.of_response`): verl needs a number, and `valid` says
+    whether it is a ruling."""
+    ruled = group_scores(verdict, 1)[0]
+    score = group_scores(verdict, 1, undecided)[0]
+    abstained = score is None and ruled is not None
+    return {
+        "score": 0.0 if score is None else score,
+        "valid": verdict.valid and score is not None,
+        "abstained": abstained,
+        "decided_by": verdict.decided_by or "",
+        "trajectory_id": trajectory_id,
+        "group_size": k,
+        "error": ABSTAINED if abstained else verdict.error or "",
+    }
 
 
 _COALESCERS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Coalescer[_Rollout, VerlReward]] = (

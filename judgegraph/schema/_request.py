@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -24,6 +25,9 @@ class _Model(BaseModel):
         return without_nulls(data, cls)
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 class Candidate(_Model):
     """One response under judgement."""
 
@@ -31,6 +35,14 @@ class Candidate(_Model):
     """The response text."""
     images: list[str] = Field(default_factory=list)
     """Images that belong to the response: file paths or `data:` URIs."""
+
+    @field_validator("content")
+    @classmethod
+    def _as_utf8_carries_it(cls, value: str) -> str:
+        """A lone surrogate (invalid Unicode: a tokenizer's decode or a JSON escape can give one) becomes U+FFFD,
+        as UTF-8 carries it: the response is then stored, shown and replayed like any other, where its raw text
+        would fail the whole group's trajectory when written."""
+        return value if value.isascii() else _SURROGATE.sub("\ufffd", value)
 
 
 class Document(_Model):

@@ -22,10 +22,18 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from judgegraph.adapters._common import evidence_from, evidence_key, group_request, group_scores, groups
+from judgegraph.adapters._common import (
+    evidence_from,
+    evidence_key,
+    group_request,
+    group_scores,
+    groups,
+    judge_members,
+)
 from judgegraph.errors import field_problems
 from judgegraph.runtime._judge import Judge
 from judgegraph.schema._request import JudgeRequest
+from judgegraph.schema._trajectory import Trajectory
 from judgegraph.schema._verdict import Verdict
 
 
@@ -251,10 +259,14 @@ def create_app(config: ServerConfig, *, metrics_dir: Path | None = None, **judge
             )
         return request
 
-    async def _run(request: JudgeRequest) -> JudgeResponse:
-        t = await state["judge"].arun(request)
+    async def _trajectory(request: JudgeRequest) -> Trajectory:
+        t: Trajectory = await state["judge"].arun(request)
         for r in t.tool_results():
             metrics.tools[r.name] += 1
+        return t
+
+    async def _run(request: JudgeRequest) -> JudgeResponse:
+        t = await _trajectory(request)
         assert t.verdict is not None
         return JudgeResponse(verdict=t.verdict, trajectory_id=t.id)
 
@@ -283,11 +295,8 @@ def create_app(config: ServerConfig, *, metrics_dir: Path | None = None, **judge
                 return [await _run(admitted[group[0]])]
             first = admitted[group[0]]
             together = first.model_copy(update={"candidates": [admitted[i].candidates[0] for i in group]})
-            result = await _run(together)
-            return [
-                JudgeResponse(verdict=result.verdict.of_response(k), trajectory_id=result.trajectory_id)
-                for k in range(len(group))
-            ]
+            ruled = await judge_members(_trajectory, together)  # one response's failure is never its group's
+            return [JudgeResponse(verdict=verdict, trajectory_id=tid) for verdict, tid in ruled]
 
         out: list[JudgeResponse | None] = [None] * len(admitted)
         for group, answers in zip(members, await asyncio.gather(*(one(g) for g in members)), strict=True):
@@ -328,20 +337,21 @@ def create_app(config: ServerConfig, *, metrics_dir: Path | None = None, **judge
                 label = body.labels[first] if body.labels else None
                 raise _invalid(("body", "labels", first), f"item {first}: {e}", label) from None
             requests.append(_admit(request, ("body", "labels", first)))
-        results = await asyncio.gather(*(_run(r) for r in requests))
+        # a response whose judgment fails is that response's: judged alone, it alone has no ruling
+        results = await asyncio.gather(*(judge_members(_trajectory, r) for r in requests))
         scores = [0.0] * n
         logs: dict[str, list[Any]] = {"valid": [False] * n, "decided_by": [""] * n, "trajectory_id": [""] * n}
         logs["abstained"] = [False] * n
         undecided = state["judge"].settings.undecided_reward()
-        for group, result in zip(members, results, strict=True):
-            ruled = group_scores(result.verdict, len(group))
-            for i, score, kept in zip(group, ruled, group_scores(result.verdict, len(group), undecided), strict=True):
+        for group, ruled in zip(members, results, strict=True):
+            for i, (verdict, trajectory_id) in zip(group, ruled, strict=True):
+                score, kept = group_scores(verdict, 1)[0], group_scores(verdict, 1, undecided)[0]
                 # OpenRLHF needs a number for every sample: 0.0, with `valid` false (and `abstained`) as the mask
                 scores[i] = 0.0 if kept is None else kept
                 logs["valid"][i] = kept is not None
                 logs["abstained"][i] = kept is None and score is not None
-                logs["decided_by"][i] = result.verdict.decided_by
-                logs["trajectory_id"][i] = result.trajectory_id
+                logs["decided_by"][i] = verdict.decided_by
+                logs["trajectory_id"][i] = trajectory_id
         return RewardResponse(rewards=scores, scores=scores, extra_logs=logs)
 
     return app
