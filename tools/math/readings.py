@@ -46,7 +46,7 @@ _CHANGES_VALUE = frozenset(
     # operators and multipliers said in words: the number is not the value
     "times plus minus over divided multiplied squared cubed factorial thousand thousands million millions billion "
     "billions trillion hundred hundreds dozen dozens twice double doubled triple tripled thrice quadruple halved "
-    "negative sqrt pi log ln exp sin cos tan mod modulo power powers exponent root roots e "
+    "negative sqrt pi log ln exp sin cos tan mod modulo power powers exponent root roots "
     # comparisons, bounds, estimates, negations and hedges: the claim is not that the answer is the number
     "not no never nor neither none than least most approximately approx about around roughly nearly almost circa "
     "under below above beyond exceeds exceed exceeding less more fewer greater smaller larger bigger higher lower "
@@ -81,6 +81,8 @@ _PROSE = re.compile(r"[A-Za-z\s'\",.:;()\-]*")
 digit, `!` (a factorial), `?` (a doubt) or another script is not prose, and leaves the answer to the other readings."""
 _APPLIED = re.compile(r"\b(?:sqrt|log|ln|exp|sin|cos|tan|abs)\s*\(")
 """A function applied to the number: `sqrt(42)`."""
+_ABBREVIATIONS = re.compile(r"\b(?:i\.\s?e|e\.\s?g|etc|viz|cf)\.", re.IGNORECASE)
+"""`nine, i.e. 9`: prose's abbreviations, whose letters are no variables."""
 _STRAY_HYPHEN = re.compile(r"(?<![A-Za-z])-|-(?![A-Za-z])")
 
 _ONES = {
@@ -125,6 +127,7 @@ def _several(a: str) -> Reading:
 
 def _worded(rest: str, number: str, a: str) -> Reading:
     """One number and the words around it (`rest`)."""
+    rest = _ABBREVIATIONS.sub(" ", rest)
     if not _PROSE.fullmatch(rest) or _STRAY_HYPHEN.search(rest) or _APPLIED.search(rest):
         return Reading("expression")  # `42^(2)`, `sqrt(42)`, `42!`, `2x + 42`
     words = [w.lower() for w in _WORD.findall(rest)]
