@@ -7,13 +7,14 @@
 
 from judgegraph.errors import SandboxError, SandboxUnavailableError
 from judgegraph.sandboxes._docker import DockerBackend, DockerSandbox
-from judgegraph.sandboxes._image import ImageRecipe, build_image
+from judgegraph.sandboxes._image import LIBRARY_PACKAGES, ImageRecipe, build_image
 from judgegraph.sandboxes._pool import BackendChoice, DoctorReport, SandboxPool, doctor
 from judgegraph.sandboxes._process import ProcessBackend, ProcessSandbox
 from judgegraph.sandboxes._protocol import Sandbox, SandboxBackend, auto_order, sandbox_backends
 from judgegraph.sandboxes._types import ExecResult, Limits
 
 __all__ = (
+    "LIBRARY_PACKAGES",
     "BackendChoice",
     "DockerBackend",
     "DockerSandbox",

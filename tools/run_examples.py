@@ -20,7 +20,7 @@ from judgegraph.tools.code.calls import NotCallable, calling, observe_calls
 from judgegraph.tools.code.candidate_code import CandidateCode, candidate_code, contains_code
 from judgegraph.tools.code.examples import Outcome, example_outcome, shown_text
 from judgegraph.tools.code.language import run_summary
-from judgegraph.tools.code.observe import Call, Observations, missing_module, observe_stdin
+from judgegraph.tools.code.observe import Call, Observations, Observed, missing_module, observe_stdin
 from judgegraph.tools.code.statement import Example, Statement, informing, read_statement
 
 
@@ -89,15 +89,19 @@ def run_examples_criterion(result: ToolResult, data: RunExamplesResult) -> Crite
 _MISSING = "the code imports {module}, which this sandbox does not have (a judge's environment may)"
 
 
-def _unsure_note(example: Example, got: str) -> str:
-    if module := missing_module(got):
+def _unsure_note(example: Example, got: str, code: str) -> str:
+    if module := missing_module(got, code):
         return _MISSING.format(module=module)
     if example.order == "unstated":
         return "the same items in another order, and the statement does not say whether the order counts"
     return "compared without certainty (reals, no tolerance given)"
 
 
-def _case(index: int, example: Example, outcome: Outcome, got: str) -> ExampleCase:
+def _outcome(statement: Statement, example: Example, observed: Observed, code: str) -> tuple[Outcome, str]:
+    return example_outcome(example, observed, statement.tolerance, statement.any_case, code)
+
+
+def _case(index: int, example: Example, outcome: Outcome, got: str, code: str = "") -> ExampleCase:
     decisive = example.decisive and outcome != "unsure"
     return ExampleCase(
         index=index,
@@ -106,7 +110,7 @@ def _case(index: int, example: Example, outcome: Outcome, got: str) -> ExampleCa
         got=got,
         outcome=outcome,
         decisive=decisive,
-        note=example.note or (_unsure_note(example, got) if outcome == "unsure" else ""),
+        note=example.note or (_unsure_note(example, got, code) if outcome == "unsure" else ""),
     )
 
 
@@ -129,7 +133,9 @@ async def _call_examples(
     pool: SandboxPool, statement: Statement, found: CandidateCode, candidate: int
 ) -> tuple[list[ExampleCase], Observations, str | None]:
     """The call examples run on the answer, in whatever language it is (`code/calls.py`): each example whose
-    function the answer defines, called as the statement's judge calls it."""
+    function the answer defines, called as the statement's judge calls it. An example whose method the statement's
+    starter names and the answer does not define fails: the judge calls that method, so a misnamed one is wrong
+    (skipping its examples would let a wrong answer escape them by its name)."""
     assert found.code is not None
     try:
         language = calling(found.language)
@@ -140,14 +146,16 @@ async def _call_examples(
     except NotCallable as e:
         raise ToolFailure(f"candidate {candidate}'s {e}") from e
     cases = []
+    if statement.method is not None:
+        undefined = f"the code defines no {statement.method}, the method the statement's starter names"
+        lacking = [e for e, t in zip(statement.examples, targets, strict=True) if t is None and e.function is None]
+        cases += [_case(i, e, "error", undefined) for i, e in enumerate(lacking, start=len(runnable))]
     for i, ((example, _), observed) in enumerate(zip(runnable, seen.observed, strict=True)):
         if observed.informs:
             got = shown_text(observed.message) if observed.status == "error" else ""
             cases.append(_case(i, informing(example, observed.message), "unsure", got))
         else:
-            cases.append(
-                _case(i, example, *example_outcome(example, observed, statement.tolerance, statement.any_case))
-            )
+            cases.append(_case(i, example, *_outcome(statement, example, observed, found.code), found.code))
     return cases, seen, next((t for t in targets if t is not None), None)
 
 
@@ -178,10 +186,8 @@ async def run_examples(args: RunExamplesArgs, ctx: ToolContext) -> ToolOutput:
         seen = await observe_stdin(pool, found.language, found.code, [e.stdin or "" for e in statement.examples])
         cases = []
         for i, (example, observed) in enumerate(zip(statement.examples, seen.observed, strict=True)):
-            cases.append(
-                _case(i, example, *example_outcome(example, observed, statement.tolerance, statement.any_case))
-            )
-    if seen.load_error is not None and (module := missing_module(seen.load_error)):  # the sandbox's gap
+            cases.append(_case(i, example, *_outcome(statement, example, observed, found.code), found.code))
+    if seen.load_error is not None and (module := missing_module(seen.load_error, found.code)):  # the sandbox's gap
         note = _MISSING.format(module=module)
         update = {"outcome": "unsure", "decisive": False, "note": note, "got": shown_text(seen.load_error)}
         cases = [c.model_copy(update=update) for c in cases]

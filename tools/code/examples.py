@@ -20,10 +20,11 @@ def shown_text(text: str) -> str:
 
 
 def example_outcome(
-    example: Example, observed: Observed, tolerance: float | None, any_case: bool = False
+    example: Example, observed: Observed, tolerance: float | None, any_case: bool = False, code: str = ""
 ) -> tuple[Outcome, str]:
-    """How a candidate did on one example (as the statement's judge compares), and what it gave."""
-    if observed.status == "error" and missing_module(observed.message):
+    """How a candidate did on one example (as the statement's judge compares), and what it gave; `code`: the
+    candidate's source, which says whether a failed import is a library the sandbox lacks (`missing_module`)."""
+    if observed.status == "error" and missing_module(observed.message, code):
         return "unsure", shown_text(observed.message)
     if observed.status != "ok":
         return observed.status, shown_text(observed.message)

@@ -4,12 +4,13 @@ runs). The statement's examples and differential testing both read candidates th
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from dataclasses import dataclass
 from typing import Literal
 
-from judgegraph.sandboxes import SandboxPool
+from judgegraph.sandboxes import LIBRARY_PACKAGES, SandboxPool
 from judgegraph.schema import IOTest
 from judgegraph.tools.code.language import Language, Program, capturing, read_report
 from judgegraph.tools.in_sandbox.python_codec import encode
@@ -29,16 +30,38 @@ JUDGE_MODULES = frozenset(
     "atcoder torch polars lightgbm gmpy2 numba sympy".split()
 )
 """The libraries contest and LeetCode judges install for Python answers (AtCoder's list, LeetCode's
-sortedcontainers); the sandbox has numpy, sortedcontainers and sympy of them."""
+sortedcontainers)."""
+SANDBOX_MODULES = frozenset(package.removeprefix("python3-") for package in LIBRARY_PACKAGES)
+"""Those this sandbox has (numpy, sortedcontainers, sympy): failing to import one is the answer's doing."""
 
 
-def missing_module(message: str) -> str | None:
-    """The library a Python run failed to import, if that is how it failed and a judge's environment has it:
-    its absence from this sandbox says nothing about the answer. Any other module an answer cannot import is its
-    own doing (a judge fails it too), or importing something absent would make any answer's examples inform
-    only."""
+def missing_module(message: str, code: str) -> str | None:
+    """The library a Python run failed to import, where its absence says nothing about the answer: the run failed
+    on importing it, the answer's source imports it (read from `code`, never from what the run printed: an answer
+    can print or raise any error it likes), and a judge's environment has it where this sandbox does not. Any
+    other module an answer cannot import is its own doing (a judge fails it too)."""
     m = _MISSING_MODULE.search(message)
-    return m.group(1) if m and m.group(1).split(".")[0] in JUDGE_MODULES else None
+    if m is None:
+        return None
+    module = m.group(1).split(".")[0]
+    if module not in JUDGE_MODULES - SANDBOX_MODULES or module not in imported_modules(code):
+        return None
+    return module
+
+
+def imported_modules(code: str) -> frozenset[str]:
+    """The top-level modules a Python source imports by statement (none where it does not parse)."""
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return frozenset()
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            found.add(node.module.split(".")[0])
+    return frozenset(found)
 
 
 @dataclass(frozen=True)
