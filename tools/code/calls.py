@@ -163,7 +163,12 @@ async def observe_calls(
         NotCallable: the language is not called into, or these calls cannot be made in this answer.
     """
     caller = calling(language)
-    made = caller.calls_program(code, calls, case_timeout_s, statement, STOP_AFTER_TIMEOUTS)
+    try:
+        made = caller.calls_program(code, calls, case_timeout_s, statement, STOP_AFTER_TIMEOUTS)
+    except NotCallable as e:
+        if not e.answers_fault:
+            raise
+        return Observations([e.observed()] * len(calls), None, 0.0)  # the answer's doing: every call an error
     results, error, duration = await run_reported(pool, made.program)
     if error is not None and error.startswith("the build failed") and not made.answers_fault(error):
         message = f"the judge's call did not build with this answer's types: {error[-300:]}"

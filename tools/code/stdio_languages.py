@@ -92,6 +92,31 @@ class ProgramLanguage:
     signature: ClassVar[re.Pattern[str]] = C_FAMILY
     """Where an answer declares a function or method: its name (group 1) and its parameter list (group 2)."""
 
+    # -------------------------------------------------------- the runtime a test resolves (never the answer's)
+
+    runtime_names: ClassVar[frozenset[str]] = frozenset()
+    """Names a test in this language resolves in the language and its standard library (comparison functions,
+    assertion macros, library classes, predeclared identifiers): an answer that declares one would have the test,
+    built beside it, compare or assert through the answer's definition."""
+    declares: ClassVar[re.Pattern[str]] = C_FAMILY
+    """Where an answer declares a name (group 1) that could take a runtime name's place."""
+
+    def redefinition(self, name: str) -> str:
+        """Source that declares `name` as this language's answers can (the attack matrix's answer)."""
+        raise NotImplementedError
+
+    def takes_over(self, code: str, beside: str) -> list[str]:
+        """The runtime names `code` declares that `beside` (a test, or a runner's own lines, built with the answer)
+        uses unqualified: with any, the test would compare through the answer's definition, so the answer fails (a
+        qualified use, `std::strcmp`, `java.util.Objects`, reaches the library's whatever the answer declares)."""
+        used = set(_UNQUALIFIED.findall(beside))
+        return sorted({m.group(1) for m in self.declares.finditer(code)} & self.runtime_names & used)
+
+    def _refusal(self, taken: list[str]) -> Step:
+        """A test program's step that does not build: the answer took over names the test resolves."""
+        message = f"the code redefines {', '.join(taken)}, which the test takes from the language's library"
+        return Step({}, ["python3", "-I", "-c", f"import sys; sys.exit({message!r})"], ["false"])
+
     def call_arity(self, params: str) -> int | None:
         """How many of a call's arguments a function with this parameter list takes; None where the judge does
         not call such a function (a parameter list not in LeetCode's shapes)."""
@@ -175,6 +200,9 @@ class ProgramLanguage:
                 answers_fault=False,
             )
         answer = self.placed_answer(code)
+        if taken := self.takes_over(code, source.replace(answer, "")):
+            message = f"the code redefines {', '.join(taken)}, which the judge's runner uses"
+            raise NotCallable(message, answers_fault=True)
         at = source.find(answer)
         first_line = source[:at].count("\n") + 1
         lines = range(first_line, first_line + answer.count("\n") + 1) if at >= 0 else None
@@ -195,7 +223,13 @@ class ProgramLanguage:
         return _reported(message) if status == "passed" else Observed(observed_status(status), message=message)
 
     def program(self, code: str, tests: list[Test], entry_point: str | None, case_timeout_s: float) -> Program:
-        steps = [self.step(code, None)] + [self.step(code, t) for t in tests if isinstance(t, str)]
+        """The code alone (for stdin/stdout cases, compared by the driver) and each test program built with it;
+        a test whose library names the code redefines fails unbuilt (`takes_over`)."""
+        steps = [self.step(code, None)] + [
+            self._refusal(taken) if (taken := self.takes_over(code, t)) else self.step(code, t)
+            for t in tests
+            if isinstance(t, str)
+        ]
         return self._driver(steps, tests, case_timeout_s)
 
     def _driver(self, steps: list[Step], tests: list[Test], case_timeout_s: float) -> Program:
@@ -210,6 +244,8 @@ class ProgramLanguage:
         )
 
 
+_UNQUALIFIED = re.compile(r"(?<![\w.:])(?<!->)[A-Za-z_]\w*")
+"""A name used alone, not as a member or a qualified name (`x.f`, `p->f`, `std::f`)."""
 _NOT_METHODS = {"if", "for", "while", "switch", "catch", "return", "sizeof", "function", "main"}
 
 _UNPRINTABLE = "the method returned a value that is not data (a set, a map, an object of a class)"

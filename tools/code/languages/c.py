@@ -11,8 +11,27 @@ from judgegraph.tools.code.language import Step, languages
 from judgegraph.tools.code.languages._values import _c_char, _scalar
 from judgegraph.tools.code.stdio_languages import _NATIVE, ProgramLanguage, _c_test, split_params
 
+C_LIBRARY = frozenset(
+    """
+    strcmp strncmp strcasecmp strncasecmp strcoll memcmp strlen strnlen strcpy strncpy strcat strncat strchr strrchr
+    strstr strdup strndup strspn strcspn strpbrk strtok memcpy memmove memset memchr abs labs llabs div fabs fabsf
+    fabsl sqrt sqrtf pow powf exp log log2 log10 floor ceil round trunc fmod fmin fmax hypot sin cos tan atan atan2
+    printf fprintf sprintf snprintf vprintf vfprintf vsprintf vsnprintf puts fputs putchar fputc putc fflush fwrite
+    write exit _exit _Exit quick_exit abort atexit at_quick_exit raise signal setjmp longjmp assert __assert_fail
+    __assert __assert_perror_fail malloc calloc realloc free qsort bsearch atoi atol atoll atof strtol strtoll
+    strtoul strtoull strtod strtof isdigit isalpha isalnum isspace isupper islower ispunct isxdigit toupper tolower
+    rand srand time clock getchar scanf sscanf fgets fopen fclose fread
+    """.split()
+)
+"""What C tests call from the C library: comparisons, lengths, output, exits and the assertion's machinery."""
+
 
 class C(ProgramLanguage):
+    runtime_names = C_LIBRARY
+
+    def redefinition(self, name: str) -> str:
+        return f"int {name}() {{ return 0; }}"
+
     def call_arity(self, params: str) -> int | None:
         """The statement's arguments only (an array's size and the out-parameters are the runner's); None where
         a parameter is not one of LeetCode's shapes."""

@@ -8,10 +8,41 @@ from collections.abc import Sequence
 
 from judgegraph.tools.code.language import Step, languages
 from judgegraph.tools.code.languages._values import _call, _declared, _param_types, _scalar
-from judgegraph.tools.code.stdio_languages import _NATIVE, ProgramLanguage, _c_test
+from judgegraph.tools.code.languages.c import C_LIBRARY
+from judgegraph.tools.code.stdio_languages import _NATIVE, ProgramLanguage, _c_test, split_params
+
+CPP_LIBRARY = C_LIBRARY | frozenset(
+    """
+    equal to_string accumulate all_of any_of none_of lower_bound upper_bound binary_search is_sorted is_permutation
+    mismatch make_pair make_tuple tie equal_to not_equal_to
+    """.split()
+)
+"""What C++ tests call unqualified (with `using namespace std`) to compare, besides C's library; names a task
+may ask an answer to define (`sort`, `find`, `count`, `max`) are left out."""
+_OPERATOR = re.compile(r"\boperator\s*(==|!=|<=>|<=|>=|<|>|!)\s*\(([^()]*)\)")
+_OWN_TYPE = re.compile(r"\b(?:struct|class|enum|union)\s+(\w+)")
 
 
 class Cpp(ProgramLanguage):
+    runtime_names = CPP_LIBRARY
+
+    def redefinition(self, name: str) -> str:
+        if name.startswith("operator"):
+            return f"bool {name}(const std::string&, const std::string&) {{ return true; }}"
+        return f"int {name}() {{ return 0; }}"
+
+    def takes_over(self, code: str, beside: str) -> list[str]:
+        """Also a comparison operator the code declares for the library's types alone (`bool operator==(const
+        std::string&, const std::string&)`: a non-template, it outranks the library's in the test's `==`)."""
+        taken = set(super().takes_over(code, beside))
+        own = set(_OWN_TYPE.findall(code))
+        for m in _OPERATOR.finditer(code):
+            params = split_params(m.group(2))
+            free = len(params) == (1 if m.group(1) == "!" else 2)  # a member takes one operand fewer
+            if free and m.group(1) in beside and not own & set(re.findall(r"\w+", m.group(2))):
+                taken.add(f"operator{m.group(1)}")
+        return sorted(taken)
+
     def call_runner(self, code: str, name: str, calls: Sequence[tuple[object, ...]]) -> str | None:
         return _cpp(code, name, calls)
 

@@ -11,8 +11,24 @@ from judgegraph.tools.code.language import Step, languages
 from judgegraph.tools.code.languages._values import _c_char, _call, _declared, _scalar
 from judgegraph.tools.code.stdio_languages import _RUNTIME, ProgramLanguage, _runner, split_params
 
+GO_PREDECLARED = frozenset(
+    """
+    append cap close complex copy delete imag len make new panic print println real recover bool byte
+    comparable complex64 complex128 error float32 float64 int int8 int16 int32 int64 rune string uint uint8 uint16
+    uint32 uint64 uintptr any true false iota nil
+    """.split()
+)
+"""Go's predeclared identifiers (1.19's, the toolchain here: `max`, `min` and `clear` came later, and answers
+define their own): a package-level declaration of one shadows it in the test's file too."""
+
 
 class Go(ProgramLanguage):
+    runtime_names = GO_PREDECLARED
+    declares = re.compile(r"^[ \t]*(?:func|var|const|type)[ \t]+(\w+)", re.MULTILINE)
+
+    def redefinition(self, name: str) -> str:
+        return f"func {name}() {{}}"
+
     signature = re.compile(r"\bfunc\s+(\w+)\s*\(([^()]*)\)")
     """A Go function (a method, `func (s *T) f(...)`, is not: its receiver comes first)."""
     build_error_line = re.compile(r"^\S*?main\.go:(\d+):\d+:", re.M)

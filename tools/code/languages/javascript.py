@@ -11,8 +11,38 @@ from dataclasses import replace
 from judgegraph.tools.code.language import Step, languages
 from judgegraph.tools.code.stdio_languages import _RUNTIME, ProgramLanguage, _runner
 
+JS_GLOBALS = frozenset(
+    """
+    require assert console JSON Object Array Number String Math process Promise Error TypeError RangeError Map Set
+    WeakMap Symbol Reflect Proxy Boolean BigInt Date RegExp Function parseInt parseFloat isNaN isFinite structuredClone
+    setTimeout setImmediate queueMicrotask globalThis global Buffer
+    """.split()
+)
+"""The globals and modules a Node test uses (`require('node:assert')`, `JSON.stringify`, `Object.is`)."""
+_JS_TAMPERS = re.compile(
+    r"\b(\w+)(?:\s*\([^()]*\))?(?:\s*\.\s*\w+|\s*\[[^\]]*\])+\s*=(?![=>])"
+    r"|\b(?:Object|Reflect)\s*\.\s*(?:defineProperty|defineProperties|assign|setPrototypeOf)\s*\(\s*(\w+)"
+)
+"""An assignment into a global or a module (`Array.prototype.includes = ...`, `require('node:assert').equal =`)."""
+
 
 class JavaScript(ProgramLanguage):
+    runtime_names = JS_GLOBALS
+    declares = re.compile(r"(?:\bfunction\s*\*?\s*|\bclass\s+|\b(?:var|let|const)\s+|\bglobal(?:This)?\s*\.\s*)(\w+)")
+
+    def redefinition(self, name: str) -> str:
+        return f"function {name}() {{}}"
+
+    def takes_over(self, code: str, beside: str) -> list[str]:
+        """Also any assignment into the runtime's globals and modules: a test reaches them through its own names
+        (`[].includes`, `assert.strictEqual`), so an answer that rewrites one rewrites the test's check."""
+        taken = set(super().takes_over(code, beside))
+        for m in _JS_TAMPERS.finditer(code):
+            name = m.group(1) or m.group(2)
+            if name in JS_GLOBALS and name not in ("module", "exports"):
+                taken.add(name)
+        return sorted(taken)
+
     def call_runner(self, code: str, name: str, calls: Sequence[tuple[object, ...]]) -> str | None:
         return _javascript(code, name, calls)
 

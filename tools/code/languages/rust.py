@@ -10,8 +10,32 @@ from judgegraph.tools.code.language import Step, languages
 from judgegraph.tools.code.languages._values import _c_char, _declared, _scalar
 from judgegraph.tools.code.stdio_languages import _RUNTIME, ProgramLanguage, _runner, split_params
 
+RUST_MACROS = frozenset(
+    """
+    assert assert_eq assert_ne debug_assert debug_assert_eq debug_assert_ne panic println print eprintln eprint
+    format vec unreachable todo unimplemented write writeln matches
+    """.split()
+)
+RUST_PRELUDE = RUST_MACROS | frozenset(
+    """
+    Vec String Option Some None Result Ok Err Box ToString ToOwned PartialEq Eq PartialOrd Ord Clone Copy Default
+    Iterator IntoIterator DoubleEndedIterator ExactSizeIterator Extend From Into TryFrom TryInto Drop Fn FnMut FnOnce
+    Send Sync Sized AsRef AsMut Debug drop std core alloc
+    """.split()
+)
+"""Rust's assertion and formatting macros and its prelude: a `macro_rules!` of the answer's shadows the std macro
+in the text after it (the test's), and an item of the answer's shadows the prelude's name."""
+
 
 class Rust(ProgramLanguage):
+    runtime_names = RUST_PRELUDE
+    declares = re.compile(r"(?:\bmacro_rules!\s*|\b(?:fn|struct|enum|trait|type|union|mod|const|static)\s+)(\w+)")
+
+    def redefinition(self, name: str) -> str:
+        if name in RUST_MACROS:
+            return f"macro_rules! {name} {{ ($($t:tt)*) => {{}}; }}"
+        return f"struct {name};"
+
     signature = re.compile(r"\bfn\s+(\w+)\s*(?:<[^>]*>)?\s*\(([^()]*)\)")
     build_error_line = re.compile(r"^\s*--> main\.rs:(\d+):\d+", re.M)
     """rustc points at each error's line (`--> main.rs:12:5`; warnings are off)."""

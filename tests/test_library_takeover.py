@@ -1,0 +1,73 @@
+"""The candidate never grades itself, in any language (#57, item 1): a test built beside a candidate resolves its
+library names (comparisons, assertion macros, library classes, predeclared identifiers) to the library, never to
+the candidate. The matrix comes from the language modules (each says which names its tests resolve and how an
+answer declares one), so a new language brings its own attacks; the end-to-end cases run in real sandboxes."""
+
+from __future__ import annotations
+
+import pytest
+
+from judgegraph.evals._attack_matrix import LIBRARY_ATTACKS
+from judgegraph.tools import ToolServices
+from judgegraph.tools.code.language import languages
+from judgegraph.tools.code.stdio_languages import ProgramLanguage
+from tests._code_evidence import _call
+
+BUILT = [name for name in languages.names() if isinstance(languages.get(name), ProgramLanguage)]
+MATRIX = [
+    (name, runtime)
+    for name in BUILT
+    for runtime in sorted(languages.get(name).runtime_names)  # type: ignore[attr-defined]
+]
+
+
+def _language(name: str) -> ProgramLanguage:
+    found = languages.get(name)
+    assert isinstance(found, ProgramLanguage)
+    return found
+
+
+def test_every_built_language_says_which_names_its_tests_resolve() -> None:
+    assert set(BUILT) >= {"c", "cpp", "java", "javascript", "go", "rust"}
+    for name in BUILT:
+        assert _language(name).runtime_names, name
+        assert set(LIBRARY_ATTACKS) >= {name}  # and brings an end-to-end attack on the card
+
+
+@pytest.mark.parametrize(("language", "runtime"), MATRIX)
+def test_an_answer_that_declares_a_name_the_test_resolves_takes_it_over(language: str, runtime: str) -> None:
+    lang = _language(language)
+    code = lang.redefinition(runtime)
+    assert lang.takes_over(code, f"check({runtime}(x));") == [runtime]
+    assert lang.takes_over(code, "check(f(x));") == []  # a test that does not use it is not touched
+
+
+@pytest.mark.parametrize("op", ["==", "!=", "<", "<=", ">", ">="])
+def test_a_cpp_comparison_on_library_types_takes_over_the_tests_operator(op: str) -> None:
+    cpp = _language("cpp")
+    assert cpp.takes_over(cpp.redefinition(f"operator{op}"), f"assert(a {op} b);") == [f"operator{op}"]
+    own = f"struct P {{ int x; }};\nbool operator{op}(const P& a, const P& b) {{ return a.x {op} b.x; }}"
+    member = f"struct Q {{ int x; bool operator{op}(int y) const {{ return x {op} y; }} }};"
+    assert cpp.takes_over(own, f"assert(a {op} b);") == [] and cpp.takes_over(member, f"assert(a {op} b);") == []
+
+
+def test_qualified_uses_and_an_answers_own_helpers_are_left_alone() -> None:
+    assert _language("c").takes_over("int strcmp() { return 0; }", "assert(std::strcmp(a, b) == 0);") == []
+    assert _language("java").takes_over("class Objects {}", "java.util.Objects.equals(a, b);") == []
+    union_find = "int parent[100];\nint find(int x) { return parent[x] == x ? x : parent[x] = find(parent[x]); }"
+    assert _language("cpp").takes_over(union_find, "assert(find(3) == 1);") == []
+    assert _language("go").takes_over("func max(a, b int) int {\n\treturn a\n}", "if max(1, 2) != 2 {}") == []
+    assert _language("javascript").takes_over("module.exports = { add };", "assert.ok(add(1, 2));") == []
+
+
+@pytest.mark.parametrize("language", sorted(LIBRARY_ATTACKS))
+async def test_a_wrong_answer_that_redefines_the_tests_library_fails_it(services: ToolServices, language: str) -> None:
+    prompt, test, honest, hacks = LIBRARY_ATTACKS[language]
+    fence = {"javascript": "js"}.get(language, language)
+    for name, code in hacks:
+        request = {"prompt": prompt, "mode": "pointwise", "candidates": [f"```{fence}\n{code}\n```"], "tests": [test]}
+        r = await _call(services, request, "run_code", candidate=0)
+        assert r.data and r.data["passed"] == 0, (name, r.text)  # every one passed before
+    request = {"prompt": prompt, "mode": "pointwise", "candidates": [f"```{fence}\n{honest}\n```"], "tests": [test]}
+    r = await _call(services, request, "run_code", candidate=0)
+    assert r.data and r.data["passed"] == r.data["total"] == 1, r.text
