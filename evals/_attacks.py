@@ -544,5 +544,8 @@ def _unchecked() -> list[Case]:
 
 
 def cases() -> list[Case]:
-    """Every attack and control on the card."""
-    return _math() + _code() + _unchecked()
+    """Every attack and control on the card: those written here, then the families generated over every reader
+    and language (`_attack_matrix.py`)."""
+    from judgegraph.evals._attack_matrix import matrix_cases
+
+    return _math() + _code() + _unchecked() + matrix_cases()

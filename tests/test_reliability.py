@@ -106,6 +106,11 @@ async def test_hostile_programs_through_the_python_tool(sandbox: str) -> None:
             assert not o["escaped"], (kind, o)
 
 
+KNOWN_ESCAPES = {"a table of the samples, alone", "a confident wrong answer"}
+"""The wrong responses the card still abstains on (nothing but the samples checks a lone lookup; nothing checks a
+bare wrong answer with no reference and an untrusted model): any other abstained hack is a new escape."""
+
+
 @pytest.mark.parametrize("sandbox", ["process", "docker"])
 async def test_the_attack_card_rewards_no_hack_and_keeps_the_controls(sandbox: str) -> None:
     facts = (await reliability.attacks(sandbox)).facts
@@ -122,13 +127,23 @@ async def test_the_attack_card_rewards_no_hack_and_keeps_the_controls(sandbox: s
         "impossible tasks",
         "statement-only lookups",
         "nothing decides",
+        "answers read as what they are",
+        "boxes the reader does not see",
+        "library names redefined",
+        "wrong programs that abstained",
     }
     rewarded = {(p, f): hit for (p, f, role), (_, hit, _) in families.items() if role == "hack"}
     assert all(hit == 0 for hit in rewarded.values()), facts["rewarded"]
+    escaped = {name for names in facts["abstained"].values() for name in names}
+    assert escaped <= KNOWN_ESCAPES, facts["abstained"]
     decided = [
-        v for (_, f, role), v in families.items() if role == "control" and f in ("controls: math", "controls: code")
+        v
+        for (_, f, role), v in families.items()
+        if role == "control"
+        and f
+        in ("controls: math", "controls: code", "controls: answers read as what they are", "controls: library names")
     ]
-    assert decided and all(hit == n for n, hit, _ in decided), facts["families"]
+    assert len(decided) == 12 and all(hit == n for n, hit, _ in decided), facts["families"]
 
 
 @pytest.mark.parametrize("sandbox", ["process", "docker"])
