@@ -6,6 +6,7 @@ top score for everything."""
 from __future__ import annotations
 
 import json
+import math
 import re
 from contextlib import AsyncExitStack
 from pathlib import Path
@@ -89,6 +90,33 @@ async def test_verl_batch_abstains_where_nothing_decides_and_the_model_is_not_tr
         assert "abstained" in honest["error"]
     else:
         assert honest["score"] == 0.0 and honest["valid"] and not honest["abstained"]
+
+
+async def test_verl_scores_an_abstention_as_asked_for_judgegraphs_estimator(
+    fake_openai: FakeOpenAI, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """`abstained_score=nan` (verl's reward kwargs give it as a string): an abstained rollout's score is not a
+    number, which `judgegraph_grpo` leaves out of its group (tests/test_trainer_loaders.py runs verl's own code);
+    every ruled rollout keeps its number, through both the batch and the per-rollout function."""
+    fake_openai.responder = _top_score
+    monkeypatch.setenv("JUDGEGRAPH_MODEL_URL", fake_openai.url)
+    monkeypatch.setenv("JUDGEGRAPH_STORE", str(tmp_path / "r.db"))
+    monkeypatch.setenv("JUDGEGRAPH_MODEL_TRUSTED", "false")
+    monkeypatch.setattr(verl_adapter, "_JUDGES", {})
+    try:
+        batch = await compute_score_batch_async(
+            ["d"] * 3,
+            [HONEST, "\\boxed{41}", "\\boxed{42}"],
+            [None, "42", "42"],
+            [{"prompt": PROMPT}] * 3,
+            abstained_score="nan",
+        )
+        alone = await verl_adapter.compute_score_async("d", HONEST, None, {"prompt": PROMPT}, abstained_score="nan")
+    finally:
+        for judge in verl_adapter._JUDGES.values():
+            await judge.aclose()
+    assert math.isnan(batch[0]["score"]) and batch[0]["abstained"] and math.isnan(alone["score"])
+    assert [r["score"] for r in batch[1:]] == [0.0, 1.0]
 
 
 async def test_trl_reward_is_none_where_it_abstains(fake_openai: FakeOpenAI, tmp_path: Path) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import os
 import subprocess
 from pathlib import Path
@@ -160,3 +161,26 @@ async def test_verls_own_reward_loop_groups_each_prompts_rollouts(
     finally:
         runs.close()
     assert [len(t.request.candidates) for t in stored] == [3, 3]
+
+
+def test_verl_leaves_an_abstained_rollout_out_of_its_group_with_judgegraphs_estimator(trainers_python: Path) -> None:
+    """verl's own `compute_advantage` with `algorithm.adv_estimator=judgegraph_grpo` (found through verl's plugin
+    group: the probe never imports judgegraph): a group with one abstained rollout (its reward `nan`) gives its
+    siblings exactly the advantages verl's GRPO gives the group without it; the abstained rollout gets none, and
+    no token of it reaches the loss."""
+    probe = Path(__file__).with_name("_verl_abstention.py")
+    done = subprocess.run(
+        [str(trainers_python), str(probe)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**os.environ, "PYTHONPATH": ""},
+    )
+    assert done.returncode == 0, done.stderr[-4000:]
+    found = json.loads(done.stdout.strip().splitlines()[-1])
+    ours, theirs, kept = found["ours"], found["theirs"], found["kept"]
+    for k, i in enumerate(kept):
+        assert ours[i] == pytest.approx(theirs[k])
+    (abstained,) = set(range(len(ours))) - set(kept)
+    assert not any(ours[abstained]) and not any(found["mask"][abstained])
+    assert all(all(math.isfinite(x) for x in row) for row in found["rewards"])  # verl's metrics read numbers

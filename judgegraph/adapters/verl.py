@@ -144,6 +144,7 @@ async def compute_score_async(
     *,
     group_window_s: float = GROUP_WINDOW_S,
     group_size: int | None = None,
+    abstained_score: float | str = 0.0,
     **kwargs: object,
 ) -> VerlReward:
     """verl's `compute_score`, async: `{"score": float, "valid": bool, "abstained": bool, "decided_by": str,
@@ -154,11 +155,20 @@ async def compute_score_async(
     Calls for the rollouts of one prompt (same data source, ground truth, prompt or dataset index, and judge) that
     arrive within `group_window_s` of the first are judged together as one group, sooner once `group_size` have
     arrived; each call gets its own rollout's reward (the one judging it alone gives). `group_window_s=0` judges
-    each call alone. An invalid verdict scores 0.0 and says so in `valid`."""
+    each call alone. An invalid verdict scores 0.0 and says so in `valid`.
+
+    `abstained_score`: what an abstained rollout scores (0.0; `nan` with the `judgegraph_grpo` advantage
+    estimator, `verl_abstention.py`, which then leaves it out of its group's baseline and the loss)."""
     info = dict(extra_info or {})
     key = _group_key(str(data_source), ground_truth, info)  # bad evidence fails this call, before it waits
     rollout = _Rollout(str(data_source), solution_str, ground_truth, info)
-    return await _coalescer().submit(key, rollout, window_s=group_window_s, size=group_size)
+    reward = await _coalescer().submit(key, rollout, window_s=group_window_s, size=group_size)
+    return _scored(reward, abstained_score)
+
+
+def _scored(reward: VerlReward, abstained_score: float | str) -> VerlReward:
+    """`reward`, an abstention scoring `abstained_score` (verl's config gives `nan` as a string)."""
+    return {**reward, "score": float(abstained_score)} if reward["abstained"] else reward
 
 
 def compute_score(
@@ -192,13 +202,14 @@ async def compute_score_batch_async(
     *,
     concurrency: int = 32,
     judge: Judge | None = None,
+    abstained_score: float | str = 0.0,
     **kwargs: object,
 ) -> list[VerlReward]:
     """verl's batch reward function: lists in, one dict per rollout out (in order). The rollouts of each prompt are
     one group judgment (one run, one trajectory, each rollout its own score); groups are judged `concurrency` at a
     time. A group whose judgment fails gives each of its rollouts score 0.0 with `valid` false and the reason.
     `judge`: a judge the caller loaded (and closes), for every rollout; None: this worker's, by extra info's
-    `judge` name, with settings from the environment."""
+    `judge` name, with settings from the environment. `abstained_score`: as `compute_score_async`'s."""
     n = len(solution_strs)
     infos = [dict(x or {}) for x in (extra_infos if extra_infos is not None else [None] * n)]
     if not len(data_sources) == len(ground_truths) == len(infos) == n:
@@ -215,7 +226,7 @@ async def compute_score_batch_async(
 
     keys = [_group_key(r.data_source, r.ground_truth, r.info) for r in rollouts]
     await asyncio.gather(*(one(members) for members in groups(keys)))
-    return [out[i] for i in range(n)]  # every position is one group's member
+    return [_scored(out[i], abstained_score) for i in range(n)]  # every position is one group's member
 
 
 def compute_score_batch(
