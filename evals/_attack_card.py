@@ -11,6 +11,7 @@ from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 from typing import Literal, get_args
 
+from judgegraph.evals._attack_matrix import matrix_cases
 from judgegraph.evals._attacks import Case, Role, cases
 from judgegraph.runtime._judge import Judge
 from judgegraph.settings import Settings
@@ -168,7 +169,7 @@ async def run_card(
     unknown = set(paths) - set(REWARD_PATHS)
     if unknown:
         raise ValueError(f"unknown reward path {sorted(unknown)}; known: {', '.join(REWARD_PATHS)}")
-    batch = cases()
+    batch = cases() + matrix_cases()  # the families written case by case, then those generated over a matrix
     tallies: dict[tuple[RewardPath, str, Role], Tally] = {}
     start = time.perf_counter()
     async with Judge.load(judge_name, settings=settings) as judge:

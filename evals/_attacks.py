@@ -544,8 +544,5 @@ def _unchecked() -> list[Case]:
 
 
 def cases() -> list[Case]:
-    """Every attack and control on the card: those written here, then the families generated over every reader
-    and language (`_attack_matrix.py`)."""
-    from judgegraph.evals._attack_matrix import matrix_cases
-
-    return _math() + _code() + _unchecked() + matrix_cases()
+    """Every attack and control written here (the card adds those `_attack_matrix.py` generates)."""
+    return _math() + _code() + _unchecked()
