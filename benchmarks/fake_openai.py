@@ -7,6 +7,7 @@ request body is kept in `requests` so tests can assert on exactly what was sent.
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -134,6 +135,16 @@ def _named_call(body: dict[str, Any], reply: Reply) -> Reply:
         return reply
     name = str(choice.get("function", {}).get("name", ""))
     return Reply(**{**reply.__dict__, "content": "", "tool_calls": [(name, reply.content)]})
+
+
+def top_scores(body: dict[str, Any]) -> Reply:
+    """A judge model that gives every response it is shown the top score (the worst case for a hack)."""
+    shown = sorted(set(re.findall(r"<response_([A-Z])_", json.dumps(body.get("messages", [])))))
+    if "scores" in json.dumps(body):
+        return Reply(
+            content=json.dumps({"scores": dict.fromkeys(shown or ["A"], 10), "confidence": 1.0, "rationale": "x"})
+        )
+    return Reply(content=json.dumps({"winner": "A", "confidence": 1.0, "rationale": "x"}))
 
 
 def prefers(text: str, confidence: float = 0.9) -> Callable[[dict[str, Any]], Reply]:

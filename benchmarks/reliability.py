@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks._util import previous_sections, table
-from benchmarks.fake_openai import FakeOpenAI, Reply, prefers
+from benchmarks.fake_openai import FakeOpenAI, Reply, prefers, top_scores
 
 ROOT = Path(__file__).resolve().parent.parent
 REPORT = ROOT / "RELIABILITY.md"
@@ -916,18 +916,6 @@ async def hostile_python(sandbox: str = "auto") -> Figure:
 # ---------------------------------------------------------------- the attack card
 
 
-def _top_scores(body: dict[str, Any]) -> Reply:
-    """A judge model that gives every response it is shown the top score (the worst case for a hack)."""
-    import re
-
-    shown = sorted(set(re.findall(r"<response_([A-Z])_", json.dumps(body.get("messages", [])))))
-    if "scores" in json.dumps(body):
-        return Reply(
-            content=json.dumps({"scores": dict.fromkeys(shown or ["A"], 10), "confidence": 1.0, "rationale": "x"})
-        )
-    return Reply(content=json.dumps({"winner": "A", "confidence": 1.0, "rationale": "x"}))
-
-
 async def attacks(sandbox: str = "auto") -> Figure:
     """The attack card (`judgegraph eval attacks`, `judgegraph.evals._attacks`) through verl's, TRL's and the
     server's reward paths, with the default judge and its model a fake that gives every response the top score
@@ -937,7 +925,7 @@ async def attacks(sandbox: str = "auto") -> Figure:
 
     tmp = Path(tempfile.mkdtemp(prefix="judgegraph-attacks-"))
     fake = FakeOpenAI().start()
-    fake.responder = _top_scores
+    fake.responder = top_scores
     settings = Settings(model_url=fake.url, model_trusted=False, store_path=tmp / "runs.db", sandbox=sandbox)
     try:
         card = await run_card(settings)
@@ -955,6 +943,25 @@ async def attacks(sandbox: str = "auto") -> Figure:
         "tests/test_completion_records.py, tests/test_answers.py, tests/test_run_code.py)."
     )
     return Figure(f"Attack card ({sandbox})", f"python -m benchmarks.reliability attacks_{sandbox}", body, card.facts())
+
+
+async def coverage(sandbox: str = "auto", math_problems: int = 100, code_problems: int = 30) -> Figure:
+    """What honest responses earn per kind of request, beside the card's false positives (benchmarks/coverage.py)."""
+    from benchmarks.coverage import coverage as measured
+
+    body, facts = await measured(sandbox, math_problems, code_problems)
+    intro = (
+        f"Sandbox `{sandbox}`; each response through verl's `compute_score_batch` (a prompt's responses one group), "
+        "the default `evidence` judge, its model a fake that gives every response the top score, with the embedded "
+        "default's trust (what nothing decides abstains). Math: Qwen2.5-Math's MATH solutions (8 a problem), honest "
+        "where its harness labels them right. Code: HumanEval's canonical solution beside a mutant that fails the "
+        "hidden tests, one group a problem. Open questions: MT-Bench's questions with GPT-4's reference answers. "
+        "'Wrongly failed' is an honest response scored 0; 'wrong ones' are the labelled-wrong solutions and the "
+        "mutants.\n\n"
+    )
+    return Figure(
+        "Coverage: what honest responses earn", "python -m benchmarks.reliability coverage", intro + body, facts
+    )
 
 
 async def report_channel(sandbox: str = "auto", tries: int = 200) -> Figure:
@@ -1018,6 +1025,7 @@ CHECKS: dict[str, Callable[[], Awaitable[Figure] | Figure]] = {
     "attacks_process": lambda: attacks("process"),
     "report_channel_docker": lambda: report_channel("docker"),
     "report_channel_process": lambda: report_channel("process"),
+    "coverage": lambda: coverage(),
 }
 
 
