@@ -116,3 +116,17 @@ def below_zero_oracle_pair() -> tuple[dict[str, Any], Callable[[dict[str, Any]],
     programs = itertools.cycle([brute, brute, "def below_zero(operations):\n    return False"])
     pair = {"id": "he3", "prompt": prompt, "candidates": [_fenced(wrong), _fenced(right)], "label": 1}
     return pair, scripted("reference solutions that a judge trusts", programs)
+
+
+TWO_SUM = """Given an array of integers nums and an integer target, return indices of the two numbers such that they
+add up to target.
+
+Example 1:
+Input: nums = [2,7,11,15], target = 9
+Output: [0,1]
+
+Example 2:
+Input: nums = [3,2,4], target = 6
+Output: [1,2]
+"""
+"""LeetCode's Two Sum as its statement reads, without the starter: what answers in every language are called on."""

@@ -9,22 +9,16 @@ import pytest
 
 from judgegraph.tools import ToolServices
 from judgegraph.tools.code.observe import imported_modules, missing_module
-from tests._code_evidence import HUMANEVAL, SAMPLES, _call, _fenced
+from tests._code_evidence import HUMANEVAL, SAMPLES, TWO_SUM, _call, _fenced
 
 HE0 = HUMANEVAL["HumanEval/0"]
-TWO_SUM = """Given an array of integers nums and an integer target, return indices of the two numbers such that they add up to target.
-
-Example 1:
-Input: nums = [2,7,11,15], target = 9
-Output: [0,1]
-
-Example 2:
-Input: nums = [3,2,4], target = 6
-Output: [1,2]
-
+TWO_SUM_STARTER = (
+    TWO_SUM
+    + """
 class Solution:
     def twoSum(self, nums: List[int], target: int) -> List[int]:
 """
+)
 FORGED = "ModuleNotFoundError: No module named 'scipy'"
 
 ESCAPES = {
@@ -38,7 +32,7 @@ ESCAPES = {
         "e = ModuleNotFoundError(\"No module named 'networkx'\")\ne.name = 'networkx'\nraise e\n",
     ),
     "call, misnames the starter's method": (
-        TWO_SUM,
+        TWO_SUM_STARTER,
         "class Solution:\n    def two_sum(self, nums, target):\n        return [0, 0]\n",
     ),
     "stdin, prints a missing library": (SAMPLES, f"import sys\nprint({FORGED!r}, file=sys.stderr)\nsys.exit(1)\n"),

@@ -10,23 +10,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from judgegraph.evals._attack_matrix import READERS
 from judgegraph.tools.match_reference import _match
 from judgegraph.tools.math.answers import extract_final_answer
 from judgegraph.tools.math.readings import read
 from judgegraph.tools.math.visible import visible
 
 PROPERTY = settings(max_examples=300, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
-
-READERS = [
-    "So the result is $\\boxed{{{a}}}$.",
-    "The answer is ${a}$.",
-    "Final answer: {a}",
-    "We add them up.\n#### {a}",
-    "Q: what is it?\nA: {a}",
-    "Working it out, we get {a}",
-]
-"""Every way a response states its final answer: a box, an answer phrase, `Final answer:`, GSM8K's `####`, an
-`A:` line and the last line."""
 
 
 def _not_r(r: int) -> list[str]:

@@ -13,7 +13,7 @@ from judgegraph import Judge
 from judgegraph.tools import ToolServices
 from judgegraph.tools.code.language import languages
 from judgegraph.tools.code.stdio_languages import ProgramLanguage
-from tests._code_evidence import LEETCODE, _call, _fenced, scripted
+from tests._code_evidence import LEETCODE, TWO_SUM, _call, _fenced, scripted
 
 
 def _calling(name: str) -> ProgramLanguage:
@@ -22,18 +22,6 @@ def _calling(name: str) -> ProgramLanguage:
     assert isinstance(found, ProgramLanguage)
     return found
 
-
-TWO_SUM = """Given an array of integers nums and an integer target, return indices of the two numbers such that they
-add up to target.
-
-Example 1:
-Input: nums = [2,7,11,15], target = 9
-Output: [0,1]
-
-Example 2:
-Input: nums = [3,2,4], target = 6
-Output: [1,2]
-"""
 
 FOREIGN_ANSWERS = {
     "cpp": (

@@ -22,14 +22,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from judgegraph.adapters._common import (
-    evidence_from,
-    evidence_key,
-    group_request,
-    group_scores,
-    groups,
-    judge_members,
-)
+from judgegraph.adapters._common import evidence_from, evidence_key, group_request, group_scores, groups, judge_members
 from judgegraph.errors import field_problems
 from judgegraph.runtime._judge import Judge
 from judgegraph.schema._request import JudgeRequest
