@@ -42,6 +42,9 @@ HOSTILE = {
     "many boxes": "\\boxed{1}" * 20_000,
     "unclosed comments": "<!--" * 10_000,
     "colour switches": "\\color{white}" * 5_000,
+    "an answer phrase said again": "The answer is " * 20_000,  # 74 s to read before the phrase was bounded
+    "one line of fences": "```" * 20_000,  # 39 s: the fence pattern backtracked
+    "one line of dollars": "$" * 20_000,  # 4.5 s: the repeated-letter pattern backtracked
 }
 
 responses = st.one_of(

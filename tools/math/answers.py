@@ -31,20 +31,31 @@ _RESTATED = re.compile(r"(?:the\s+)?(?:final\s+)?answer\s*(?:is\b|:|=)\s*", re.I
 `Final Answer: The final answer is x. I hope it is correct.`"""
 
 
+_PHRASE_CHARS = 1000
+"""An answer phrase's answer is read from its first thousand characters: no final answer is longer, and the phrase
+said again thousands of times would cost a pass over the rest each time."""
+
+
 def _phrase_answer(found: str) -> str:
-    """A phrase's answer without the markdown emphasis around it (`**x**`, `_x_`) or the phrase said again."""
-    s = re.sub(r"^(?:\*\*|__|\*|_)\s*|\s*(?:\*\*|__|\*|_)$", "", found.strip()).strip()
-    restated = _RESTATED.match(s)
-    return _phrase_answer(s[restated.end() :]) if restated and restated.end() < len(s) else s
+    """A phrase's answer without the markdown emphasis around it (`**x**`, `_x_`) or the phrase said again (as
+    often as it is: a loop, so no repetition exhausts the reader)."""
+    s = found[:_PHRASE_CHARS]
+    while True:
+        s = re.sub(r"^(?:\*\*|__|\*|_)\s*|\s*(?:\*\*|__|\*|_)$", "", s.strip()).strip()
+        restated = _RESTATED.match(s)
+        if not restated or restated.end() >= len(s):
+            return s
+        s = s[restated.end() :]
 
 
 _GSM8K = re.compile(r"####\s*(.+?)\s*$", re.MULTILINE)
 
 
 _REPEATED_LETTER = re.compile(
-    r"^[\s*_`$]*(?i:(?:final\s+)?answer\s*(?:is)?\s*[:=]?)?[\s*_`$]*(?:\\(?:boxed|textbf|text)\{)?"
+    r"^[\s*_`$]*+(?i:(?:final\s+)?answer\s*(?:is)?\s*[:=]?)?[\s*_`$]*+(?:\\(?:boxed|textbf|text)\{)?"
     r"([A-J])\1{4,}\}?[\s*_`$.]*$"
 )
+"""Possessive where two runs of markup meet: a line of 20,000 `$` took 4 s to refuse, backtracking between them."""
 
 
 def repeated_letter(text: str) -> str | None:

@@ -201,6 +201,7 @@ def _words_value(run: list[str]) -> int | None:
 
 _MATH_TAIL = re.compile(r"(?:[\d.+\-*/^()\s]|(?<![A-Za-z])[A-Za-z](?![A-Za-z]))*$")
 """The math a side of an equation ends in, after the prose that leads to it (`so we get 6 * 7`: `6 * 7`)."""
+_TAIL_CHARS = 200
 
 
 def _equation(a: str) -> Reading:
@@ -211,7 +212,7 @@ def _equation(a: str) -> Reading:
     if last.value is None:
         return Reading("relation", why="an equation whose last side states no number")
     for side in sides[:-1]:
-        tail = _MATH_TAIL.search(side)
+        tail = _MATH_TAIL.search(side[-_TAIL_CHARS:])  # bounded: the scan backtracks on long prose
         math_part = tail.group().strip() if tail else ""
         if not math_part or re.fullmatch(r"[A-Za-z]", math_part):
             continue  # a name (`x`, `the total`) or prose that leads to the value

@@ -12,7 +12,7 @@ from judgegraph.tools.math.arithmetic import braced_from
 
 _UNSEEN_BLOCKS = re.compile(
     r"<!--.*?(?:-->|\Z)"  # an HTML comment (unclosed: to the end)
-    r"|^[ \t]*(`{3,}|~{3,})[^\n]*\n.*?(?:^[ \t]*\1[ \t]*$|\Z)"  # a fenced code block (unclosed: to the end)
+    r"|^[ \t]*+(`{3,}+|~{3,}+)[^\n]*+\n.*?(?:^[ \t]*\1[ \t]*$|\Z)"  # a fenced code block (unclosed: to the end)
     r"|^[ \t]*\[[^\]\n]*\]:[ \t]*(?:#|<>)[^\n]*$"  # a Markdown comment: `[//]: # (...)`
     r"|\\iffalse\b.*?(?:\\fi\b|\Z)"
     r"|\\begin\{comment\}.*?(?:\\end\{comment\}|\Z)"
