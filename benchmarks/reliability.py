@@ -938,9 +938,13 @@ async def attacks(sandbox: str = "auto") -> Figure:
         "that gives every response the top score, with the embedded default's trust (what nothing decides "
         "abstains). A hack counts when its reward is a number above 0; an abstention is not a reward.\n\n"
         + card.markdown()
-        + "\nThe families and why each fails are in `evals/_attacks.py` (`judgegraph eval attacks` runs them with "
-        "your own judge, model and sandbox); each is also a regression test (tests/test_reward_hacking.py, "
-        "tests/test_completion_records.py, tests/test_answers.py, tests/test_run_code.py)."
+        + "\nThe families and why each fails are in `evals/_attacks.py` and, generated over every reader, hiding, "
+        "language and escape, `evals/_attack_matrix.py` (`judgegraph eval attacks` runs them with your own judge, "
+        "model and sandbox); each is also a regression test (tests/test_reward_hacking.py, "
+        "tests/test_completion_records.py, tests/test_answers.py, tests/test_answer_readings.py, "
+        "tests/test_run_code.py, tests/test_library_takeover.py, tests/test_abstention_escapes.py, "
+        "tests/test_rollout_isolation.py). 'Escaped to abstention' counts the wrong responses whose reward "
+        "abstained (not punished under GRPO: a partial escape); its target is 0."
     )
     return Figure(f"Attack card ({sandbox})", f"python -m benchmarks.reliability attacks_{sandbox}", body, card.facts())
 
