@@ -10,6 +10,7 @@ import asyncio
 import importlib
 import os
 import platform
+import re
 import sys
 from datetime import UTC, datetime
 from importlib.metadata import version
@@ -54,6 +55,15 @@ def _machine() -> str:
     return f"{os.cpu_count()} cores ({cpu}), {mem:.0f} GiB, {system}, Python {platform.python_version()}"
 
 
+def _written_by_hand() -> str:
+    """What follows the last section (figures another command made, with their own notes): kept as it is."""
+    if not REPORT.exists():
+        return ""
+    text = REPORT.read_text()
+    ends = [m.end() for m in re.finditer(r"<!-- /section:\w+ -->\n?", text)]
+    return text[ends[-1] :] if ends else ""
+
+
 async def main(names: list[str]) -> None:
     unknown = set(names) - set(SECTIONS)
     if unknown:
@@ -74,7 +84,7 @@ async def main(names: list[str]) -> None:
         f"Machine: {_machine()}. Versions: {versions}.\n",
     ]
     parts += [f"<!-- section:{k} -->\n{sections[k]}<!-- /section:{k} -->\n" for k in SECTIONS if k in sections]
-    REPORT.write_text("\n".join(parts))
+    REPORT.write_text("\n".join(parts) + _written_by_hand())
     print(f"wrote {REPORT}", file=sys.stderr)
 
 
