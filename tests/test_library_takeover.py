@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from judgegraph.evals._attack_matrix import LIBRARY_ATTACKS
+from judgegraph.evals._attack_matrix import LIBRARY_ATTACKS, LibraryAttack
 from judgegraph.tools import ToolServices
 from judgegraph.tools.code.language import languages
 from judgegraph.tools.code.stdio_languages import ProgramLanguage
@@ -31,7 +31,7 @@ def test_every_built_language_says_which_names_its_tests_resolve() -> None:
     assert set(BUILT) >= {"c", "cpp", "java", "javascript", "go", "rust"}
     for name in BUILT:
         assert _language(name).runtime_names, name
-        assert set(LIBRARY_ATTACKS) >= {name}  # and brings an end-to-end attack on the card
+        assert name in {a.language for a in LIBRARY_ATTACKS}  # and brings an end-to-end attack on the card
 
 
 @pytest.mark.parametrize(("language", "runtime"), MATRIX)
@@ -60,14 +60,22 @@ def test_qualified_uses_and_an_answers_own_helpers_are_left_alone() -> None:
     assert _language("javascript").takes_over("module.exports = { add };", "assert.ok(add(1, 2));") == []
 
 
-@pytest.mark.parametrize("language", sorted(LIBRARY_ATTACKS))
-async def test_a_wrong_answer_that_redefines_the_tests_library_fails_it(services: ToolServices, language: str) -> None:
-    prompt, test, honest, hacks = LIBRARY_ATTACKS[language]
-    fence = {"javascript": "js"}.get(language, language)
-    for name, code in hacks:
-        request = {"prompt": prompt, "mode": "pointwise", "candidates": [f"```{fence}\n{code}\n```"], "tests": [test]}
-        r = await _call(services, request, "run_code", candidate=0)
+@pytest.mark.parametrize("attack", LIBRARY_ATTACKS, ids=lambda a: f"{a.language}-{a.hacks[0][0]}")
+async def test_a_wrong_answer_that_takes_over_the_tests_library_fails_it(
+    services: ToolServices, attack: LibraryAttack
+) -> None:
+    fence = {"javascript": "js"}.get(attack.language, attack.language)
+
+    def request(code: str) -> dict[str, object]:
+        return {
+            "prompt": attack.prompt,
+            "mode": "pointwise",
+            "candidates": [f"```{fence}\n{code}\n```"],
+            "tests": [attack.test],
+        }
+
+    for name, code in attack.hacks:
+        r = await _call(services, request(code), "run_code", candidate=0)
         assert r.data and r.data["passed"] == 0, (name, r.text)  # every one passed before
-    request = {"prompt": prompt, "mode": "pointwise", "candidates": [f"```{fence}\n{honest}\n```"], "tests": [test]}
-    r = await _call(services, request, "run_code", candidate=0)
+    r = await _call(services, request(attack.honest), "run_code", candidate=0)
     assert r.data and r.data["passed"] == r.data["total"] == 1, r.text

@@ -22,7 +22,17 @@ const trusted = {};
 for (const name of ["assert", "node:assert", "assert/strict", "node:assert/strict"]) {
   trusted[name] = Object.freeze(require(name));
 }
-for (const shared of [JSON, Math, Object, Array, String, Number, Boolean, Array.prototype, String.prototype]) {
+// The intrinsics a test compares with, frozen before the candidate's code runs: it cannot rewrite them, under any
+// alias (`const p = Set.prototype; p.has = ...`). Object.prototype and Function.prototype are left writable: freezing
+// them makes an answer's own `obj.toString = f` fail (an inherited read-only property cannot be shadowed by
+// assignment); the test's assertions come from the frozen library above.
+const iterators = [[][Symbol.iterator](), new Map()[Symbol.iterator](), new Set()[Symbol.iterator](), ""[Symbol.iterator]()];
+for (const shared of [
+  JSON, Math, Object, Array, String, Number, Boolean, Symbol, Reflect, Map, Set, WeakMap, WeakSet, Promise, RegExp,
+  Array.prototype, String.prototype, Number.prototype, Boolean.prototype, Symbol.prototype, Map.prototype,
+  Set.prototype, WeakMap.prototype, WeakSet.prototype, Promise.prototype, RegExp.prototype,
+  ...iterators.map((it) => Object.getPrototypeOf(it)), Object.getPrototypeOf(Object.getPrototypeOf(iterators[0])),
+]) {
   Object.freeze(shared);
 }
 const main = new Module(path.join(here, "main.js"), null);

@@ -76,7 +76,8 @@ class Java(ProgramLanguage):
         runner = _runner("JgRunner.java").replace("__JG_MAIN_CLASS__", java_main_class(test))
         sources = {f"{cls}.java": source, "JgRunner.java": runner}
         build = [*javac, f"{cls}.java", "JgRunner.java"]
-        run = ["java", *_JAVA_RUNTIME, "-cp", ".", "JgRunner"]
+        # -ea: a test's `assert` statements run (the JVM skips them by default, and every answer would pass them)
+        run = ["java", *_JAVA_RUNTIME, "-ea", "-cp", ".", "JgRunner"]
         return Step(sources, build, run, record=True, secret=("JgRunner.java",))
 
 

@@ -29,7 +29,10 @@ in the text after it (the test's), and an item of the answer's shadows the prelu
 
 class Rust(ProgramLanguage):
     runtime_names = RUST_PRELUDE
-    declares = re.compile(r"(?:\bmacro_rules!\s*|\b(?:fn|struct|enum|trait|type|union|mod|const|static)\s+)(\w+)")
+    declares = re.compile(
+        r"(?:\bmacro_rules!\s*|\b(?:fn|struct|enum|trait|type|union|mod|const|static)\s+)(?:r#)?(\w+)"
+    )
+    """A raw identifier (`macro_rules! r#assert_eq`) declares the name too."""
 
     def redefinition(self, name: str) -> str:
         if name in RUST_MACROS:
