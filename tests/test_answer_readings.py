@@ -157,3 +157,23 @@ def test_a_later_box_still_replaces_an_earlier_answer() -> None:
         "\\boxed{42}. Final Answer: The final answer is $\\boxed{42}$. I hope it is correct.", "42", 0
     ).equivalent
     assert extract_final_answer("\\boxed{42}. I hope the answer is correct.") == "42"
+
+
+@pytest.mark.parametrize(
+    ("line", "reference", "matches"),
+    [
+        ("The discount is 10 out of 40, which is 25%.", "25%", True),  # its last clause states one number
+        ("So 6 rows of 7 jars makes 42 jars in all.", "42", True),
+        ("10/40 = 0.4, so the discount is 40%.", "25%", False),
+        ("Working it out, we get 2x is 42", "42", False),  # 2x is 42: a relation, not 42
+        ("41 is wrong, 42 is right", "42", False),  # the last clause states no number
+        ("It is 41 or it is 42", "42", False),  # alternatives: a hedge
+    ],
+)
+def test_a_line_of_prose_with_several_numbers_is_read_by_its_last_clause(
+    line: str, reference: str, matches: bool
+) -> None:
+    """The last line's prose names several numbers: what its last `is` (or `makes`, `equals`) says is its answer,
+    where that clause is one number and what leads to it is prose or math of the same value; never its last
+    number as such."""
+    assert _match(line, reference, 0).equivalent is matches

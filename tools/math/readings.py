@@ -119,10 +119,34 @@ def read(a: str) -> Reading:
 
 
 def _several(a: str) -> Reading:
-    """More than one number: an expression (`2 * 21`), or prose with several numbers, which is not read."""
+    """More than one number: an expression (`2 * 21`), or prose, read by its last clause where that states one
+    number (`10 out of 40, which is 25%`), else not read."""
     if _PROSE.fullmatch(_NUMBER.sub(" ", a)) and len(_WORD.findall(a)) > 1:
-        return Reading("unread", why="it names several numbers")
+        return _last_clause(a) or Reading("unread", why="it names several numbers")
     return Reading("expression")
+
+
+_COPULA = re.compile(r"\b(?:is|are|was|were|equals|gives|makes|becomes|totals|comes\s+to)\b", re.IGNORECASE)
+
+
+def _last_clause(a: str) -> Reading | None:
+    """What the prose's last `is` (or `equals`, `makes`, `comes to`) says, where that clause is a worded answer of
+    one number and what leads to it is prose, or math of the same value: `which is 25%` states 25; `we get 2x is
+    42` states no number (2x is 42 is a relation)."""
+    found = list(_COPULA.finditer(a))
+    if not found:
+        return None
+    left, right = a[: found[-1].start()], a[found[-1].end() :]
+    stated = read(right)
+    if stated.value is None or stated.kind not in ("number", "worded"):
+        return None
+    tail = _MATH_TAIL.search(left[-_TAIL_CHARS:])
+    math_part = tail.group().strip() if tail else ""
+    if math_part and not re.fullmatch(r"[A-Za-z]", math_part):
+        found_value = evaluate(tokenize(math_part), percent=False)
+        if found_value is None or Fraction(found_value) != stated.value:
+            return Reading("relation", why=f"{math_part!r} is {right.strip()!r}: not a value")
+    return Reading("worded", stated.value)
 
 
 def _worded(rest: str, number: str, a: str) -> Reading:
