@@ -164,6 +164,8 @@ def test_a_later_box_still_replaces_an_earlier_answer() -> None:
     [
         ("The discount is 10 out of 40, which is 25%.", "25%", True),  # its last clause states one number
         ("So 6 rows of 7 jars makes 42 jars in all.", "42", True),
+        ("April 48, May 24: 72", "72", True),  # a label's colon
+        ("It ends at 4:30 and 5:15", "5", False),  # the colon of a time is no label's
         ("10/40 = 0.4, so the discount is 40%.", "25%", False),
         ("Working it out, we get 2x is 42", "42", False),  # 2x is 42: a relation, not 42
         ("41 is wrong, 42 is right", "42", False),  # the last clause states no number

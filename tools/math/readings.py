@@ -126,13 +126,17 @@ def _several(a: str) -> Reading:
     return Reading("expression")
 
 
-_COPULA = re.compile(r"\b(?:is|are|was|were|equals|gives|makes|becomes|totals|comes\s+to)\b", re.IGNORECASE)
+_COPULA = re.compile(
+    r"\b(?:is|are|was|were|equals|gives|makes|becomes|totals|comes\s+to)\b|:(?=\s)", re.IGNORECASE
+)
+"""What a line's last clause says its value with: a verb, or a label's colon (`April 48, May 24: 72`; not the
+colon of a time, `4:30`, which no space follows)."""
 
 
 def _last_clause(a: str) -> Reading | None:
-    """What the prose's last `is` (or `equals`, `makes`, `comes to`) says, where that clause is a worded answer of
-    one number and what leads to it is prose, or math of the same value: `which is 25%` states 25; `we get 2x is
-    42` states no number (2x is 42 is a relation)."""
+    """What the prose's last `is` (or `equals`, `makes`, `comes to`, a label's colon) says, where that clause is a
+    worded answer of one number and what leads to it is prose, or math of the same value: `which is 25%` states
+    25, `April 48, May 24: 72` states 72; `we get 2x is 42` states no number (2x is 42 is a relation)."""
     found = list(_COPULA.finditer(a))
     if not found:
         return None
@@ -141,7 +145,7 @@ def _last_clause(a: str) -> Reading | None:
     if stated.value is None or stated.kind not in ("number", "worded"):
         return None
     tail = _MATH_TAIL.search(left[-_TAIL_CHARS:])
-    math_part = tail.group().strip() if tail else ""
+    math_part = tail.group().strip() if tail and found[-1].group() != ":" else ""  # a label is no equation's side
     if math_part and not re.fullmatch(r"[A-Za-z]", math_part):
         found_value = evaluate(tokenize(math_part), percent=False)
         if found_value is None or Fraction(found_value) != stated.value:
