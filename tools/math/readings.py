@@ -126,9 +126,7 @@ def _several(a: str) -> Reading:
     return Reading("expression")
 
 
-_COPULA = re.compile(
-    r"\b(?:is|are|was|were|equals|gives|makes|becomes|totals|comes\s+to)\b|:(?=\s)", re.IGNORECASE
-)
+_COPULA = re.compile(r"\b(?:is|are|was|were|equals|gives|makes|becomes|totals|comes\s+to)\b|:(?=\s)", re.IGNORECASE)
 """What a line's last clause says its value with: a verb, or a label's colon (`April 48, May 24: 72`; not the
 colon of a time, `4:30`, which no space follows)."""
 
