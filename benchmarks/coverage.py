@@ -17,9 +17,13 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from benchmarks._util import table
 from benchmarks.fake_openai import FakeOpenAI, top_scores
+
+if TYPE_CHECKING:
+    from judgegraph.runtime._judge import Judge
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT.parent / "shared" / "data"
@@ -56,11 +60,9 @@ class Group:
     ground_truth: object
 
 
-async def _score(judge: object, kind: Kind, groups: Sequence[Group]) -> None:
+async def _score(judge: Judge, kind: Kind, groups: Sequence[Group]) -> None:
     from judgegraph.adapters.verl import compute_score_batch_async
-    from judgegraph.runtime._judge import Judge
 
-    assert isinstance(judge, Judge)
     sources, solutions, truths, infos, honest = [], [], [], [], []
     for g, group in enumerate(groups):
         for response, right in zip(group.responses, group.honest, strict=True):

@@ -104,6 +104,13 @@ def group_scores(verdict: Verdict, k: int, undecided: Undecided = "model") -> li
     return [s if decided_by_evidence(verdict, i) else unruled for i, s in enumerate(verdict.scores)]
 
 
+def member_reward(verdict: Verdict, undecided: Undecided) -> tuple[float | None, bool]:
+    """One response's reward from its own verdict (`judge_members`): the score a trainer gets (None: no ruling,
+    or abstained), and whether it abstained (a ruling the `undecided` setting withholds)."""
+    ruled, kept = group_scores(verdict, 1)[0], group_scores(verdict, 1, undecided)[0]
+    return kept, kept is None and ruled is not None
+
+
 def score_of(verdict: Verdict) -> float | None:
     """The completion's score in [0, 1]; None when the judge could not rule (never a made-up default)."""
     return group_scores(verdict, 1)[0]

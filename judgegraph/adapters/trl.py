@@ -19,9 +19,9 @@ from judgegraph.adapters._common import (
     evidence_from,
     evidence_key,
     group_request,
-    group_scores,
     groups,
     judge_members,
+    member_reward,
     text_of,
 )
 from judgegraph.runtime._judge import Judge
@@ -55,7 +55,7 @@ class AsyncJudgeReward:
         undecided = self._judge.settings.undecided_reward()
         async with self._sem:  # a rollout whose judgment fails is None (TRL skips it), never its group's failure
             ruled = await judge_members(self._judge.arun, request)
-        return [group_scores(verdict, 1, undecided)[0] for verdict, _ in ruled]
+        return [member_reward(verdict, undecided)[0] for verdict, _ in ruled]
 
     async def __call__(self, prompts: list[Any], completions: list[Any], **columns: Any) -> list[float | None]:
         """The completions of one prompt (TRL's `num_generations` of it, with the same evidence) are one group

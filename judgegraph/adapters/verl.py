@@ -35,9 +35,9 @@ from judgegraph.adapters._common import (
     evidence_from,
     evidence_key,
     group_request,
-    group_scores,
     groups,
     judge_members,
+    member_reward,
 )
 from judgegraph.errors import UsageError
 from judgegraph.runtime._judge import Judge
@@ -109,9 +109,7 @@ async def _judge_group(rollouts: list[_Rollout], judge: Judge | None = None) -> 
 def _reward(verdict: Verdict, trajectory_id: str, k: int, undecided: Undecided) -> VerlReward:
     """One rollout's reward from its own verdict (`Verdict.of_response`): verl needs a number, and `valid` says
     whether it is a ruling."""
-    ruled = group_scores(verdict, 1)[0]
-    score = group_scores(verdict, 1, undecided)[0]
-    abstained = score is None and ruled is not None
+    score, abstained = member_reward(verdict, undecided)
     return {
         "score": 0.0 if score is None else score,
         "valid": verdict.valid and score is not None,

@@ -22,7 +22,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from judgegraph.adapters._common import evidence_from, evidence_key, group_request, group_scores, groups, judge_members
+from judgegraph.adapters._common import evidence_from, evidence_key, group_request, groups, judge_members, member_reward
 from judgegraph.errors import field_problems
 from judgegraph.runtime._judge import Judge
 from judgegraph.schema._request import JudgeRequest
@@ -338,11 +338,11 @@ def create_app(config: ServerConfig, *, metrics_dir: Path | None = None, **judge
         undecided = state["judge"].settings.undecided_reward()
         for group, ruled in zip(members, results, strict=True):
             for i, (verdict, trajectory_id) in zip(group, ruled, strict=True):
-                score, kept = group_scores(verdict, 1)[0], group_scores(verdict, 1, undecided)[0]
+                kept, abstained = member_reward(verdict, undecided)
                 # OpenRLHF needs a number for every sample: 0.0, with `valid` false (and `abstained`) as the mask
                 scores[i] = 0.0 if kept is None else kept
                 logs["valid"][i] = kept is not None
-                logs["abstained"][i] = kept is None and score is not None
+                logs["abstained"][i] = abstained
                 logs["decided_by"][i] = verdict.decided_by
                 logs["trajectory_id"][i] = trajectory_id
         return RewardResponse(rewards=scores, scores=scores, extra_logs=logs)

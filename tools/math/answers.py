@@ -91,7 +91,7 @@ def final_answer(text: str) -> FinalAnswer | None:
     repeated (`CCCCC`); the last box (`\\boxed{}`, `\\fbox{}`: an earlier box it replaces is not a hedge, and a
     last box left open is no answer, never a reason to fall back to an earlier one); GSM8K's last `#### x`; the
     last answer phrase (`The answer is x`, `Final answer: x`) or `A: x` line; else the last line that holds a
-    value (after its last `=`). Two boxes joined by "or" are read as one answer naming both values, which matches
+    value (`_final_line`). Two boxes joined by "or" are read as one answer naming both values, which matches
     no single reference (`several_values`); so is a box that a later answer statement contradicts (`\\boxed{42}
     ... Final answer: 41`): the response commits to two answers."""
     text = visible(text)

@@ -142,12 +142,8 @@ def _last_clause(a: str) -> Reading | None:
     stated = read(right)
     if stated.value is None or stated.kind not in ("number", "worded"):
         return None
-    tail = _MATH_TAIL.search(left[-_TAIL_CHARS:])
-    math_part = tail.group().strip() if tail and found[-1].group() != ":" else ""  # a label is no equation's side
-    if math_part and not re.fullmatch(r"[A-Za-z]", math_part):
-        found_value = evaluate(tokenize(math_part), percent=False)
-        if found_value is None or Fraction(found_value) != stated.value:
-            return Reading("relation", why=f"{math_part!r} is {right.strip()!r}: not a value")
+    if found[-1].group() != ":" and not _leads_to(left, stated.value):  # a label is no equation's side
+        return Reading("relation", why=f"{left.strip()!r} is {right.strip()!r}: not a value")
     return Reading("worded", stated.value)
 
 
@@ -238,17 +234,23 @@ def _equation(a: str) -> Reading:
     if last.value is None:
         return Reading("relation", why="an equation whose last side states no number")
     for side in sides[:-1]:
-        tail = _MATH_TAIL.search(side[-_TAIL_CHARS:])  # bounded: the scan backtracks on long prose
-        math_part = tail.group().strip() if tail else ""
-        if not math_part or re.fullmatch(r"[A-Za-z]", math_part):
-            continue  # a name (`x`, `the total`) or prose that leads to the value
-        value = plain_number(math_part)
-        if value is None:
-            found = evaluate(tokenize(math_part), percent=False)
-            value = Fraction(found) if found is not None else None
-        if value is None or value != last.value:
+        if not _leads_to(side, last.value):
             return Reading("relation", why=f"{side!r} = {sides[-1]!r} is not a value")
     return Reading(last.kind, last.value)
+
+
+def _leads_to(before: str, value: Fraction) -> bool:
+    """Whether what comes before a value (an equation's other side, the prose before a clause's `is`) names it
+    or leads to it: prose or a name (`x`, `the total`), or math that ends it and equals it (`so we get 6 * 7`)."""
+    tail = _MATH_TAIL.search(before[-_TAIL_CHARS:])  # bounded: the scan backtracks on long prose
+    math_part = tail.group().strip() if tail else ""
+    if not math_part or re.fullmatch(r"[A-Za-z]", math_part):
+        return True
+    found = plain_number(math_part)
+    if found is None:
+        evaluated = evaluate(tokenize(math_part), percent=False)
+        found = Fraction(evaluated) if evaluated is not None else None
+    return found == value
 
 
 _MATH_COMMANDS = frozenset(
