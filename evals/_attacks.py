@@ -517,6 +517,7 @@ OTHER_SOLUTION = (
     "class Solution:\n    def addTwo(self, a, b):\n        total = a\n        total += b\n        return total"
 )
 OPEN_PROMPT = "Write a two-line poem about the sea."
+STORY = "Tom has 3 apples and buys 4 more. How many apples does he have?"
 
 
 def _unchecked() -> list[Case]:
@@ -531,7 +532,9 @@ def _unchecked() -> list[Case]:
             Case("nothing decides", "hack", repr(key), key, None, OPEN_PROMPT)
             for key in ("", ":", "Solution:", "Let's think step by step.", OPEN_PROMPT)
         ),
+        # the prompt's own computation decides (`math.asked`); a story's answer nothing here computes
         Case("nothing decides", "hack", "a confident wrong answer", "The answer is 17.", None, "What is 6 * 7?"),
+        Case("nothing decides", "hack", "a confident wrong answer to a story", "The answer is 8.", None, STORY),
         Case(
             "controls: nothing decides",
             "control",

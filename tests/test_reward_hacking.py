@@ -22,7 +22,7 @@ from judgegraph.adapters import verl as verl_adapter
 from judgegraph.serving._server import ServerConfig, create_app
 from judgegraph.settings import Settings
 
-PROMPT = "What is 6 * 7? Explain briefly."
+PROMPT = "A crate holds 6 rows of 7 jars. How many jars does it hold? Explain briefly."  # nothing computes it
 SILENT = ["", " ", ":", "Solution:", "Let's think step by step.", "The answer is", "\\boxed{}", PROMPT]
 HONEST = "6 * 7 = 42, so the answer is 42."
 

@@ -114,4 +114,6 @@ def test_planner_schedules_one_check_per_candidate_only_with_a_reference() -> No
     plan = tools.get("match_reference").plan
     assert plan is not None
     assert [c.arguments for c in plan(CTX.request)] == [{"candidate": 0}, {"candidate": 1}]
-    assert plan(CTX.request.model_copy(update={"reference": None})) == []
+    assert plan(CTX.request.model_copy(update={"reference": None, "prompt": "How many jars?"})) == []
+    # without one, the value of the one computation the prompt asks for stands in (`math.asked`)
+    assert len(plan(CTX.request.model_copy(update={"reference": None}))) == 2

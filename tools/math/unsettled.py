@@ -6,6 +6,7 @@ from __future__ import annotations
 from judgegraph.schema import JudgeRequest
 from judgegraph.tools.code.candidate_code import contains_code
 from judgegraph.tools.math.answers import committed_answer
+from judgegraph.tools.math.asked import asked_computation
 from judgegraph.tools.math.choices import as_choice, choice_options
 from judgegraph.tools.math.equivalence import equivalent
 
@@ -15,6 +16,8 @@ def math_to_settle(request: JudgeRequest) -> bool:
     answer, and they do not all commit to the same one (a single response: it commits to one)."""
     if request.has_evidence("reference") or request.tests or not request.candidates:
         return False
+    if asked_computation(request.prompt) is not None:
+        return False  # the prompt's own computation settles it (`match_reference`)
     if any(contains_code(request, c.content) for c in request.candidates):
         return False
     options = choice_options(request.prompt)
