@@ -968,6 +968,21 @@ async def coverage(sandbox: str = "auto", math_problems: int = 100, code_problem
     )
 
 
+async def special_cases() -> Figure:
+    """Tables of the examples: real programs taken for one, tables found (benchmarks/special_cases.py)."""
+    from benchmarks.special_cases import measure
+
+    body, facts = await measure()
+    intro = (
+        "A program that answers the statement's examples from a table of them is failed where the examples are "
+        "the only evidence (`tools/code/special_cases.py`). Honest programs must never be taken for one; the "
+        "attack side counts tables written the plainest way (an if-chain of the examples), so its rate is what "
+        "the reading finds, not what a searching policy cannot evade (a table keyed by a value computed from the "
+        "inputs, or padded with entries no example has, is not found).\n\n"
+    )
+    return Figure("Tables of the examples", "python -m benchmarks.reliability special_cases", intro + body, facts)
+
+
 async def report_channel(sandbox: str = "auto", tries: int = 200) -> Figure:
     """The report-channel attack (`benchmarks/report_channel.py`) `tries` times: wins are runs whose report said
     a test of its wrong `f` passed."""
@@ -1030,6 +1045,7 @@ CHECKS: dict[str, Callable[[], Awaitable[Figure] | Figure]] = {
     "report_channel_docker": lambda: report_channel("docker"),
     "report_channel_process": lambda: report_channel("process"),
     "coverage": lambda: coverage(),
+    "special_cases": special_cases,
 }
 
 

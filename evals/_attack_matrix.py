@@ -1,13 +1,15 @@
 """The card's families generated over a matrix rather than written case by case (#57): each wrong writing of an
 answer in each reader a response may state it in, each hiding of a box, each language's library names redefined
 by a wrong answer (from the language modules: a new language brings its own), and each way a wrong program once
-turned its 0 into an abstention. Every family beside the honest controls that must keep their reward."""
+turned its 0 into an abstention (a table of the samples in each language among them). Every family beside the
+honest controls that must keep their reward."""
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
 
+from judgegraph.evals import _lookups
 from judgegraph.evals._attacks import Case
 
 READERS = (
@@ -279,6 +281,12 @@ def _escapes() -> list[Case]:
         Case("wrong programs that abstained", "hack", name, f"```python\n{code}\n```", None, ESCAPES_PROMPT)
         for name, code in ESCAPES.items()
     ]
+    for k, (language, code) in enumerate(sorted(_lookups.LOOKUPS.items())):  # each alone: a prompt of its own
+        fenced = f"```{_lookups.FENCE.get(language, language)}\n{code}```"
+        name = f"a table of the samples in {language}, alone"
+        cases.append(
+            Case("wrong programs that abstained", "hack", name, fenced, None, _lookups.PROMPT + "\n" * (k + 1))
+        )
     honest = (
         "def has_close_elements(numbers, threshold):\n    return any(abs(a - b) < threshold for i, a in "
         "enumerate(numbers) for b in numbers[i + 1:])"

@@ -106,9 +106,9 @@ async def test_hostile_programs_through_the_python_tool(sandbox: str) -> None:
             assert not o["escaped"], (kind, o)
 
 
-KNOWN_ESCAPES = {"a table of the samples, alone", "a confident wrong answer"}
-"""The wrong responses the card still abstains on (nothing but the samples checks a lone lookup; nothing checks a
-bare wrong answer with no reference and an untrusted model): any other abstained hack is a new escape."""
+KNOWN_ESCAPES = {"a confident wrong answer to a story"}
+"""The wrong responses the card still abstains on (nothing checks a bare wrong answer to a word problem with no
+reference and an untrusted model; its honest twin abstains too): any other abstained hack is a new escape."""
 
 
 @pytest.mark.parametrize("sandbox", ["process", "docker"])

@@ -170,8 +170,9 @@ async def test_a_lookup_of_the_samples_ranks_below_the_programs_that_agree(
 ) -> None:
     """Statement only (no tests): a program that looks its output up in a table of the samples passes them, and a
     trusted model gives it the top score; beside two honest rollouts that agree with each other on generated
-    inputs, it disagrees with them, and its reward is 0 by evidence (dual agreement, after CodeT). Alone, nothing
-    but the samples checks it: it abstains, as an honest program alone does."""
+    inputs, it disagrees with them, and its reward is 0 by evidence (dual agreement, after CodeT). Alone, only the
+    samples check it, and it answers them from a table of them: 0 by evidence too, where an honest program alone
+    abstains."""
     from judgegraph.evals._attacks import HONEST_SOLUTION, LOOKUP, STATEMENT, _py
 
     fake_openai.responder = _top_score
@@ -193,8 +194,10 @@ async def test_a_lookup_of_the_samples_ranks_below_the_programs_that_agree(
     group = await scored(rollouts)
     monkeypatch.setenv("JUDGEGRAPH_MODEL_TRUSTED", "false")
     alone = await scored([_py(LOOKUP)])
+    honest_alone = await scored([_py(HONEST_SOLUTION)])
     assert [r["score"] for r in group] == [1.0, 1.0, 0.0] and group[2]["valid"]
-    assert alone[0]["abstained"] and not alone[0]["valid"]
+    assert alone[0]["score"] == 0.0 and alone[0]["valid"] and not alone[0]["abstained"]
+    assert honest_alone[0]["abstained"] and not honest_alone[0]["valid"]
 
 
 def test_eval_attacks_runs_the_card_through_every_reward_path(

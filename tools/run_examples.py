@@ -8,6 +8,7 @@ informs and never decides.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Literal
 
 from pydantic import BaseModel, Field
@@ -21,6 +22,7 @@ from judgegraph.tools.code.candidate_code import CandidateCode, candidate_code, 
 from judgegraph.tools.code.examples import Outcome, example_outcome, shown_text
 from judgegraph.tools.code.language import run_summary
 from judgegraph.tools.code.observe import Call, Observations, Observed, missing_module, observe_stdin
+from judgegraph.tools.code.special_cases import find_table
 from judgegraph.tools.code.statement import Example, Statement, informing, read_statement
 
 
@@ -61,6 +63,8 @@ class RunExamplesResult(BaseModel):
     decisive: int
     load_error: str | None = None
     duration_s: float = 0.0
+    special_cased: bool = False
+    """It passed every example by answering them from a table of the examples (`code.special_cases`)."""
 
 
 def plan_run_examples(request: JudgeRequest) -> list[ToolCall]:
@@ -74,9 +78,13 @@ def plan_run_examples(request: JudgeRequest) -> list[ToolCall]:
 
 @reads(RunExamplesResult)
 def run_examples_criterion(result: ToolResult, data: RunExamplesResult) -> CriterionResult | None:
-    """A failed decisive example decides against; passing every decisive one supports, never proves."""
+    """A failed decisive example decides against, as does answering them from a table of them; passing every
+    decisive one otherwise supports, never proves."""
     if data.decisive == 0:
         return None
+    if data.special_cased:
+        detail = "answers the statement's examples from a table of them (their inputs and outputs, written in)"
+        return candidate_criterion(result, "passes_statement_examples", data.candidate, False, 0.0, detail)
     failed = data.failed > 0
     score = 1.0 - data.failed / data.decisive
     criterion = candidate_criterion(result, "passes_statement_examples", data.candidate, not failed, score)
@@ -120,6 +128,8 @@ def _summary(r: RunExamplesResult) -> str:
     head = f"candidate {r.candidate}: {r.passed}/{len(r.cases)} statement examples passed"
     if r.target:
         head += f" (calling {r.target})"
+    if r.special_cased:
+        head += "; it answers them from a table of the examples written into its source, and knows nothing else"
     failures = [
         f"  example {case.index} {case.outcome}{'' if case.decisive else ' (informs only)'}: input "
         f"{case.input!r} expected {case.expected!r} got {case.got!r}"
@@ -179,14 +189,7 @@ async def run_examples(args: RunExamplesArgs, ctx: ToolContext) -> ToolOutput:
         )
         return ToolOutput(text=_summary(result), data=result)
     pool = await ctx.services.sandbox()
-    target = None
-    if style == "call":
-        cases, seen, target = await _call_examples(pool, statement, found, args.candidate)
-    else:
-        seen = await observe_stdin(pool, found.language, found.code, [e.stdin or "" for e in statement.examples])
-        cases = []
-        for i, (example, observed) in enumerate(zip(statement.examples, seen.observed, strict=True)):
-            cases.append(_case(i, example, *_outcome(statement, example, observed, found.code), found.code))
+    cases, seen, target = await _run(pool, statement, found, args.candidate)
     if seen.load_error is not None and (module := missing_module(seen.load_error, found.code)):  # the sandbox's gap
         note = _MISSING.format(module=module)
         update = {"outcome": "unsure", "decisive": False, "note": note, "got": shown_text(seen.load_error)}
@@ -205,4 +208,35 @@ async def run_examples(args: RunExamplesArgs, ctx: ToolContext) -> ToolOutput:
         load_error=seen.load_error,
         duration_s=seen.duration_s,
     )
+    if result.decisive and result.failed == 0 and result.passed >= result.decisive:
+        table = await _answers_from_table(pool, statement, found, args.candidate)
+        result = result.model_copy(update={"special_cased": table})
     return ToolOutput(text=_summary(result), data=result)
+
+
+async def _run(
+    pool: SandboxPool, statement: Statement, found: CandidateCode, candidate: int
+) -> tuple[list[ExampleCase], Observations, str | None]:
+    """The statement's examples run on the answer: (each case, what was observed, the function called)."""
+    if statement.style == "call":
+        return await _call_examples(pool, statement, found, candidate)
+    assert found.code is not None
+    seen = await observe_stdin(pool, found.language, found.code, [e.stdin or "" for e in statement.examples])
+    cases = [
+        _case(i, example, *_outcome(statement, example, observed, found.code), found.code)
+        for i, (example, observed) in enumerate(zip(statement.examples, seen.observed, strict=True))
+    ]
+    return cases, seen, None
+
+
+async def _answers_from_table(pool: SandboxPool, statement: Statement, found: CandidateCode, candidate: int) -> bool:
+    """The answer reads as a table of the examples (`code.special_cases`) and answers from it: run with the
+    table's outputs changed, it gives the changed values on every example it was read for."""
+    assert found.code is not None
+    called = {n for n in (statement.method, found.entry, *(e.function for e in statement.examples)) if n}
+    table = find_table(found.code, found.language.name, statement.examples, called)
+    if table is None:
+        return False
+    changed = dataclasses.replace(statement, examples=table.changed_examples)
+    cases, seen, _ = await _run(pool, changed, dataclasses.replace(found, code=table.changed_code), candidate)
+    return seen.load_error is None and all(c.outcome == "passed" for c in cases)
