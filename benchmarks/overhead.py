@@ -329,7 +329,7 @@ async def graph_floor(steps: int = 6, n: int = 3000) -> float:
     (its channels), 32 invokes in flight: what the graph machinery costs before any node does work."""
     from langgraph.graph import END, START, StateGraph
 
-    from judgegraph.graphs._agentic import AgentState
+    from judgegraph.graphs.agentic import AgentState
 
     async def noop(state: Any) -> dict[str, Any]:
         return {"steps": state.get("steps", 0) + 1}

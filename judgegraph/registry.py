@@ -1,7 +1,8 @@
 """One registry mechanism for every kind of component (tools, judges, graph builders, backend profiles).
 
 Registries are the only module-level mutable state: they are filled at import by decorators or `register` calls,
-and by plugins: a registry with an entry-point group loads that group's entry points at its first lookup. An entry
+by built-ins named with the module that registers them (imported at their first lookup: `built_in`), and by
+plugins: a registry with an entry-point group loads that group's entry points at its first lookup. An entry
 point names a component (registered under the entry point's name) or a module (importing it registers what it
 holds). A plugin that fails to load is recorded by name and skipped; the rest work. A failed lookup names what is
 known so the caller can fix the name.
@@ -10,6 +11,7 @@ known so the caller can fix the name.
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import importlib.metadata
 import logging
 import types
@@ -52,6 +54,7 @@ class Registry(Generic[T]):
         self.group = plugins
         self._adapt = adapt
         self._items: dict[str, T] = {}
+        self._built_in: dict[str, str] = {}
         self._plugins: list[Plugin] | None = None if plugins else []
         if plugins:
             Registry.by_group[plugins] = self
@@ -62,6 +65,16 @@ class Registry(Generic[T]):
             raise ConfigError(f"{self.kind} {name!r} is already registered")
         self._items[name] = item
         return item
+
+    def built_in(self, modules: dict[str, str]) -> None:
+        """Name -> the module that registers it, imported at the name's first lookup (every one of them when the
+        names are listed): importing one component's module registers that component only."""
+        self._built_in.update(modules)
+
+    def _import_built_in(self, name: str | None = None) -> None:
+        for n, module in list(self._built_in.items()):
+            if (name is None or n == name) and n not in self._items:
+                importlib.import_module(module)
 
     def unregister(self, name: str) -> None:
         """Remove `name` (for tests and plugins that register something for a while)."""
@@ -112,7 +125,9 @@ class Registry(Generic[T]):
         try:
             return self._items[name]
         except KeyError:
-            pass
+            self._import_built_in(name)
+        if name in self._items:
+            return self._items[name]
         for plugin in self.plugins():
             if plugin.name == name and plugin.error:
                 raise ConfigError(
@@ -124,6 +139,8 @@ class Registry(Generic[T]):
         raise UnknownComponentError(self.kind, name, self.names())
 
     def __contains__(self, name: object) -> bool:
+        if isinstance(name, str):
+            self._import_built_in(name)
         self.plugins()
         return name in self._items
 
@@ -132,5 +149,6 @@ class Registry(Generic[T]):
 
     def names(self) -> list[str]:
         """Registered names, sorted."""
+        self._import_built_in()
         self.plugins()
         return sorted(self._items)

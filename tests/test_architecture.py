@@ -180,7 +180,7 @@ def test_the_checks_see_a_violation() -> None:
     ]
     sideways = {"judgegraph.store._sqlite": {"judgegraph.sandboxes._pool"}}
     assert "independent" in _violations(sideways)[0]
-    assert _violations({"judgegraph.runtime._judge": {"judgegraph.graphs._builder"}}) == []
+    assert _violations({"judgegraph.runtime._judge": {"judgegraph.graphs._recorded_graph"}}) == []
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     with pytest.raises(AssertionError, match="belongs to no layer"):
         _layer_of("judgegraph.plugins._load")  # a subpackage nobody placed
@@ -250,6 +250,76 @@ def test_tools_stay_in_small_modules_and_short_functions() -> None:
                     long_functions[f"{path.relative_to(ROOT)}:{node.name}"] = length
     assert not long_functions, long_functions
     assert {p.name for p in (ROOT / "tools").iterdir() if p.is_dir()} >= {*ROOMS, "in_sandbox", "prompts"}
+
+
+GRAPH_ROOMS = ("evidence", "agentic", "rubric", "propositions")
+
+
+def _graph_room(module: str) -> str | None:
+    """The judge room a `judgegraph.graphs` module lives in (None: the floor, or outside graphs/)."""
+    parts = module.split(".")
+    if not module.startswith("judgegraph.graphs.") or len(parts) < 3:
+        return None
+    return parts[2] if (ROOT / "graphs" / parts[2]).is_dir() else None
+
+
+def _graph_rules(imports: dict[str, set[str]]) -> list[str]:
+    """Inside `graphs/`: the floor (its top-level modules, the package face included) imports no judge's room,
+    and no room imports another room: each judge stands on the floor alone."""
+    wrong = []
+    for module, targets in imports.items():
+        if module != "judgegraph.graphs" and not module.startswith("judgegraph.graphs."):
+            continue
+        here = _graph_room(module)
+        for target in targets:
+            room = _graph_room(target)
+            if room is None or room == here:
+                continue
+            if here is None:
+                wrong.append(f"{module} (the floor) imports the room {room}: {target}")
+            else:
+                wrong.append(f"{module} (room {here}) imports another judge's room: {target}")
+    return sorted(wrong)
+
+
+def test_each_judge_has_a_room_on_a_shared_floor() -> None:
+    wrong = _graph_rules(_imports(_modules()))
+    assert not wrong, "\n".join(wrong)
+    assert _graph_rules({"judgegraph.graphs.rubric.graph": {"judgegraph.graphs.evidence.nodes"}})
+    assert _graph_rules({"judgegraph.graphs._runs": {"judgegraph.graphs.agentic.turns"}})
+    assert _graph_rules({"judgegraph.graphs.rubric.graph": {"judgegraph.graphs._runs"}}) == []
+    assert {p.name for p in (ROOT / "graphs").iterdir() if p.is_dir() and p.name != "__pycache__"} == set(GRAPH_ROOMS)
+
+
+def test_graphs_stay_in_small_modules_and_short_functions() -> None:
+    """As in tools/: no module in `graphs/` past 500 lines, no function past 60."""
+    modules = list((ROOT / "graphs").rglob("*.py"))
+    long_modules = {str(p.relative_to(ROOT)): n for p in modules if (n := len(p.read_text().splitlines())) > 500}
+    assert not long_modules, long_modules
+    long_functions = {}
+    for path in modules:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                length = (node.end_lineno or node.lineno) - node.lineno + 1
+                if length > 60:
+                    long_functions[f"{path.relative_to(ROOT)}:{node.name}"] = length
+    assert not long_functions, long_functions
+
+
+@pytest.mark.parametrize("room", GRAPH_ROOMS)
+def test_importing_one_judge_registers_that_judge_only(room: str) -> None:
+    """In a fresh interpreter: importing a room registers its own graphs and no other judge's."""
+    import subprocess
+    import sys
+
+    code = (
+        f"import judgegraph.graphs.{room}\n"
+        "from judgegraph.graphs import ROOMS, graph_kinds\n"
+        "print(sorted(graph_kinds._items))\n"
+        f"print(sorted(k for k, v in ROOMS.items() if v.endswith('.{room}')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split("\n")
+    assert out[0] == out[1], out
 
 
 def test_one_place_finishes_a_trajectory() -> None:

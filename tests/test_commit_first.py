@@ -15,7 +15,7 @@ from benchmarks.fake_openai import FakeOpenAI, Reply
 from judgegraph import Judge
 from judgegraph.adapters import compute_score_batch_async
 from judgegraph.adapters import verl as verl_adapter
-from judgegraph.graphs._commit_first import own_answer_of, ruling_against
+from judgegraph.graphs.evidence.commit_first import own_answer_of, ruling_against
 from judgegraph.schema import JudgeRequest
 
 PROMPT = "A box holds 6 rows of 7 eggs. How many eggs are in the box?"

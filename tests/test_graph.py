@@ -244,7 +244,7 @@ async def test_judge_crash_is_recorded_as_incomplete(
     def boom(*a: object) -> None:
         raise RuntimeError("bug in weigh_evidence")
 
-    monkeypatch.setattr("judgegraph.graphs._nodes.decide_from_evidence", boom)
+    monkeypatch.setattr("judgegraph.graphs.evidence.nodes.decide_from_evidence", boom)
     assert _aggregate.decide_from_evidence is not boom
     async with Judge.load("evidence", store=store_path, model_url=fake_openai.url) as j:
         with pytest.raises(RuntimeError, match="bug in weigh_evidence"):

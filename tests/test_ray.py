@@ -92,7 +92,7 @@ async def test_runs_spread_over_actors_and_crashes_come_back_recorded(
             def boom(*a: object) -> None:
                 raise RuntimeError("bug in weigh_evidence")
 
-            import judgegraph.graphs._nodes as nodes
+            import judgegraph.graphs.evidence.nodes as nodes
 
             # the node module imports it by name: the bug goes in there
             nodes.decide_from_evidence = boom  # type: ignore[attr-defined, assignment]

@@ -99,7 +99,7 @@ def test_correct_is_none_without_label_and_false_for_invalid_verdict() -> None:
 def test_reply_schemas_are_the_parsing_models_inlined() -> None:
     from pydantic import BaseModel, Field
 
-    from judgegraph.graphs._rubric import RUBRIC_SCHEMA, WrittenRubric
+    from judgegraph.graphs.rubric.graph import RUBRIC_SCHEMA, WrittenRubric
     from judgegraph.schema import reply_schema
 
     class Inner(BaseModel):

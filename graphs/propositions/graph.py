@@ -15,11 +15,11 @@ from langgraph.types import Send
 from pydantic import BaseModel
 
 from judgegraph.agents import JudgeSpec
-from judgegraph.graphs._builder import RecordedGraph
 from judgegraph.graphs._context import JudgeContext
-from judgegraph.graphs._nodes import tool_context
 from judgegraph.graphs._protocol import GraphOptions, register_graph
+from judgegraph.graphs._recorded_graph import RecordedGraph
 from judgegraph.graphs._recorder import add_recorded_nodes
+from judgegraph.graphs._runs import tool_context
 from judgegraph.schema import CriterionResult, JudgeRequest, Verdict, sole_best
 from judgegraph.tools import ClaimCheckInput, ClaimVerdict, check_claim, split_claims
 from judgegraph.tools.check_propositions import gather_evidence, model_claims, model_judge

@@ -16,11 +16,11 @@ from judgegraph.agents import JudgeSpec
 from judgegraph.backends import Sampling
 from judgegraph.errors import VerdictParseError
 from judgegraph.graphs._aggregate import evidence_criteria, silence_criteria
-from judgegraph.graphs._builder import RecordedGraph
 from judgegraph.graphs._context import JudgeContext
-from judgegraph.graphs._nodes import run_recorded, sampling_of
 from judgegraph.graphs._protocol import GraphOptions, register_graph
+from judgegraph.graphs._recorded_graph import RecordedGraph
 from judgegraph.graphs._recorder import add_recorded_nodes
+from judgegraph.graphs._runs import run_recorded, sampling_of
 from judgegraph.graphs._shown import candidate_blocks
 from judgegraph.graphs._verdict_format import parse_verdict, verdict_schema
 from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult, Verdict, reply_schema, sole_best
@@ -186,19 +186,10 @@ async def compare(task: CompareTask, runtime: Ctx) -> dict[str, Any]:
     return {"comparisons": [Comparison(criterion=criterion.name, order=order, winner=winner)]}
 
 
-async def aggregate(state: RubricState, runtime: Ctx) -> dict[str, Any]:
-    """Outside the model: gates first; then each criterion votes (weighted) when its two orders agree."""
-    request = state["request"]
-    if request.mode != "pairwise":
-        verdict = Verdict.invalid(f"the rubric judge compares pairs; got mode {request.mode!r}")
-        runtime.context.recorder.verdict(verdict, "aggregate")
-        return {"verdict": verdict}
-    gate_criteria = evidence_criteria(state.get("gates", []))
-    # A response that commits to nothing (a "master key" such as ":" or "Let's solve this step by step.") passes no
-    # rubric, however the model rules.
-    gate_criteria += silence_criteria(request)
-    through = [i for i in (0, 1) if all(c.passed for c in gate_criteria if c.candidate == i)]
-    criteria: list[CriterionResult] = list(gate_criteria)
+def _votes(state: RubricState) -> tuple[list[CriterionResult], list[float], bool, list[str]]:
+    """Each criterion's weighted vote where its two orders agree: (its results per candidate, the votes, whether
+    every criterion's orders agreed, the problems of those that could not be compared)."""
+    criteria: list[CriterionResult] = []
     votes, consistent, problems = [0.0, 0.0], True, []
     by_name = {c.name: c for c in state.get("criteria", [])}
     for name, item in by_name.items():
@@ -222,6 +213,23 @@ async def aggregate(state: RubricState, runtime: Ctx) -> dict[str, Any]:
                     detail=item.description if agreed else f"{item.description} (the orders disagree)",
                 )
             )
+    return criteria, votes, consistent, problems
+
+
+async def aggregate(state: RubricState, runtime: Ctx) -> dict[str, Any]:
+    """Outside the model: gates first; then each criterion votes (weighted) when its two orders agree."""
+    request = state["request"]
+    if request.mode != "pairwise":
+        verdict = Verdict.invalid(f"the rubric judge compares pairs; got mode {request.mode!r}")
+        runtime.context.recorder.verdict(verdict, "aggregate")
+        return {"verdict": verdict}
+    gate_criteria = evidence_criteria(state.get("gates", []))
+    # A response that commits to nothing (a "master key" such as ":" or "Let's solve this step by step.") passes no
+    # rubric, however the model rules.
+    gate_criteria += silence_criteria(request)
+    through = [i for i in (0, 1) if all(c.passed for c in gate_criteria if c.candidate == i)]
+    voted, votes, consistent, problems = _votes(state)
+    criteria: list[CriterionResult] = [*gate_criteria, *voted]
     if len(through) == 1:
         verdict = Verdict.scored(
             [float(i in through) for i in (0, 1)],
