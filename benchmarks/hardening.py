@@ -10,10 +10,10 @@ import time
 
 from benchmarks._util import Stats, table
 from judgegraph.sandboxes import SandboxPool
+from judgegraph.settings import CASE_TIMEOUT_S
 from judgegraph.tools import language_named, read_report
 from judgegraph.tools.code.language import Program, Step, driver_program
 from judgegraph.tools.code.stdio_languages import ProgramLanguage
-from judgegraph.tools.run_code import CASE_TIMEOUT_S
 
 CASES = {
     "c": ("int add(int a, int b) { return a + b; }", "#include <assert.h>\nint main(void) { assert(add(2, 3) == 5); }"),

@@ -12,8 +12,8 @@ from benchmarks._util import Stats, table
 from benchmarks.hostile_programs import TESTS, correct
 from judgegraph.sandboxes import ImageRecipe, SandboxPool, build_image
 from judgegraph.schema import IOTest
+from judgegraph.settings import CASE_TIMEOUT_S
 from judgegraph.tools import language_named, read_report
-from judgegraph.tools.run_code import CASE_TIMEOUT_S
 
 PYTHON_SUM = "a, b = map(int, input().split())\nprint(a + b)\n"
 

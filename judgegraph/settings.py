@@ -12,6 +12,12 @@ from pydantic.fields import FieldInfo
 
 from judgegraph.errors import ConfigError, field_problems
 
+CASE_TIMEOUT_S = 3.0
+"""Seconds one case may run: a test case, a statement example, an oracle's run on one input."""
+GENERATED_CASE_TIMEOUT_S = 1.0
+"""Seconds a candidate may run on one generated input (differential testing): such inputs are small and many,
+and a candidate that takes a second on one is stopped there."""
+
 
 def default_store_path() -> Path:
     """The trajectory store's default file, under the user data dir."""

@@ -9,9 +9,10 @@ from judgegraph.errors import UnsafeExpression
 from judgegraph.tools import equivalent, extract_final_answer
 from judgegraph.tools.match_reference import _match
 from judgegraph.tools.math import equivalence as _equivalence
-from judgegraph.tools.math.answers import committed_answer, reference_answer, says_nothing
+from judgegraph.tools.math.answers import committed_answer, reference_answer
 from judgegraph.tools.math.choices import as_choice, choice_options
 from judgegraph.tools.math.equivalence import Match, NeedsSymbolic, forget_comparisons, to_sympy
+from judgegraph.tools.responses.silence import says_nothing
 
 
 @pytest.mark.parametrize(

@@ -230,7 +230,7 @@ def test_tools_share_engines_never_each_other() -> None:
     assert _tool_rules({"benchmarks.languages": {"tests.conftest"}})
 
 
-ROOMS = ("code", "math", "claims", "images")
+ROOMS = ("code", "math", "claims", "images", "responses")
 
 
 def test_tools_stay_in_small_modules_and_short_functions() -> None:

@@ -9,8 +9,8 @@ from judgegraph.schema import JudgeRequest
 from judgegraph.tools import ToolServices
 from judgegraph.tools._base import ToolContext
 from judgegraph.tools.code.candidate_code import candidate_code
-from judgegraph.tools.code.differential import call_function
-from judgegraph.tools.code.differential_run import Inputs, compare_runs, gather_inputs, run_candidates
+from judgegraph.tools.code.compare_candidates import Inputs, compare_runs, gather_inputs, run_candidates
+from judgegraph.tools.code.disagreements import call_function
 from judgegraph.tools.code.observe import Observed
 from judgegraph.tools.code.statement import read_statement
 

@@ -21,7 +21,8 @@ from judgegraph.adapters._common import group_request, judge_members
 from judgegraph.schema import JudgeRequest, Trajectory
 from judgegraph.serving import ServerConfig, create_app
 from judgegraph.tools.match_reference import _match
-from judgegraph.tools.math.answers import commits_to_nothing, extract_final_answer
+from judgegraph.tools.math.answers import extract_final_answer
+from judgegraph.tools.responses.silence import commits_to_nothing
 
 NO_MODEL = "http://127.0.0.1:9/v1"  # rule-decided math never asks a model
 PROMPT = "What is 6 times 7?"

@@ -41,11 +41,11 @@ from judgegraph.tools.claims.propositions import (
 )
 from judgegraph.tools.claims.retrieval import Embedder, MiniLMEmbedder, Passage, PassageIndex, Retriever, passages_of
 from judgegraph.tools.code import languages as _languages  # noqa: F401 - importing it registers every language
-from judgegraph.tools.code.differential import DifferentialResult, Disagreement
+from judgegraph.tools.code.disagreements import DifferentialResult, Disagreement
 from judgegraph.tools.code.language import CaseResult, Language, language_named, languages, read_report
 from judgegraph.tools.code.python_runs import PythonResult
 from judgegraph.tools.derived_reference import Derivation, DerivedReferenceArgs, DerivedReferenceResult
-from judgegraph.tools.differential import DifferentialArgs
+from judgegraph.tools.differential_test import DifferentialArgs
 from judgegraph.tools.images.regions import open_image
 from judgegraph.tools.match_reference import MatchReferenceArgs, MatchReferenceResult
 from judgegraph.tools.math.answers import extract_final_answer

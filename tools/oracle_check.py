@@ -19,12 +19,12 @@ from pydantic import BaseModel, Field
 
 from judgegraph.errors import ToolFailure
 from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult
+from judgegraph.settings import CASE_TIMEOUT_S
 from judgegraph.tools._base import ToolContext, ToolOutput, candidate_criterion, reads, tool
 from judgegraph.tools._prompts import tool_prompt
 from judgegraph.tools.code.calls import observe_function
 from judgegraph.tools.code.candidate_code import candidate_code
-from judgegraph.tools.code.differential import (
-    CASE_TIMEOUT_S,
+from judgegraph.tools.code.disagreements import (
     DifferentialResult,
     call_function,
     differential_applies,
@@ -124,12 +124,12 @@ async def _run_on(
     pool = await ctx.services.sandbox()
     seen: Observations
     if style == "stdin":
-        seen = await observe_stdin(pool, language, code, inputs, CASE_TIMEOUT_S * 3)
+        seen = await observe_stdin(pool, language, code, inputs, CASE_TIMEOUT_S)
     else:
         parsed = _parsed(inputs)
         statement = read_statement(ctx.request.prompt)
         readable = [args for args in parsed if args is not None]  # the calls' arity is theirs alone
-        seen = await observe_function(pool, language, code, None, statement, function, readable, CASE_TIMEOUT_S * 3)
+        seen = await observe_function(pool, language, code, None, statement, function, readable, CASE_TIMEOUT_S)
         made = iter(seen.observed)
         unreadable = Observed("error", message="unreadable input")
         observed = [unreadable if args is None else next(made, Observed("not_run")) for args in parsed]

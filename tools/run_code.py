@@ -6,11 +6,10 @@ from pydantic import BaseModel, Field
 
 from judgegraph.errors import ToolFailure
 from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult
+from judgegraph.settings import CASE_TIMEOUT_S
 from judgegraph.tools._base import ToolContext, ToolOutput, candidate_criterion, each_candidate, reads, tool
 from judgegraph.tools.code.candidate_code import candidate_code
 from judgegraph.tools.code.language import CaseResult, read_report, run_summary
-
-CASE_TIMEOUT_S = 3.0
 
 
 class RunCodeArgs(BaseModel):

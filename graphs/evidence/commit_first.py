@@ -7,8 +7,9 @@ from __future__ import annotations
 from judgegraph.backends import Sampling
 from judgegraph.graphs._verdict_format import RATIONALE_CHARS, ModelRuling
 from judgegraph.schema import JudgeRequest
-from judgegraph.tools.math.answers import commits_to_nothing, committed_answer
+from judgegraph.tools.math.answers import committed_answer
 from judgegraph.tools.math.choices import choice_options, same_answer
+from judgegraph.tools.responses.silence import commits_to_nothing
 
 OWN_ANSWER = Sampling(temperature=0.0, max_tokens=1024, seed=0)
 """Room to work the task out: the judge's own sampling (a short JSON verdict) would cut a solution off."""

@@ -3,4 +3,5 @@ what a language is (`language`) and each one (`languages/`), the stdin/stdout la
 (`stdio_languages`), reading a statement and its examples (`statement`), finding a candidate's code
 (`candidate_code`), observing programs in the sandbox (`observe`, `python_runs`), calling a function in any
 language (`calls`), the inputs differential testing varies and the model writes (`inputs`, `model_inputs`),
-running examples (`examples`) and comparing candidates (`differential`, `differential_run`)."""
+running examples (`examples`) and comparing candidates on generated inputs (`compare_candidates`, over the
+vocabulary of `disagreements`)."""

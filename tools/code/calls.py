@@ -13,9 +13,9 @@ from typing import Protocol, runtime_checkable
 
 from judgegraph.errors import ToolFailure
 from judgegraph.sandboxes import SandboxPool
+from judgegraph.settings import CASE_TIMEOUT_S
 from judgegraph.tools.code.language import Language, Program, languages
 from judgegraph.tools.code.observe import (
-    CASE_TIMEOUT_S,
     STOP_AFTER_TIMEOUTS,
     Call,
     Observations,

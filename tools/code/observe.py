@@ -12,11 +12,11 @@ from typing import Literal
 
 from judgegraph.sandboxes import LIBRARY_PACKAGES, SandboxPool
 from judgegraph.schema import IOTest
+from judgegraph.settings import CASE_TIMEOUT_S
 from judgegraph.tools.code.language import Language, Program, capturing, read_report
 from judgegraph.tools.in_sandbox.python_codec import encode
 
 Status = Literal["ok", "error", "timeout", "not_run"]
-CASE_TIMEOUT_S = 3.0
 STOP_AFTER_TIMEOUTS = 2
 """An observed run stops after this many timeouts: a program too slow for one input is mostly too slow for the
 next, and each further timeout costs a full time limit to say nothing new."""

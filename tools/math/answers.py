@@ -1,7 +1,7 @@
 """A response's final answer, read the way graders read one (a box, "the answer is", an `A:` line, the last line),
-from what a reader of the response sees (`visible.py`), and what commits to no answer at all (empty, stock phrases,
-the prompt echoed back). `normal.py` holds the normal form answers are compared in, `readings.py` what number an
-answer states, and `equivalence.py` says when two are the same.
+from what a reader of the response sees (`visible.py`); what commits to nothing at all (empty, stock phrases, the
+prompt echoed back) is every judge's, in `tools/responses/silence.py`. `normal.py` holds the normal form answers
+are compared in, `readings.py` what number an answer states, and `equivalence.py` says when two are the same.
 
 Candidate text is untrusted: a text with no extractable answer never matches (the "master-key" probes ":" or
 "Let's solve this step by step" fail here).
@@ -13,9 +13,10 @@ import re
 from dataclasses import dataclass
 
 from judgegraph.tools.math.arithmetic import braced_from
-from judgegraph.tools.math.normal import THOUSANDS, meaningful, normalize, plain_words
+from judgegraph.tools.math.normal import THOUSANDS, meaningful, normalize
 from judgegraph.tools.math.readings import read
 from judgegraph.tools.math.visible import visible
+from judgegraph.tools.responses.silence import says_nothing
 
 # ---------------------------------------------------------------- extraction
 
@@ -259,40 +260,3 @@ def several_values(answer: str) -> bool:
 _LISTED = re.compile(r"(?:[\d)}\]]|(?<![A-Za-z\\])[A-Za-z])\s*,\s*(?:[-+\d({\[\\]|[A-Za-z](?![A-Za-z]))")
 """A comma between two values, at any depth: a list, set, tuple or interval (`1, 2`, `it is {41, 42}`, `x, y`),
 not a comma in prose (`nine, so 9`)."""
-
-
-# Stock openings and empty wrappers that fool judges while saying nothing ("master keys": ":", "Thought
-# process:", "Let's solve this problem step by step.", "\\boxed{}", "I think the answer is correct.").
-_STOCK = re.compile(
-    r"let'?s (?:\w+ ){0,4}step[- ]by[- ]step|step[- ]by[- ]step|thought process|reasoning|solution"
-    r"|(?:the |my )?(?:final )?answer(?: is)?"
-    r"|i think (?:the|this|my) answer is (?:correct|right)|(?:this|that|it) is (?:correct|right)"
-    r"|\\boxed\{\s*\}|解|答案",
-    re.IGNORECASE,
-)
-
-
-_MANY_WORDS = 64
-"""More distinct words than any run of stock phrases holds: such a text says something (and the stock-phrase
-scan, which costs a third of a millisecond on a worked solution, is skipped for it)."""
-
-
-def says_nothing(text: str) -> bool:
-    """Whether a response is empty, punctuation, or only stock phrases: nothing a check could credit."""
-    if len(text) > 400 and len(set(text.lower().split())) > _MANY_WORDS:
-        return False
-    return not re.search(r"[^\W_]", _STOCK.sub(" ", text))  # any letter or digit, in any script
-
-
-def commits_to_nothing(response: str, prompt: str = "") -> bool:
-    """Whether a response gives nothing a check could credit: `says_nothing`, or the prompt echoed back (whole,
-    or its last line: the question restated with no answer after it)."""
-    if says_nothing(response):
-        return True
-    if not prompt.strip() or len(response) > 2 * len(prompt) + 40:  # longer than an echo could be
-        return False
-    said = plain_words(response)
-    if not said:
-        return False
-    question = prompt.strip().splitlines()[-1]
-    return said in (plain_words(prompt), plain_words(question))

@@ -25,8 +25,9 @@ from sympy.parsing.sympy_parser import (
 from judgegraph.errors import UnsafeExpression
 from judgegraph.tools.math.answers import several_values
 from judgegraph.tools.math.arithmetic import evaluate, tokenize
-from judgegraph.tools.math.normal import MAX_NUMBER_DIGITS, choice_letter, meaningful, normalize, plain_words
+from judgegraph.tools.math.normal import MAX_NUMBER_DIGITS, choice_letter, meaningful, normalize
 from judgegraph.tools.math.readings import RELATION, beyond_arithmetic, read
+from judgegraph.tools.responses.silence import plain_words
 
 Method = Literal["choice", "numeric", "worded", "relation", "symbolic", "tuple", "string", "math-verify", "none"]
 

@@ -96,8 +96,3 @@ _CHOICE = re.compile(r"^\(?([A-Ea-e])\)?(?:[.:)]|\s|$)")
 def choice_letter(s: str) -> str | None:
     m = _CHOICE.match(s.strip())
     return m.group(1).upper() if m else None
-
-
-def plain_words(s: str) -> str:
-    s = re.sub(r"[^\w\s]", " ", s.lower())
-    return " ".join(w for w in s.split() if w not in {"a", "an", "the"})

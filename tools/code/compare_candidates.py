@@ -1,7 +1,7 @@
 """Differential testing in three steps, each testable alone: gather the inputs (the statement's examples, their
 variations, values typed from the signature, a generator the judge's model writes), run every candidate's
 program on them, and compare what they gave (where outputs differ, which candidates agree everywhere, who passes
-the examples). `tools/differential.py` is the tool that strings them together."""
+the examples). `tools/differential_test.py` is the tool that strings them together."""
 
 from __future__ import annotations
 
@@ -12,11 +12,11 @@ from typing import Literal
 
 from judgegraph.errors import ToolFailure
 from judgegraph.sandboxes import SandboxPool
+from judgegraph.settings import GENERATED_CASE_TIMEOUT_S
 from judgegraph.tools._base import ToolContext
 from judgegraph.tools.code.calls import calling, observe_function
 from judgegraph.tools.code.candidate_code import CandidateCode
-from judgegraph.tools.code.differential import (
-    CASE_TIMEOUT_S,
+from judgegraph.tools.code.disagreements import (
     DifferentialResult,
     Disagreement,
     cut,
@@ -101,10 +101,10 @@ async def run_candidates(
     async def observe(c: CandidateCode) -> Observations:
         assert c.code is not None
         if inputs.style == "stdin":
-            return await observe_stdin(pool, c.language, c.code, list(map(str, inputs.runs)), CASE_TIMEOUT_S)
+            return await observe_stdin(pool, c.language, c.code, list(map(str, inputs.runs)), GENERATED_CASE_TIMEOUT_S)
         calls = [tuple(a) for a in inputs.runs]
         return await observe_function(
-            pool, c.language, c.code, c.entry, statement, inputs.function, calls, CASE_TIMEOUT_S
+            pool, c.language, c.code, c.entry, statement, inputs.function, calls, GENERATED_CASE_TIMEOUT_S
         )
 
     runs = await asyncio.gather(*(observe(codes[i]) for i in present))

@@ -1,6 +1,6 @@
-"""Differential testing's shared parts: where it applies, which function the candidates' programs share, what
-one disagreement and one run's result are, how an output is shown. The tool (`differential_test`, in
-`tools/differential.py`) and the oracle check both read them."""
+"""What differential testing speaks of: where it applies, which function the candidates' programs share, what
+one disagreement and one run's result are, how an output is shown. Its engine (`compare_candidates`), the tool
+(`differential_test`, in `tools/differential_test.py`) and the oracle check all read them."""
 
 from __future__ import annotations
 
@@ -14,9 +14,6 @@ from judgegraph.tools.code.calls import NotCallable, calling
 from judgegraph.tools.code.candidate_code import CandidateCode, contains_code
 from judgegraph.tools.code.observe import Observed
 from judgegraph.tools.code.statement import Statement
-
-CASE_TIMEOUT_S = 1.0
-"""Generated inputs are small: a candidate that takes a second on one is stopped there."""
 
 
 class Disagreement(BaseModel):

@@ -14,12 +14,12 @@ from judgegraph.errors import ToolFailure
 from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult
 from judgegraph.tools._base import ToolContext, ToolOutput, candidate_criterion, reads, tool
 from judgegraph.tools.code.candidate_code import candidate_code
-from judgegraph.tools.code.differential import (
+from judgegraph.tools.code.compare_candidates import SHOWN_DISAGREEMENTS, compare_runs, gather_inputs, run_candidates
+from judgegraph.tools.code.disagreements import (
     DifferentialResult,
     call_function,
     differential_applies,
 )
-from judgegraph.tools.code.differential_run import SHOWN_DISAGREEMENTS, compare_runs, gather_inputs, run_candidates
 from judgegraph.tools.code.statement import read_statement
 
 
