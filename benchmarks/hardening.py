@@ -13,7 +13,7 @@ from judgegraph.sandboxes import SandboxPool
 from judgegraph.settings import CASE_TIMEOUT_S
 from judgegraph.tools import language_named, read_report
 from judgegraph.tools.code.language import Program, Step, driver_program
-from judgegraph.tools.code.stdio_languages import ProgramLanguage
+from judgegraph.tools.code.languages import ProgramLanguage
 
 CASES = {
     "c": ("int add(int a, int b) { return a + b; }", "#include <assert.h>\nint main(void) { assert(add(2, 3) == 5); }"),

@@ -21,7 +21,7 @@ from typing import Any
 
 from judgegraph.tools.code import languages as _registered  # noqa: F401 - registers every language
 from judgegraph.tools.code.language import languages
-from judgegraph.tools.code.stdio_languages import ProgramLanguage
+from judgegraph.tools.code.languages import ProgramLanguage
 
 ROOT = Path(__file__).resolve().parents[1]
 FENCES = {"c": "c", "cpp": "cpp", "c++": "cpp", "java": "java", "js": "javascript", "javascript": "javascript"}

@@ -12,7 +12,7 @@ from benchmarks.fake_openai import FakeOpenAI
 from judgegraph import Judge
 from judgegraph.tools import ToolServices
 from judgegraph.tools.code.language import languages
-from judgegraph.tools.code.stdio_languages import ProgramLanguage
+from judgegraph.tools.code.languages import ProgramLanguage
 from tests._code_evidence import LEETCODE, TWO_SUM, _call, _fenced, scripted
 
 
@@ -47,7 +47,7 @@ FOREIGN_ANSWERS = {
 
 
 def test_arguments_are_written_as_the_types_the_answer_declares() -> None:
-    from judgegraph.tools.code.languages._values import _param_types
+    from judgegraph.tools.code.languages._values import param_types
     from judgegraph.tools.code.languages.cpp import _cpp_value
     from judgegraph.tools.code.languages.java import _java_value
 
@@ -62,7 +62,7 @@ def test_arguments_are_written_as_the_types_the_answer_declares() -> None:
     assert _java_value("float", 1) == "1.0f" and _java_value("long", 3) == "3L" and _java_value("Map<K,V>", {}) is None
     code = "class Solution {\n    private void dfs(int i, int j) {}\n    public int count(int[] a) { if (a.length > 0) { return 1; } return 0; }\n}"
     assert _calling("cpp").methods(code) == {"dfs": 2, "count": 1}
-    assert _param_types("const vector<pair<int, int>>& edges, int n, final String s") == [
+    assert param_types("const vector<pair<int, int>>& edges, int n, final String s") == [
         "vector<pair<int, int>>",
         "int",
         "String",

@@ -316,7 +316,7 @@ def test_every_language_is_one_module_of_tools_lang_with_the_whole_protocol() ->
     import inspect
 
     from judgegraph.tools.code.calls import CallingLanguage
-    from judgegraph.tools.code.stdio_languages import ProgramLanguage
+    from judgegraph.tools.code.languages import ProgramLanguage
 
     modules = {p.stem for p in (ROOT / "tools" / "code" / "languages").glob("*.py") if not p.stem.startswith("_")}
     assert set(languages.names()) == modules

@@ -10,7 +10,7 @@ import pytest
 from judgegraph.evals._attack_matrix import LIBRARY_ATTACKS, LibraryAttack
 from judgegraph.tools import ToolServices
 from judgegraph.tools.code.language import languages
-from judgegraph.tools.code.stdio_languages import ProgramLanguage
+from judgegraph.tools.code.languages import ProgramLanguage
 from tests._code_evidence import _call
 
 BUILT = [name for name in languages.names() if isinstance(languages.get(name), ProgramLanguage)]

@@ -1,7 +1,7 @@
 """Calling a statement's function in an answer, in any language: the one path `run_examples`, differential
 testing and `oracle_check` take. What a call reaches in the answer, and the program that makes the calls, are
 the language's (`CallingLanguage`: Python's harness in `languages/python.py`, a runner built around the answer
-for the compiled languages in `stdio_languages.py` and their modules); running it and reading each call's value
+for the compiled languages in `languages/_base.py` and their modules); running it and reading each call's value
 back are here, the same for every language."""
 
 from __future__ import annotations

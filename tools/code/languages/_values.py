@@ -7,10 +7,10 @@ import json
 import re
 from collections.abc import Callable, Sequence
 
-from judgegraph.tools.code.stdio_languages import split_params
+from judgegraph.tools.code.languages._base import split_params
 
 
-def _param_types(params: str) -> list[str]:
+def param_types(params: str) -> list[str]:
     """Each parameter's type, its name, `const`, references and annotations taken off."""
     types = []
     for p in split_params(params):
@@ -21,7 +21,7 @@ def _param_types(params: str) -> list[str]:
     return types
 
 
-def _declared(
+def declared_locals(
     types: list[str],
     calls: Sequence[tuple[object, ...]],
     write: Callable[[str, object], str | None],
@@ -40,17 +40,17 @@ def _declared(
     return out
 
 
-def _call(target: str, arity: int) -> str:
+def call_on_locals(target: str, arity: int) -> str:
     """`target(a0, a1, ...)`: a call on the argument locals."""
     return f"{target}({', '.join(f'a{i}' for i in range(arity))})"
 
 
-def _scalar(kind: str, v: object, long_suffix: str) -> str | None:
+def c_scalar(kind: str, v: object, long_suffix: str) -> str | None:
     """A C-family literal (C++, Java) of `kind`: bool, char, string, int, long or real; None if `v` is not one."""
     if kind == "bool":
         return ("true" if v else "false") if isinstance(v, bool) else None
     if kind == "char":
-        return _c_char(v) if isinstance(v, str) and len(v) == 1 else None
+        return c_char(v) if isinstance(v, str) and len(v) == 1 else None
     if kind == "string":
         return json.dumps(v) if isinstance(v, str) else None
     if isinstance(v, bool):
@@ -62,5 +62,5 @@ def _scalar(kind: str, v: object, long_suffix: str) -> str | None:
     return None
 
 
-def _c_char(c: str) -> str:
+def c_char(c: str) -> str:
     return "'" + ("\\" + c if c in "'\\" else c) + "'"

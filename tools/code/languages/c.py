@@ -8,8 +8,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from judgegraph.tools.code.language import Step, languages
-from judgegraph.tools.code.languages._values import _c_char, _scalar
-from judgegraph.tools.code.stdio_languages import _NATIVE, ProgramLanguage, _c_test, split_params
+from judgegraph.tools.code.languages._base import NATIVE_LIMITS, ProgramLanguage, c_test_program, split_params
+from judgegraph.tools.code.languages._values import c_char, c_scalar
 
 C_LIBRARY = frozenset(
     """
@@ -46,7 +46,9 @@ class C(ProgramLanguage):
             build = ["gcc", "-std=gnu17", "-O2", "-o", "main", "main.c", "-lm"]
             return Step({"main.c": code}, build, ["./main"])
         build = ["gcc", "-std=gnu17", "-O2", "-o", "main", "main.c", "-lm"]
-        return Step({"main.c": _c_test(code, test, cpp=False)}, build, ["./main"], record=True, secret=("main.c",))
+        return Step(
+            {"main.c": c_test_program(code, test, cpp=False)}, build, ["./main"], record=True, secret=("main.c",)
+        )
 
 
 _C_START = re.compile(r"\s*(#include|#define|(int|void|long|char|double|typedef|struct|static|const)\b)")
@@ -130,12 +132,12 @@ def _c_text(v: object) -> str | None:
 
 def _c_scalar(t: str, v: object) -> str | None:
     if t == "bool":
-        return _scalar("bool", v, "")
+        return c_scalar("bool", v, "")
     if t == "char":
-        return _c_char(v) if isinstance(v, str) and len(v) == 1 and v.isascii() else None
+        return c_char(v) if isinstance(v, str) and len(v) == 1 and v.isascii() else None
     if _C_INTEGER.fullmatch(t):
-        return _scalar("long" if "long" in t else "int", v, "LL")
-    return _scalar("real", v, "") if t in ("double", "float") else None
+        return c_scalar("long" if "long" in t else "int", v, "LL")
+    return c_scalar("real", v, "") if t in ("double", "float") else None
 
 
 def _c_declare(name: str, p: _CParam, v: object) -> list[str] | None:
@@ -262,4 +264,4 @@ def _c(code: str, name: str, calls: Sequence[tuple[object, ...]]) -> str | None:
     )
 
 
-languages.register("c", C("c", ("c",), _C_START, re.compile(r"\bmain\s*\("), _NATIVE, 512, {}))
+languages.register("c", C("c", ("c",), _C_START, re.compile(r"\bmain\s*\("), NATIVE_LIMITS, 512, {}))

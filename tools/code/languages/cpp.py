@@ -7,9 +7,9 @@ import re
 from collections.abc import Sequence
 
 from judgegraph.tools.code.language import Step, languages
-from judgegraph.tools.code.languages._values import _call, _declared, _param_types, _scalar
+from judgegraph.tools.code.languages._base import NATIVE_LIMITS, ProgramLanguage, c_test_program, split_params
+from judgegraph.tools.code.languages._values import c_scalar, call_on_locals, declared_locals, param_types
 from judgegraph.tools.code.languages.c import C_LIBRARY
-from judgegraph.tools.code.stdio_languages import _NATIVE, ProgramLanguage, _c_test, split_params
 
 CPP_LIBRARY = C_LIBRARY | frozenset(
     """
@@ -50,7 +50,9 @@ class Cpp(ProgramLanguage):
         if test is None:
             return Step({"main.cpp": code}, ["g++", "-std=gnu++17", "-O2", "-o", "main", "main.cpp", "-lm"], ["./main"])
         build = ["g++", "-std=gnu++17", "-O2", "-o", "main", "main.cpp", "-lm"]
-        return Step({"main.cpp": _c_test(code, test, cpp=True)}, build, ["./main"], record=True, secret=("main.cpp",))
+        return Step(
+            {"main.cpp": c_test_program(code, test, cpp=True)}, build, ["./main"], record=True, secret=("main.cpp",)
+        )
 
 
 _CPP_START = re.compile(
@@ -66,10 +68,10 @@ def _cpp_value(t: str, v: object) -> str | None:
         items = [_cpp_value(m.group(1), x) for x in v]
         return None if None in items else f"{t}{{{', '.join(items)}}}"  # type: ignore[arg-type]
     if t in ("bool", "char", "string"):
-        return _scalar(t, v, "")
+        return c_scalar(t, v, "")
     if re.fullmatch(r"(?:unsigned)?(?:int|long|longlong|short|size_t|u?int(?:8|16|32|64)_t)", t):
-        return _scalar("long" if "long" in t else "int", v, "LL")
-    return _scalar("real", v, "") if t in ("double", "float", "longdouble") else None
+        return c_scalar("long" if "long" in t else "int", v, "LL")
+    return c_scalar("real", v, "") if t in ("double", "float", "longdouble") else None
 
 
 _CPP_JSON = r"""
@@ -125,14 +127,14 @@ def _cpp(code: str, name: str, calls: Sequence[tuple[object, ...]]) -> str | Non
         return None
     head = re.split(r"[;{}]|\bpublic:|\bprivate:|\bprotected:", m.group(1).replace("std::", ""))[-1]
     returns = re.sub(r"\b(?:static|inline|virtual|constexpr|explicit)\b|\s+", "", head)
-    types = _param_types(m.group(2))
+    types = param_types(m.group(2))
     if returns != "void" and not _cpp_printable(returns):
         return None
     on = "jg_s." if re.search(r"\b(?:class|struct)\s+Solution\b", code) else ""
-    declared = _declared(types, calls, _cpp_value)
+    declared = declared_locals(types, calls, _cpp_value)
     if declared is None:
         return None
-    call = _call(f"{on}{name}", len(types))
+    call = call_on_locals(f"{on}{name}", len(types))
     cases = []
     for k, lines in enumerate(declared):
         lines.append("Solution jg_s;" if on else "")
@@ -160,7 +162,7 @@ languages.register(
         ("cpp", "c++", "cc", "cxx", "hpp"),
         _CPP_START,
         re.compile(r"\bmain\s*\("),
-        _NATIVE,
+        NATIVE_LIMITS,
         512,
         {},
     ),

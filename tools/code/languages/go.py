@@ -8,8 +8,8 @@ import re
 from collections.abc import Sequence
 
 from judgegraph.tools.code.language import Step, languages
-from judgegraph.tools.code.languages._values import _c_char, _call, _declared, _scalar
-from judgegraph.tools.code.stdio_languages import _RUNTIME, ProgramLanguage, _runner, split_params
+from judgegraph.tools.code.languages._base import RUNTIME_LIMITS, ProgramLanguage, runner_source, split_params
+from judgegraph.tools.code.languages._values import c_char, c_scalar, call_on_locals, declared_locals
 
 GO_PREDECLARED = frozenset(
     """
@@ -53,8 +53,8 @@ class Go(ProgramLanguage):
                 return Step(sources, ["go", "test", "-c", "-o", "main", *files], ["./main"])
             named = package.search(test) or package.search(code)
             name = named.group().split()[-1] if named else "main"
-            sources["jg_runner_test.go"] = _runner("record_runner_test.go").replace("__JG_PACKAGE__", name)
-            sources["jg_record.go"] = _runner("record.go").replace("__JG_PACKAGE__", name)
+            sources["jg_runner_test.go"] = runner_source("record_runner_test.go").replace("__JG_PACKAGE__", name)
+            sources["jg_record.go"] = runner_source("record.go").replace("__JG_PACKAGE__", name)
             build = ["go", "test", "-c", "-o", "main", *files, "jg_runner_test.go", "jg_record.go"]
             return Step(sources, build, ["./main"], record=True, secret=("jg_record.go",))
         # A test program: a second file of the same package, with its own imports; its main runs from the runner.
@@ -64,8 +64,8 @@ class Go(ProgramLanguage):
         sources = {
             "main.go": code,
             "test.go": test,
-            "jg_runner.go": _runner("record_runner.go"),
-            "jg_record.go": _runner("record.go").replace("__JG_PACKAGE__", "main"),
+            "jg_runner.go": runner_source("record_runner.go"),
+            "jg_record.go": runner_source("record.go").replace("__JG_PACKAGE__", "main"),
         }
         build = ["go", "build", "-o", "main", "main.go", "test.go", "jg_runner.go", "jg_record.go"]
         return Step(sources, build, ["./main"], record=True, secret=("jg_record.go",))
@@ -85,14 +85,14 @@ def _go_value(t: str, v: object) -> str | None:
         items = [_go_value(t[2:], x) for x in v]
         return None if None in items else f"{t}{{{', '.join(items)}}}"  # type: ignore[arg-type]
     if t in ("byte", "rune"):
-        return _c_char(v) if isinstance(v, str) and len(v) == 1 else None
+        return c_char(v) if isinstance(v, str) and len(v) == 1 else None
     if t == "string":
         return json.dumps(v, ensure_ascii=False) if isinstance(v, str) else None
     if t == "bool":
-        return _scalar("bool", v, "")
+        return c_scalar("bool", v, "")
     if _GO_INTEGER.fullmatch(t):
-        return _scalar("int", v, "")
-    return _scalar("real", v, "") if t in ("float64", "float32") else None
+        return c_scalar("int", v, "")
+    return c_scalar("real", v, "") if t in ("float64", "float32") else None
 
 
 def _go_chars(t: str) -> str:
@@ -205,10 +205,10 @@ def _go(code: str, name: str, calls: Sequence[tuple[object, ...]]) -> str | None
     types, returns = _go_types(m.group(1)), m.group(2).strip()
     if returns and not _go_printable(returns):
         return None
-    declared = _declared(types, calls, _go_value, "var a{i} {t} = {v}")
+    declared = declared_locals(types, calls, _go_value, "var a{i} {t} = {v}")
     if declared is None:
         return None
-    call = _call(name, len(types))
+    call = call_on_locals(name, len(types))
     cases = []
     for k, lines in enumerate(declared):
         lines.append(f"jgR := {call}" if returns else call)
@@ -231,7 +231,7 @@ languages.register(
         ("go", "golang"),
         re.compile(r"\s*(package|import|func|type|var|const)\b"),
         re.compile(r"func\s+main\s*\("),
-        _RUNTIME,
+        RUNTIME_LIMITS,
         1024,
         _GO_ENV,
     ),

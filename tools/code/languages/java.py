@@ -7,8 +7,8 @@ import re
 from collections.abc import Sequence
 
 from judgegraph.tools.code.language import Step, languages
-from judgegraph.tools.code.languages._values import _call, _declared, _param_types, _scalar
-from judgegraph.tools.code.stdio_languages import _RUNTIME, ProgramLanguage, _joined, _runner
+from judgegraph.tools.code.languages._base import RUNTIME_LIMITS, ProgramLanguage, joined_source, runner_source
+from judgegraph.tools.code.languages._values import c_scalar, call_on_locals, declared_locals, param_types
 
 _JAVA_RUNTIME = (
     "-Xmx256m",
@@ -61,7 +61,7 @@ class Java(ProgramLanguage):
         return _java_answer(code)
 
     def step(self, code: str, test: str | None) -> Step:
-        source = _joined(code, test)
+        source = joined_source(code, test)
         # Imports must come first: those of a test appended after the code move up.
         imports = re.findall(r"^\s*import\s+[\w.*\s]+;\s*$", source, re.MULTILINE)
         body = re.sub(r"^\s*import\s+[\w.*\s]+;\s*$", "", source, flags=re.MULTILINE)
@@ -73,7 +73,7 @@ class Java(ProgramLanguage):
             return Step({f"{cls}.java": source}, [*javac, f"{cls}.java"], ["java", *_JAVA_RUNTIME, "-cp", ".", cls])
         # The test's main runs from the runner, which records its return: a static initialiser's System.exit(0)
         # or one in the call never gets there.
-        runner = _runner("JgRunner.java").replace("__JG_MAIN_CLASS__", java_main_class(test))
+        runner = runner_source("JgRunner.java").replace("__JG_MAIN_CLASS__", java_main_class(test))
         sources = {f"{cls}.java": source, "JgRunner.java": runner}
         build = [*javac, f"{cls}.java", "JgRunner.java"]
         # -ea: a test's `assert` statements run (the JVM skips them by default, and every answer would pass them)
@@ -103,9 +103,9 @@ def _java_value(t: str, v: object) -> str | None:
     t = {boxed: prim for prim, boxed in _JAVA_BOXED.items()}.get(t, t)
     kind = {"boolean": "bool", "String": "string", "short": "int", "byte": "int", "double": "real"}.get(t, t)
     if t == "float":
-        real = _scalar("real", v, "")
+        real = c_scalar("real", v, "")
         return real and real + "f"
-    return _scalar(kind, v, "L") if kind in ("bool", "char", "string", "int", "long", "real") else None
+    return c_scalar(kind, v, "L") if kind in ("bool", "char", "string", "int", "long", "real") else None
 
 
 _JAVA_JSON = r"""
@@ -174,13 +174,13 @@ def _java(code: str, name: str, calls: Sequence[tuple[object, ...]]) -> str | No
     if m is None or not re.search(r"\bclass\s+Solution\b", code):
         return None
     returns = m.group(1).split()[-1].replace(" ", "")
-    types = _param_types(m.group(2))
+    types = param_types(m.group(2))
     if returns != "void" and not _java_printable(returns):
         return None
-    declared = _declared(types, calls, _java_value)
+    declared = declared_locals(types, calls, _java_value)
     if declared is None:
         return None
-    call = _call(f"new Solution().{name}", len(types))
+    call = call_on_locals(f"new Solution().{name}", len(types))
     cases = []
     for k, lines in enumerate(declared):
         first = "jgJson(a0)" if types else '"null"'
@@ -208,7 +208,7 @@ languages.register(
         ("java",),
         re.compile(r"\s*(import\s|package\s|public\s|class\s|final\s|abstract\s)"),
         re.compile(r"static\s+void\s+main\s*\("),
-        _RUNTIME,
+        RUNTIME_LIMITS,
         1024,
         {},
         startup_s=2.0,

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from judgegraph.tools.code.language import Step, languages
-from judgegraph.tools.code.stdio_languages import _RUNTIME, ProgramLanguage, _runner
+from judgegraph.tools.code.languages._base import RUNTIME_LIMITS, ProgramLanguage, runner_source
 
 JS_GLOBALS = frozenset(
     """
@@ -58,7 +58,7 @@ class JavaScript(ProgramLanguage):
         if test is None:
             return Step({"main.js": code}, None, ["node", "--max-old-space-size=256", "main.js"])
         # The runner reads both, deletes itself, and runs them as one module with the test's own `require`.
-        sources = {"solution.js": code, "test.js": test, "record_runner.js": _runner("record_runner.js")}
+        sources = {"solution.js": code, "test.js": test, "record_runner.js": runner_source("record_runner.js")}
         return Step(sources, None, ["node", "--max-old-space-size=256", "record_runner.js"], record=True)
 
 
@@ -110,7 +110,7 @@ languages.register(
         ("javascript", "js", "node", "nodejs", "mjs"),
         re.compile(r"\s*(const\s|let\s|var\s|function\s|class\s|import\s|require\(|['\"]use strict|process\.)"),
         re.compile(r"\bmain\s*\("),
-        _RUNTIME,
+        RUNTIME_LIMITS,
         1024,
         {},
         startup_s=1.0,

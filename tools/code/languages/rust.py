@@ -7,8 +7,8 @@ import re
 from collections.abc import Sequence
 
 from judgegraph.tools.code.language import Step, languages
-from judgegraph.tools.code.languages._values import _c_char, _declared, _scalar
-from judgegraph.tools.code.stdio_languages import _RUNTIME, ProgramLanguage, _runner, split_params
+from judgegraph.tools.code.languages._base import RUNTIME_LIMITS, ProgramLanguage, runner_source, split_params
+from judgegraph.tools.code.languages._values import c_char, c_scalar, declared_locals
 
 RUST_MACROS = frozenset(
     """
@@ -68,7 +68,7 @@ class Rust(ProgramLanguage):
             build.insert(1, "--test")
         else:
             test = re.sub(r"\bfn\s+main\s*\(\s*\)", "fn jg_test_main()", test, count=1)
-        source = code.rstrip("\n") + "\n\n" + test.rstrip("\n") + "\n\n" + _runner("record_runner.rs")
+        source = code.rstrip("\n") + "\n\n" + test.rstrip("\n") + "\n\n" + runner_source("record_runner.rs")
         return Step({"main.rs": source}, build, ["./main"], record=True, secret=("main.rs",))
 
 
@@ -125,15 +125,15 @@ def _rust_value(t: str, v: object) -> str | None:
         items = [_rust_value(m.group(1), x) for x in v]
         return None if None in items else f"vec![{', '.join(items)}]"  # type: ignore[arg-type]
     if t == "char":
-        return _c_char(v) if isinstance(v, str) and len(v) == 1 else None
+        return c_char(v) if isinstance(v, str) and len(v) == 1 else None
     if t == "String":
         return f"String::from({_rust_string(v)})" if isinstance(v, str) else None
     if t == "bool":
-        return _scalar("bool", v, "")
+        return c_scalar("bool", v, "")
     if _RUST_INTEGER.fullmatch(t):
-        return _scalar("int", v, "")
+        return c_scalar("int", v, "")
     if t in ("f64", "f32"):
-        real = _scalar("real", v, "")
+        real = c_scalar("real", v, "")
         return real if real is None or "." in real or "e" in real or "inf" in real or "nan" in real else real + ".0"
     return None
 
@@ -181,7 +181,7 @@ def _rust(code: str, name: str, calls: Sequence[tuple[object, ...]]) -> str | No
             passing.append(f"&mut a{i}" if kind.group(1) else f"&a{i}")
     cases = []
     on = "Solution::" if re.search(r"\bimpl\s+Solution\b", code) else ""
-    argument_lines = _declared(owned, calls, _rust_value, "let mut a{i}: {t} = {v};")
+    argument_lines = declared_locals(owned, calls, _rust_value, "let mut a{i}: {t} = {v};")
     if argument_lines is None:
         return None
     for k, lines in enumerate(argument_lines):
@@ -212,7 +212,7 @@ languages.register(
         ("rust", "rs"),
         re.compile(r"\s*(use\s|fn\s|pub\s|struct\s|enum\s|impl\s|mod\s|const\s|static\s|#!?\[)"),
         re.compile(r"fn\s+main\s*\("),
-        _RUNTIME,
+        RUNTIME_LIMITS,
         512,
         {"RUST_TEST_THREADS": "1"},
     ),

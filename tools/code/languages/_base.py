@@ -270,11 +270,11 @@ def _reported(report: str) -> Observed:
     return Observed("ok", value=data.get("value"), after=[] if first is None else [first])
 
 
-def _joined(code: str, test: str | None) -> str:
+def joined_source(code: str, test: str | None) -> str:
     return code if test is None else code.rstrip("\n") + "\n\n" + test
 
 
-def _runner(name: str) -> str:
+def runner_source(name: str) -> str:
     """A completion-record runner (`in_sandbox/`): the test's `main` renamed, then the token where it returns."""
     return sandbox_source(name)
 
@@ -283,7 +283,7 @@ _INCLUDE = re.compile(r"^[ \t]*#[ \t]*include\b.*$", re.MULTILINE)
 _DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)", re.MULTILINE)
 
 
-def _c_test(code: str, test: str, cpp: bool) -> str:
+def c_test_program(code: str, test: str, cpp: bool) -> str:
     """The candidate's code, a guard, the test, then the runner (`in_sandbox/record_runner.c`, C and C++ alike): every
     macro the code defined is undefined before the test (a `main` or `assert` it redefined included), the test's
     includes come after that, its `assert` reports through the runner (`jg_assert_failed`, which traps), and its
@@ -301,7 +301,7 @@ def _c_test(code: str, test: str, cpp: bool) -> str:
     ]
     body = returning_main(_INCLUDE.sub("", test))
     with_args = re.search(r"\bmain\s*\(\s*int\b", body) is not None
-    runner = _runner("record_runner.c")
+    runner = runner_source("record_runner.c")
     runner = runner.replace("__JG_CALL__", "jg_test_main(argc, argv)" if with_args else "jg_test_main()")
     return "\n".join([code.rstrip("\n"), "", *guard, body, runner])
 
@@ -337,7 +337,7 @@ def returning_main(source: str) -> str:
     return source[: i - 1] + "return 0;\n" + source[i - 1 :]
 
 
-_NATIVE = Limits(address_space_mb=2048)
+NATIVE_LIMITS = Limits(address_space_mb=2048)
 """Compilers reserve more address space than they use; what is used stays Python's 512 MB (Docker's cgroup)."""
-_RUNTIME = Limits(address_space_mb=4096)
+RUNTIME_LIMITS = Limits(address_space_mb=4096)
 """The JVM, V8, Go and rustc reserve gigabytes of address space (their heaps are capped by flags)."""
