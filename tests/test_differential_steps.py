@@ -65,3 +65,30 @@ async def test_running_gives_each_candidate_one_observation_per_input(tmp_path: 
     finally:
         await services.aclose()
     assert [o.value for o in observed[0]] == [5, 30] and [o.value for o in observed[1]] == [5, 0]
+
+
+def test_a_long_input_reaches_the_oracle_whole() -> None:
+    """A disagreement's input is quoted cut at 200 characters, and carried whole (`value`): the oracle runs on the
+    input itself, a long one included, never on its display text parsed back."""
+    from judgegraph.schema import ToolResult
+    from judgegraph.tools.code.disagreements import SHOWN, DifferentialResult, Disagreement, cut, exact_input
+    from judgegraph.tools.oracle_check import follow_oracle
+
+    long_call = (list(range(200)), "x" * 50)
+    long_stdin = "200\n" + " ".join(map(str, range(200))) + "\n"
+    values = [exact_input(long_call), exact_input(long_stdin)]
+    assert all(len(v) > SHOWN for v in values) and values[1] == long_stdin
+    found = [Disagreement(input=cut(v), value=v, outputs=["1", "2"]) for v in values]
+    assert all(d.input.endswith("...") for d in found)
+    data = DifferentialResult(
+        style="call",
+        inputs_tried=2,
+        disagreements=found,
+        disagreement_count=2,
+        groups=[[0], [1]],
+        passes_examples=[True, True],
+    )
+    result = ToolResult(call_id="c", name="differential_test", ok=True, data=data.model_dump())
+    calls = follow_oracle(_request(RIGHT, LOOKUP), [result])
+    assert [c.arguments["inputs"] for c in calls] == [values, values]
+    assert exact_input((float("nan"),)) == ""  # no literal reads back to it: not carried

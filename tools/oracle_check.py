@@ -85,7 +85,7 @@ def follow_oracle(request: JudgeRequest, results: list[ToolResult]) -> list[Tool
     if found is None:
         return []
     data = DifferentialResult.model_validate(found.data)
-    inputs = [d.input for d in data.disagreements if not d.input.endswith("...")][:MAX_INPUTS]
+    inputs = [d.value for d in data.disagreements if d.value][:MAX_INPUTS]  # the inputs themselves, never cut
     if not inputs:
         return []
     reason = "the candidates disagree on generated inputs; a derived oracle says which is right"

@@ -20,6 +20,7 @@ from judgegraph.tools.code.disagreements import (
     DifferentialResult,
     Disagreement,
     cut,
+    exact_input,
     shown_output,
 )
 from judgegraph.tools.code.examples import example_outcome
@@ -140,7 +141,8 @@ def compare_runs(
         if len({o.key(statement.any_case) for o in row}) > 1:
             outputs = [shown_output(observed[i][k]) if i in observed else "<no code>" for i in range(candidates)]
             origin: Literal["varied", "model"] = "model" if k >= first_written else "varied"
-            disagreements.append(Disagreement(input=cut(inputs.shown[k]), outputs=outputs, origin=origin))
+            shown, value = cut(inputs.shown[k]), exact_input(inputs.runs[k])
+            disagreements.append(Disagreement(input=shown, value=value, outputs=outputs, origin=origin))
     groups: dict[tuple[str, ...], list[int]] = {}
     for i in present:
         groups.setdefault(tuple(o.key(statement.any_case) for o in observed[i]), []).append(i)

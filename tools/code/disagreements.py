@@ -12,6 +12,7 @@ from pydantic import BaseModel, Field
 from judgegraph.schema import JudgeRequest
 from judgegraph.tools.code.calls import NotCallable, calling
 from judgegraph.tools.code.candidate_code import CandidateCode, contains_code
+from judgegraph.tools.code.literals import literal_call
 from judgegraph.tools.code.observe import Observed
 from judgegraph.tools.code.statement import Statement
 
@@ -21,6 +22,10 @@ class Disagreement(BaseModel):
 
     provenance: Literal["disagreement"] = "disagreement"
     input: str
+    """The input as a result quotes it (its first `SHOWN` characters)."""
+    value: str = ""
+    """The input itself, never cut: the standard input, or the call's arguments as Python literals (what the
+    oracle runs on); empty where it is past `MAX_VALUE_CHARS` or is no literal."""
     outputs: list[str]
     """Each candidate's output (or its error), in candidate order."""
     origin: Literal["varied", "model"] = "varied"
@@ -99,3 +104,17 @@ def cut(text: str) -> str:
 
 
 SHOWN = 200
+MAX_VALUE_CHARS = 100_000
+"""An input longer than this is not carried on to the oracle (a generated input is far smaller)."""
+
+
+def exact_input(run: str | tuple[object, ...]) -> str:
+    """An input as the oracle is given it: a standard input as it is, a call's arguments as the Python literals that
+    read back to them (`literal_call`); empty where they do not, or where it is past `MAX_VALUE_CHARS`."""
+    if isinstance(run, str):
+        return run if len(run) <= MAX_VALUE_CHARS else ""
+    text = ", ".join(repr(a) for a in run)
+    if len(text) > MAX_VALUE_CHARS:
+        return ""
+    call = literal_call(f"f({text})")
+    return text if call is not None and not call[2] and call[1] == run else ""
