@@ -7,7 +7,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from judgegraph.tools.code.language import Step, languages
+from judgegraph.tools.code.language import Step, languages, sandbox_source
 from judgegraph.tools.code.languages._base import NATIVE_LIMITS, ProgramLanguage, c_test_program, split_params
 from judgegraph.tools.code.languages._values import c_char, c_scalar
 
@@ -189,28 +189,7 @@ def _c_print(p: _CParam, value: str, size: str, cols: str) -> str | None:
     return f"putchar('['); for (int i = 0; i < {size}; i++) {{ if (i) putchar(','); {row} }} putchar(']');"
 
 
-_C_JSON = r"""
-static void jg_str(const char* s) {
-    putchar('"');
-    for (const unsigned char* c = (const unsigned char*)s; s && *c; c++) {
-        if (*c == '"' || *c == '\\') { putchar('\\'); putchar(*c); }
-        else if (*c < 0x20) printf("\\u%04x", *c);
-        else putchar(*c);
-    }
-    putchar('"');
-}
-static void jg_char(char c) { char s[2] = {c, 0}; jg_str(s); }
-static void jg_int(long long v) { printf("%lld", v); }
-static void jg_bool(bool v) { fputs(v ? "true" : "false", stdout); }
-static void jg_real(double v) {
-    if (isfinite(v)) printf("%.17g", v); else fputs(isnan(v) ? "NaN" : v > 0 ? "Infinity" : "-Infinity", stdout);
-}
-static const unsigned char __JG_KEY___masked[] = {__JG_MASKED__};
-static const unsigned char __JG_KEY___mask[] = {__JG_MASK__};
-static void __JG_KEY___token(void) {
-    for (size_t i = 0; i < sizeof __JG_KEY___mask; i++) putchar(__JG_KEY___masked[i] ^ __JG_KEY___mask[i]);
-}
-"""
+_C_JSON = sandbox_source("call_json.c")
 """The values as JSON, and the build's token that starts the report line (spelled by the driver: `__JG_MASKED__`
 and `__JG_MASK__`, under a name `__JG_KEY__` the answer cannot know)."""
 

@@ -7,7 +7,7 @@ import json
 import re
 from collections.abc import Sequence
 
-from judgegraph.tools.code.language import Step, languages
+from judgegraph.tools.code.language import Step, languages, sandbox_source
 from judgegraph.tools.code.languages._base import RUNTIME_LIMITS, ProgramLanguage, runner_source, split_params
 from judgegraph.tools.code.languages._values import c_char, c_scalar, call_on_locals, declared_locals
 
@@ -109,52 +109,7 @@ def _go_printable(t: str) -> bool:
 _GO_IMPORT = re.compile(r'^\s*import\s*(?:\(([^)]*)\)|(\w+\s+)?("[^"]+"))', re.MULTILINE)
 
 
-_GO_JSON = """
-func jgConv(v reflect.Value, chars bool) interface{} {
-	switch v.Kind() {
-	case reflect.Slice, reflect.Array:
-		out := make([]interface{}, v.Len())
-		for i := range out {
-			out[i] = jgConv(v.Index(i), chars)
-		}
-		return out
-	case reflect.Float32, reflect.Float64:
-		f := v.Float()
-		switch {
-		case math.IsNaN(f):
-			return "\\x00jg:NaN"
-		case math.IsInf(f, 1):
-			return "\\x00jg:Infinity"
-		case math.IsInf(f, -1):
-			return "\\x00jg:-Infinity"
-		}
-		return f
-	case reflect.Uint8:
-		if chars {
-			return string(rune(v.Uint()))
-		}
-	case reflect.Int32:
-		if chars {
-			return string(rune(v.Int()))
-		}
-	}
-	return v.Interface()
-}
-
-func jgJSON(v interface{}, chars bool) string {
-	if v == nil {
-		return "null"
-	}
-	b, err := json.Marshal(jgConv(reflect.ValueOf(v), chars))
-	if err != nil {
-		return "null"
-	}
-	// JSON has no non-finite numbers; Python's reader takes these tokens (as Python answers' reals travel)
-	return jgNonFinite.ReplaceAllString(string(b), "$1")
-}
-
-var jgNonFinite = regexp.MustCompile(`"\\\\u0000jg:(NaN|-?Infinity)"`)
-"""
+_GO_JSON = sandbox_source("call_json.go")
 
 
 def _go_answer(code: str) -> str:
@@ -187,14 +142,7 @@ def _go_types(params: str) -> list[str]:
     return [t or "" for t in types]
 
 
-_GO_TOKEN = """func __JG_KEY___token() string {
-	masked := []byte{__JG_MASKED__}
-	mask := []byte{__JG_MASK__}
-	for i := range mask {
-		masked[i] ^= mask[i]
-	}
-	return string(masked)
-}"""
+_GO_TOKEN = sandbox_source("call_token.go")
 """The build's token that starts the report line (spelled by the driver, under a name the answer cannot know)."""
 
 

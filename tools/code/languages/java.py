@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from judgegraph.tools.code.language import Step, languages
+from judgegraph.tools.code.language import Step, languages, sandbox_source
 from judgegraph.tools.code.languages._base import RUNTIME_LIMITS, ProgramLanguage, joined_source, runner_source
 from judgegraph.tools.code.languages._values import c_scalar, call_on_locals, declared_locals, param_types
 
@@ -108,36 +108,7 @@ def _java_value(t: str, v: object) -> str | None:
     return c_scalar(kind, v, "L") if kind in ("bool", "char", "string", "int", "long", "real") else None
 
 
-_JAVA_JSON = r"""
-    static String jgString(String s) {
-        StringBuilder b = new StringBuilder("\"");
-        for (char c : s.toCharArray()) {
-            if (c == '"' || c == '\\') b.append('\\').append(c);
-            else if (c < 0x20) b.append(String.format("\\u%04x", (int) c));
-            else b.append(c);
-        }
-        return b.append('"').toString();
-    }
-    static String jgJson(Object o) {
-        if (o == null) return "null";
-        if (o instanceof String) return jgString((String) o);
-        if (o instanceof Character) return jgString(String.valueOf(o));
-        if (o instanceof Double || o instanceof Float) {
-            double d = ((Number) o).doubleValue();
-            if (Double.isNaN(d)) return "NaN";
-            return Double.isInfinite(d) ? (d > 0 ? "Infinity" : "-Infinity") : Double.toString(d);
-        }
-        if (o instanceof Number || o instanceof Boolean) return o.toString();
-        java.util.List<Object> items = new java.util.ArrayList<>();
-        if (o instanceof Iterable) for (Object x : (Iterable<?>) o) items.add(x);
-        else if (o.getClass().isArray())
-            for (int i = 0; i < java.lang.reflect.Array.getLength(o); i++) items.add(java.lang.reflect.Array.get(o, i));
-        else return jgString(o.toString());
-        StringBuilder b = new StringBuilder("[");
-        for (int i = 0; i < items.size(); i++) b.append(i > 0 ? "," : "").append(jgJson(items.get(i)));
-        return b.append(']').toString();
-    }
-"""
+_JAVA_JSON = sandbox_source("call_json.java")
 
 
 _JAVA_SCALAR = re.compile(r"int|long|short|byte|double|float|boolean|char|String|Integer|Long|Double|Boolean|Character")
@@ -159,13 +130,7 @@ def _java_answer(code: str) -> str:
     return re.sub(r"(?m)^public\s+((?:final\s+|abstract\s+)*(?:class|interface|enum|record)\b)", r"\1", code)
 
 
-_JAVA_TOKEN = """    static String __JG_KEY___token() {
-        int[] masked = {__JG_MASKED__};
-        int[] mask = {__JG_MASK__};
-        StringBuilder token = new StringBuilder();
-        for (int i = 0; i < mask.length; i++) token.append((char) (masked[i] ^ mask[i]));
-        return token.toString();
-    }"""
+_JAVA_TOKEN = sandbox_source("call_token.java")
 """The build's token that starts the report line (spelled by the driver, under a name the answer cannot know)."""
 
 

@@ -8,7 +8,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from judgegraph.tools.code.language import Step, languages
+from judgegraph.tools.code.language import Step, languages, sandbox_source
 from judgegraph.tools.code.languages._base import RUNTIME_LIMITS, ProgramLanguage, runner_source
 
 JS_GLOBALS = frozenset(
@@ -62,14 +62,7 @@ class JavaScript(ProgramLanguage):
         return Step(sources, None, ["node", "--max-old-space-size=256", "record_runner.js"], record=True)
 
 
-_JS_REPORT = r"""const __JG_KEY___report = ((write, stringify, token) => (report, replacer) => {
-  const text = stringify(report, replacer).replace(/"\\u0000jg:(NaN|-?Infinity)"/g, "$1");
-  write(1, "\n" + token + text + "\n");
-})(
-  require("fs").writeSync,
-  JSON.stringify,
-  String.fromCharCode(...[__JG_MASKED__].map((m, i) => m ^ [__JG_MASK__][i])),
-);"""
+_JS_REPORT = sandbox_source("call_report.js")
 """Before the answer's code (which runs first, and may replace `JSON.stringify` or `console.log`): the report line,
 started by the build's token, written with the functions as they were, under a name the answer cannot know."""
 

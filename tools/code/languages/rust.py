@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from judgegraph.tools.code.language import Step, languages
+from judgegraph.tools.code.language import Step, languages, sandbox_source
 from judgegraph.tools.code.languages._base import RUNTIME_LIMITS, ProgramLanguage, runner_source, split_params
 from judgegraph.tools.code.languages._values import c_char, c_scalar, declared_locals
 
@@ -75,41 +75,7 @@ class Rust(ProgramLanguage):
 _RUST_INTEGER = re.compile(r"[iu](?:8|16|32|64|128|size)")
 
 
-_RUST_JSON = r"""
-trait JgJson { fn jg(&self) -> String; }
-macro_rules! jg_plain { ($($t:ty),*) => { $(impl JgJson for $t { fn jg(&self) -> String { self.to_string() } })* } }
-jg_plain!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, bool);
-impl JgJson for f64 {
-    fn jg(&self) -> String {
-        if self.is_finite() { format!("{:?}", self) }
-        else if self.is_nan() { "NaN".into() } else if *self > 0.0 { "Infinity".into() } else { "-Infinity".into() }
-    }
-}
-impl JgJson for f32 { fn jg(&self) -> String { (*self as f64).jg() } }
-fn jg_str(s: &str) -> String {
-    let mut o = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => o.push_str("\\\""),
-            '\\' => o.push_str("\\\\"),
-            c if (c as u32) < 0x20 => o.push_str(&format!("\\u{:04x}", c as u32)),
-            c => o.push(c),
-        }
-    }
-    o.push('"');
-    o
-}
-impl JgJson for char { fn jg(&self) -> String { jg_str(&self.to_string()) } }
-impl JgJson for String { fn jg(&self) -> String { jg_str(self) } }
-impl<'a> JgJson for &'a str { fn jg(&self) -> String { jg_str(self) } }
-impl JgJson for () { fn jg(&self) -> String { "null".into() } }
-impl<T: JgJson> JgJson for Vec<T> {
-    fn jg(&self) -> String { format!("[{}]", self.iter().map(|x| x.jg()).collect::<Vec<_>>().join(",")) }
-}
-impl<'a, T: JgJson> JgJson for &'a [T] {
-    fn jg(&self) -> String { format!("[{}]", self.iter().map(|x| x.jg()).collect::<Vec<_>>().join(",")) }
-}
-"""
+_RUST_JSON = sandbox_source("call_json.rs")
 
 
 def _rust_string(v: str) -> str:
@@ -149,11 +115,7 @@ def _rust_answer(code: str) -> str:
     return re.sub(r"\bfn\s+main\s*\(", "fn jg_answer_main(", code)
 
 
-_RUST_TOKEN = """fn __JG_KEY___token() -> String {
-    let masked: &[u8] = &[__JG_MASKED__];
-    let mask: &[u8] = &[__JG_MASK__];
-    masked.iter().zip(mask).map(|(m, k)| (m ^ k) as char).collect()
-}"""
+_RUST_TOKEN = sandbox_source("call_token.rs")
 """The build's token that starts the report line (spelled by the driver, under a name the answer cannot know)."""
 
 
