@@ -21,16 +21,15 @@ from judgegraph.tools.math.arithmetic import evaluate, plain, tokenize
 MAX_PROMPT_CHARS = 400
 """A prompt longer than this is a problem, not one computation."""
 
-_HOW_TO_ANSWER = re.compile(
-    r"[^.?!\n]*\b(?:final answer|boxed|box|step[- ]by[- ]step|show (?:your|all|the) work|explain|your reasoning"
-    r"|answer format|format your|only the (?:number|answer)|just the (?:number|answer))\b[^.?!\n]*[.?!]?",
-    re.IGNORECASE,
+_HOW_TO_ANSWER_WORDS = (
+    "final answer|boxed|box|step[- ]by[- ]step|show (?:your|all|the) work|explain|your reasoning|answer format"
+    "|format your|only the (?:number|answer)|just the (?:number|answer)"
 )
+_HOW_TO_ANSWER = re.compile(rf"[^.?!\n]*\b(?:{_HOW_TO_ANSWER_WORDS})\b[^.?!\n]*[.?!]?", re.IGNORECASE)
 """A sentence that only says how to answer."""
+_ASKING_WORDS = r"what\s+is|what's|compute|calculate|evaluate|find|work\s+out|determine"
 _ASKED = re.compile(
-    r"(?:(?:question|q|problem)\s*:\s*)?(?:what\s+is|what's|compute|calculate|evaluate|find|work\s+out"
-    r"|determine)\s+(?:the\s+value\s+of\s+)?(?P<e>[^?]+?)\s*[?.!]?",
-    re.IGNORECASE,
+    rf"(?:(?:question|q|problem)\s*:\s*)?(?:{_ASKING_WORDS})\s+(?:the\s+value\s+of\s+)?(?P<e>[^?]+?)\s*[?.!]?", re.I
 )
 _EQUALS_WHAT = re.compile(r"(?P<e>[^=?]+?)\s*=\s*(?:\?|\\?_+|what\s*\?)\s*", re.IGNORECASE)
 """`6 * 7 = ?`, `6 * 7 = __`."""
