@@ -76,6 +76,10 @@ def test_without_a_reference_the_asked_value_decides_both_ways_through_the_rewar
         ("What is 2/3?", "\\boxed{0.666...}", 1.0),
         ("What is 2/3?", "The answer is 0.66.", 0.0),
         ("What is 1/2?", "The answer is 0.49.", 0.0),  # 1/2 has one: nothing to round
+        ("What is 7/2?", "The answer is 3 1/2.", 1.0),  # a mixed number
+        ("What is 7/2?", "\\boxed{3\\frac{1}{2}}", 1.0),
+        ("What is 7/2?", "\\boxed{2\\frac{1}{2}}", 0.0),
+        ("What is 6 * 7?", "\\boxed{41 1/1}", 0.0),  # no mixed number: a whole part and a proper fraction
     ]
     got = _rewards([p for p, _, _ in cases], [r for _, r, _ in cases])
     assert got == [want for _, _, want in cases]
