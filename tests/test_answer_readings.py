@@ -108,6 +108,20 @@ def test_the_readings_say_what_each_answer_is() -> None:
     assert read("April 48, May 24 and 72").kind == "unread"  # a sentence with several numbers: not read
 
 
+def test_a_mixed_number_reads_as_the_value_it_states() -> None:
+    """`3 1/2` and `3\\frac{1}{2}` state 7/2, as contest answers write them and math-verify reads them, against a
+    reference the user gives or one a prompt's computation gives; `3 4/2` is no mixed number."""
+    assert read("3 1/2").value == Fraction(7, 2) and read("-3 1/2").value == Fraction(-7, 2)
+    assert read("3 4/2").value is None
+    for answer, reference, same in [
+        ("\\boxed{2\\frac{1}{4}}", "9/4", True),
+        ("The answer is 3 1/2.", "7/2", True),
+        ("\\boxed{2\\frac{1}{4}}", "1/2", False),  # not the product 2 * 1/4
+        ("\\boxed{\\frac{9}{4}}", "2\\frac{1}{4}", True),
+    ]:
+        assert _match(answer, reference, 0).equivalent is same, (answer, reference)
+
+
 HIDINGS = [
     "<!-- \\boxed{{{a}}} -->",
     "$\\phantom{{\\boxed{{{a}}}}}$",

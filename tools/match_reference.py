@@ -109,8 +109,8 @@ async def match_reference(args: MatchReferenceArgs, ctx: ToolContext) -> ToolOut
         result = await asyncio.to_thread(_match, text, reference, args.candidate, True, options)
     if asked is not None:
         result = result.model_copy(update={"provenance": "computed"})
-        if not result.equivalent and result.extracted is not None and asked.written_as(result.extracted):
-            detail = f"{result.extracted} is {reference}, as written"
+        if not result.equivalent and result.extracted is not None and asked.rounded_as(result.extracted):
+            detail = f"{result.extracted} is {reference} rounded as written"
             result = result.model_copy(update={"equivalent": True, "method": "numeric", "detail": detail})
     provenance = result.provenance
     verdict = "matches" if result.equivalent else "does not match"

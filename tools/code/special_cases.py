@@ -18,6 +18,8 @@ entries no example has. Those remain passes of the examples, as any program's ar
 from __future__ import annotations
 
 import dataclasses
+import functools
+import itertools
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -82,6 +84,7 @@ class Table:
     changed_examples: list[Example]
 
 
+@functools.cache
 def _lexer(language: str) -> re.Pattern[str]:
     comment, string = _PYTHON if language == "python" else _C_FAMILY
     return re.compile(
@@ -262,7 +265,7 @@ def _changed(code: str, found: list[_Literal], outputs: list[tuple[Example, rang
     """The table with each example's output literals changed to values no example has, and the examples so."""
     edits: list[tuple[int, int, str]] = []
     changed: list[Example] = []
-    fresh = iter(range(SENTINEL, SENTINEL + 10_000))
+    fresh = itertools.count(SENTINEL)
     for example, where in outputs:
         new_texts: list[str] = []
         for i in where:

@@ -39,11 +39,6 @@ _ROUNDED = re.compile(
     re.IGNORECASE,
 )
 """A decimal rounded to two or more places, as a response writes one (`≈ 0.67`, `$0.6667$`)."""
-_MIXED = re.compile(
-    r"\$?\s*(?P<sign>-)?\s*(?P<whole>\d+)\s*(?:\\[dt]?frac\s*\{\s*(?P<n1>\d+)\s*\}\s*\{\s*(?P<d1>\d+)\s*\}"
-    r"|(?P<n2>\d+)\s*/\s*(?P<d2>\d+))\s*\$?"
-)
-"""A mixed number: `3 1/2`, `3\\frac{1}{2}`, `-2 3/4`."""
 
 
 @dataclass(frozen=True)
@@ -53,21 +48,6 @@ class Asked:
     expression: str
     """As the prompt writes it."""
     value: Fraction
-
-    def written_as(self, answer: str) -> bool:
-        """`answer` states this value in a form a reference comparison does not read: rounded as written, or, for a
-        value that is not whole, a mixed number (`3 1/2`, `3\\frac{1}{2}`: a whole part and a proper fraction)."""
-        return self.rounded_as(answer) or self._mixed_as(answer)
-
-    def _mixed_as(self, answer: str) -> bool:
-        m = _MIXED.fullmatch(answer.strip())
-        if m is None or self.value.denominator == 1:
-            return False
-        numerator, denominator = int(m["n1"] or m["n2"]), int(m["d1"] or m["d2"])
-        if not 0 < numerator < denominator:
-            return False  # `3 4/2`: no mixed number
-        value = int(m["whole"]) + Fraction(numerator, denominator)
-        return (-value if m["sign"] else value) == self.value
 
     def rounded_as(self, answer: str) -> bool:
         """`answer` is this value rounded to the decimals it writes (two or more), where the value has no finite

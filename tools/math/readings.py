@@ -100,6 +100,8 @@ _NUMBER_WORDS = _ONES.keys() | _TENS.keys() | _SCALES.keys()
 def read(a: str) -> Reading:
     """The number `a` (an answer in normal form) states, and how it states it."""
     value = plain_number(a)
+    if value is None:
+        value = _mixed_number(a)
     if value is not None:
         return Reading("number", value)
     if RELATION.search(a):
@@ -116,6 +118,23 @@ def read(a: str) -> Reading:
     if len(numbers) > 1:
         return _several(a)
     return _in_words(a)
+
+
+_MIXED = re.compile(r"(-)?\s*(\d+)\s*(?:\(\((\d+)\)/\((\d+)\)\)|(\d+)\s*/\s*(\d+))")
+"""A mixed number in normal form: `3 1/2`, `3\\frac{1}{2}` (normalized to `3((1)/(2))`)."""
+
+
+def _mixed_number(a: str) -> Fraction | None:
+    """The value of a mixed number (a whole part and a proper fraction beside it: `3 1/2` is 7/2, as the answers of
+    math contests write it and math-verify reads it); None for anything else (`3 4/2` is no mixed number)."""
+    m = _MIXED.fullmatch(a.strip())
+    if m is None:
+        return None
+    numerator, denominator = int(m[3] or m[5]), int(m[4] or m[6])
+    if not 0 < numerator < denominator:
+        return None
+    value = int(m[2]) + Fraction(numerator, denominator)
+    return -value if m[1] else value
 
 
 def _several(a: str) -> Reading:
