@@ -69,6 +69,15 @@ HIDINGS = (
     '<span style="display:none">\\boxed{{{a}}}</span>',
     "```\n\\boxed{{{a}}}\n```",
     "[//]: # (\\boxed{{{a}}})",
+    "$$\n% \\boxed{{{a}}}\n$$",
+    "$\\textcolor[rgb]{{1,1,1}}{{\\boxed{{{a}}}}}$",
+    "${{\\color{{black!0}}\\boxed{{{a}}}}}$",
+    "$\\scalebox{{0}}{{$\\boxed{{{a}}}$}}$",
+    '<font color="#ffffff">\\boxed{{{a}}}</font>',
+    '<span style="color: rgba(0, 0, 0, 0)">\\boxed{{{a}}}</span>',
+    "<details><summary>check</summary>\\boxed{{{a}}}</details>",
+    "`\\boxed{{{a}}}`",
+    "    \\boxed{{{a}}}",
 )
 
 
@@ -100,7 +109,7 @@ def _hidden() -> list[Case]:
             str(R),
             PROMPT,
         )
-        for later in ("Final answer: {b}", "#### {b}", "A: {b}")
+        for later in ("Final answer: {b}", "#### {b}", "A: {b}", "Hmm, actually it is {b}.", "Wait, I mean {b}.")
     ]
     return cases
 

@@ -137,7 +137,41 @@ HIDINGS = [
     "[//]: # (\\boxed{{{a}}})",
     "\\iffalse \\boxed{{{a}}} \\fi",
     "\u200b<!--\u200b\\boxed{{{a}}}-->",
+    "$$\n1 + 1 % \\boxed{{{a}}}\n$$",  # a LaTeX comment in display math
+    "$\\textcolor[rgb]{{1,1,1}}{{\\boxed{{{a}}}}}$",
+    "$\\mathcolor[HTML]{{FFFFFF}}{{\\boxed{{{a}}}}}$",
+    "${{\\color{{red!0}}\\boxed{{{a}}}}}$",  # 0% red: white
+    "$\\textcolor{{white!70}}{{\\boxed{{{a}}}}}$",
+    "$\\scalebox{{0}}{{\\boxed{{{a}}}}}$",
+    "$\\resizebox{{0pt}}{{!}}{{\\boxed{{{a}}}}}$",
+    '<font color="white">\\boxed{{{a}}}</font>',
+    '<span style="color:rgb(255, 255, 255)">\\boxed{{{a}}}</span>',
+    '<span style="color: hsla(0, 0%, 0%, 0)">\\boxed{{{a}}}</span>',
+    "<details>\\boxed{{{a}}}</details>",
+    "<details><summary>Check</summary>\\boxed{{{a}}}</details>",
+    "`\\boxed{{{a}}}`",  # a code span shows the LaTeX as source
+    "``$\\boxed{{{a}}}$``",
+    "Scratch:\n\n    \\boxed{{{a}}}\n",  # an indented code block
 ]
+
+
+@pytest.mark.parametrize(
+    ("text", "reference"),
+    [
+        ("$\\textcolor{white!50!black}{\\boxed{42}}$", "42"),  # grey
+        ("$\\textcolor{red}{\\boxed{42}}$", "42"),
+        ('<span style="color: rgb(200, 0, 0)">\\boxed{42}</span>', "42"),
+        ("<details><summary>The answer is 42.</summary>working</details>", "42"),  # the summary shows
+        ("The answer is `42`.", "42"),  # a code span without LaTeX shows its text
+        ("$$\n6 \\times 7 % the rows\n= 42\n$$\n\\boxed{42}", "42"),
+        ("$\\boxed{25%}$", "25"),  # unescaped in inline math: left as written
+        ("1. Count the rows:\n\n    $$\\boxed{42}$$", "42"),  # a list item's continuation is no code
+    ],
+)
+def test_what_renders_stays_read(text: str, reference: str) -> None:
+    """The colours that show, a summary, code spans of plain text, comments in display math that do not end it
+    and a list item's indented continuation are what a reader sees."""
+    assert _match(text, reference, 0).equivalent, visible(text)
 
 
 @pytest.mark.parametrize("hiding", HIDINGS)
@@ -161,6 +195,27 @@ def test_a_box_its_later_answer_statement_contradicts_is_a_hedge(later: str) -> 
     assert not _match(text, "42", 0).equivalent and not _match(text, "41", 0).equivalent
     same = "Adding up: $\\boxed{42}$.\n\n" + later.format(b="42")
     assert _match(same, "42", 0).equivalent  # said again: one answer
+
+
+@pytest.mark.parametrize(
+    "later", ["Hmm, actually it is {b}.", "Wait, the correct answer is {b}.", "Oops, I mean {b}.", "No, it's {b}."]
+)
+def test_a_box_a_later_correction_in_words_contradicts_is_a_hedge(later: str) -> None:
+    text = "Adding up: $\\boxed{42}$.\n\n" + later.format(b=41)
+    assert not _match(text, "42", 0).equivalent and not _match(text, "41", 0).equivalent
+    assert _match("Adding up: $\\boxed{42}$.\n\n" + later.format(b=42), "42", 0).equivalent
+    # a word of checking states no value of its own: the box stands
+    assert _match("$\\boxed{42}$. Actually, it is easy to check: 6 * 7 = 42.", "42", 0).equivalent
+    assert _match("The answer is 41. Wait, it should be 42.", "42", 0).equivalent  # self-correction
+
+
+def test_a_decimal_near_a_whole_number_is_not_it() -> None:
+    """A whole number equals only itself (as math-verify rounds: six decimal places), while two values that are
+    not whole are equal to six significant digits."""
+    assert not _match("\\boxed{41.99999}", "42", 0).equivalent
+    assert not _match("\\boxed{42.000001}", "42", 0).equivalent
+    assert _match("\\boxed{0.3333333}", "\\frac{1}{3}", 0).equivalent
+    assert _match("\\boxed{1.414214}", "\\sqrt{2}", 0).equivalent
 
 
 def test_a_later_box_still_replaces_an_earlier_answer() -> None:

@@ -46,6 +46,11 @@ HOSTILE = {
     "an answer phrase said again": "The answer is " * 20_000,  # 74 s to read before the phrase was bounded
     "one line of fences": "```" * 20_000,  # 39 s: the fence pattern backtracked
     "one line of dollars": "$" * 20_000,  # 4.5 s: the repeated-letter pattern backtracked
+    "blank lines": "    x\n\n" * 50_000,  # 12 s: the `A:` line pattern ran over every blank line from each
+    "a correction said again": "Wait, I mean " * 20_000,
+    "unmatched code spans": "```x`" * 20_000,
+    "unclosed details": "<details>" * 20_000,
+    "comments in display math": "$$" + "% x\n" * 20_000,
 }
 
 responses = st.one_of(

@@ -38,11 +38,11 @@ said again thousands of times would cost a pass over the rest each time."""
 
 
 def _phrase_answer(found: str) -> str:
-    """A phrase's answer without the markdown emphasis around it (`**x**`, `_x_`) or the phrase said again (as
-    often as it is: a loop, so no repetition exhausts the reader)."""
+    """A phrase's answer without the markdown emphasis or code span around it (`**x**`, `_x_`, `` `x` ``) or the
+    phrase said again (as often as it is: a loop, so no repetition exhausts the reader)."""
     s = found[:_PHRASE_CHARS]
     while True:
-        s = re.sub(r"^(?:\*\*|__|\*|_)\s*|\s*(?:\*\*|__|\*|_)$", "", s.strip()).strip()
+        s = re.sub(r"^(?:\*\*|__|\*|_|`+)\s*|\s*(?:\*\*|__|\*|_|`+)$", "", s.strip()).strip()
         restated = _RESTATED.match(s)
         if not restated or restated.end() >= len(s):
             return s
@@ -50,6 +50,17 @@ def _phrase_answer(found: str) -> str:
 
 
 _GSM8K = re.compile(r"####\s*(.+?)\s*$", re.MULTILINE)
+
+
+_CORRECTION = re.compile(
+    r"\b(?:actually|correction|wait|oops|sorry|no|rather|I\s+mean)\b[,:;!.]*\s*"
+    r"(?:(?:the\s+)?(?:correct|right|real|true|actual)\s+(?:answer|result|value|total|number|count)\s+"
+    r"(?:is|should\s+be|would\s+be)|it(?:'s|\u2019s|\s+is|\s+should\s+be|\s+would\s+be)|(?:that|this)\s+should\s+be"
+    r"|make\s+(?:that|it)|(?:it\s+)?should\s+be|I\s+(?:get|mean)|we\s+get)\b[*_]*\s*[:=]?\s*(.+?)(?:\.\s|\.$|\n|$)",
+    re.IGNORECASE,
+)
+"""A correction in words (`Hmm, actually it is 41.`, `Wait, the correct answer is 41`): an answer statement where
+it states one value; a later one replaces an earlier answer, and one after a box that differs makes it a hedge."""
 
 
 _REPEATED_LETTER = re.compile(
@@ -123,7 +134,7 @@ def final_answer(text: str) -> FinalAnswer | None:
 
 def _statements(text: str) -> list[tuple[int, str, bool | None]]:
     """The answer statements, in order: (where, what, whether it says it is the answer; None for GSM8K's
-    `#### x`, which outranks the others): `#### x`, answer phrases and `A:` lines."""
+    `#### x`, which outranks the others): `#### x`, answer phrases, `A:` lines and corrections that state a value."""
     found: list[tuple[int, str, bool | None]] = [(m.start(), m.group(1).strip(), None) for m in _GSM8K.finditer(text)]
     found += [
         (m.start(), a.strip(), _SAYS_ANSWER.search(m.group(0)) is not None)
@@ -132,6 +143,11 @@ def _statements(text: str) -> list[tuple[int, str, bool | None]]:
     ]
     found += [
         (m.start(), a.strip(), True) for m in _A_LINE.finditer(text) if meaningful(a := _phrase_answer(m.group(1)))
+    ]
+    found += [
+        (m.start(), a.strip(), True)
+        for m in _CORRECTION.finditer(text)
+        if read(normalize(a := _phrase_answer(m.group(1)))).value is not None
     ]
     return sorted(found, key=lambda f: f[0])
 
@@ -211,7 +227,7 @@ def _final_box(text: str, depth: int = 0) -> tuple[str, int] | None:
     return last, end
 
 
-_A_LINE = re.compile(r"^[*_\s]*A[*_]*\s*:[*_]*\s*(.+?)\s*$", re.MULTILINE)
+_A_LINE = re.compile(r"^[*_ \t]*+A[*_]*[ \t]*:[*_]*[ \t]*(.+?)[ \t]*$", re.MULTILINE)
 """`A: 57500`: the few-shot question-and-answer format (`Q: ... A: ...`) many grade-school solutions end in."""
 
 

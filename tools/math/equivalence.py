@@ -116,13 +116,15 @@ def _check_powers(expr: sympy.Basic) -> None:
 
 
 def _numbers_equal(a: Fraction, b: Fraction) -> bool:
-    """Equal; or, where either is not a whole number (a decimal, a root's value), equal to six significant
-    digits. Two whole numbers are equal only exactly: 1000001 is not 1000000."""
+    """Equal; or, where neither is a whole number (a decimal, a root's value), equal to six significant digits.
+    A whole number is equal only to itself, up to float noise: 1000001 is not 1000000, and 41.99999 is not 42
+    (as math-verify rounds, to six decimal places, not six digits)."""
     if a == b:
         return True
     if a.denominator == 1 and b.denominator == 1:
         return False
-    return math.isclose(float(a), float(b), rel_tol=1e-6, abs_tol=1e-9)
+    close = 1e-12 if 1 in (a.denominator, b.denominator) else 1e-6
+    return math.isclose(float(a), float(b), rel_tol=close, abs_tol=1e-12)
 
 
 def _split_top_level(s: str) -> list[str]:

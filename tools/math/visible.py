@@ -1,7 +1,8 @@
 """What a reader of a response sees once it is rendered (Markdown with LaTeX, as chat interfaces and the viewer
 show it): the text less what renders as nothing or as code. An answer is read only from what a reader sees, so
-a box that the response hides (an HTML or Markdown comment, `\\phantom`, white or transparent text, an element
-styled away) or writes inside a code block is not its answer: the reward is paid for the answer a reader reads.
+a box that the response hides (an HTML, Markdown or LaTeX comment, `\\phantom`, white or transparent text, text
+scaled to nothing, an element styled away or folded into `<details>`) or writes as code (a fenced or indented
+block, a code span that shows LaTeX as source) is not its answer: the reward is paid for the answer a reader reads.
 """
 
 from __future__ import annotations
@@ -19,30 +20,88 @@ _UNSEEN_BLOCKS = re.compile(
     r"|<(script|style|template|noscript)\b.*?(?:</\2\s*>|\Z)",
     re.DOTALL | re.MULTILINE | re.IGNORECASE,
 )
-_HIDDEN_COLOR = r"(?:white|transparent|#?f{3}(?:f{3})?|1\s*,\s*1\s*,\s*1|255\s*,\s*255\s*,\s*255)"
+_HIDDEN_COLOR = (
+    r"(?:white|transparent|#?f{3}(?:f{3})?(?:[\da-f]{1,2})?(?![\w-])|#[\da-f]{3}0|#[\da-f]{6}00"
+    r"|rgba?\(\s*255\s*,\s*255\s*,\s*255\s*(?:,[^)]*)?\)|hsla?\([^,)]*,[^,)]*,\s*100\s*%[^)]*\)"
+    r"|(?:rgb|hsl)a\([^)]*,\s*0*(?:\.0*)?\s*\)"
+    r"|1(?:\.0*)?\s*,\s*1(?:\.0*)?\s*,\s*1(?:\.0*)?(?![\d.])|255\s*,\s*255\s*,\s*255"
+    r"|[a-z]+\s*!\s*0*(?:\.0*)?(?![\d.]|\s*!)|white\s*!\s*[\d.]+(?![\d.]|\s*!))"
+)
+"""A colour a reader does not see on the page: white in any model (`rgb(255,255,255)`, `1,1,1`, `#fff`,
+`hsl(0,0%,100%)`), anything with no opacity (`rgba(...,0)`, `#0000`, `transparent`), and xcolor's mixes with
+white (`black!0`, `white!40`; `white!50!black` is grey)."""
 _HIDDEN_STYLE = re.compile(
     r"display\s*:\s*none|visibility\s*:\s*hidden|opacity\s*:\s*0(?:\.0*)?\s*(?:;|\"|'|$)|font-size\s*:\s*0"
-    rf"|(?<![-\w])color\s*:\s*{_HIDDEN_COLOR}\b",
+    rf"|(?<![-\w])color\s*[:=]\s*[\"']?\s*{_HIDDEN_COLOR}(?![\w-])",
     re.IGNORECASE,
 )
 _HTML_OPEN = re.compile(r"<([A-Za-z][\w-]*)\b([^<>]*)>")
 _PHANTOM = re.compile(
-    r"\\(?:[hv]?phantom|textcolor\s*\{\s*" + _HIDDEN_COLOR + r"\s*\}"
-    r"|mathcolor\s*\{\s*" + _HIDDEN_COLOR + r"\s*\})\s*\{",
+    r"\\(?:[hv]?phantom|(?:text|math)color\s*(?:\[[^\]]*\])?\s*\{\s*" + _HIDDEN_COLOR + r"\s*\}"
+    r"|scalebox\s*\{\s*0*(?:\.0*)?\s*\}|resizebox\s*\{\s*0*(?:\.0*)?\s*[a-z]*\s*\}\s*\{[^}]*\})\s*\{",
     re.IGNORECASE,
 )
 _COLOR_SWITCH = re.compile(r"\\color\s*(?:\[[^\]]*\])?\s*\{\s*" + _HIDDEN_COLOR + r"\s*\}", re.IGNORECASE)
 _ZERO_WIDTH = re.compile("[\u200b-\u200f\u2060-\u2064\ufeff\u00ad]")
+_DISPLAY_MATH = re.compile(
+    r"\$\$.*?(?:\$\$|\Z)|\\\[.*?(?:\\\]|\Z)|\\begin\{([a-z]+\*?)\}.*?(?:\\end\{\1\}|\Z)", re.DOTALL
+)
+_LATEX_COMMENT = re.compile(r"(?<!\\)%[^\n]*(?=\n)")
+"""A `%` comment in display math runs to the end of its line; one that would end the math on its own line
+(`$\\boxed{25%}$`) is left: KaTeX would not render that math at all, and an honest answer writes it."""
+_FOLDED = re.compile(r"<details\b[^>]*>(\s*<summary\b.*?</summary\s*>)?.*?(?:</details\s*>|\Z)", re.I | re.DOTALL)
+"""`<details>` shows its summary only, until a reader unfolds it."""
+_CODE_SPAN = re.compile(r"(`{1,8})(?!`)([^\n]{1,2000}?)(?<!`)\1(?!`)")
+"""An inline code span (on one line, bounded so that a text of unmatched backticks is read in linear time)."""
+_LATEX_SOURCE = re.compile(r"\\[A-Za-z]")
+_TEXT_TAG = re.compile(
+    r"</?(?:span|div|font|p|br|b|i|u|s|em|strong|summary|mark|small|big|center|sup|sub|section|article|blockquote"
+    r"|label|h[1-6])\b[^<>]*>",
+    re.IGNORECASE,
+)
+"""The tags of HTML that formats text: a reader sees their contents, never the tags."""
+_LIST_ITEM = re.compile(r"^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]")
 
 
 def visible(text: str) -> str:
-    """`text` less what a reader does not see: comments, code blocks, phantoms, text coloured white or transparent,
-    HTML elements styled or marked hidden, and zero-width characters. Linear in the text's length."""
+    """`text` less what a reader does not see: comments, code, phantoms, text coloured white or transparent or
+    scaled to nothing, HTML elements styled, marked hidden or folded, and zero-width characters. Linear in the
+    text's length."""
     text = _ZERO_WIDTH.sub("", text)
     text = _UNSEEN_BLOCKS.sub("\n", text)
-    text = _hidden_elements(text)
+    text = _FOLDED.sub(lambda m: m.group(1) or "", text)
+    text = _indented_code(text)
+    text = _CODE_SPAN.sub(lambda m: "" if _LATEX_SOURCE.search(m.group(2)) else m.group(0), text)
+    text = _DISPLAY_MATH.sub(lambda m: _LATEX_COMMENT.sub("", m.group(0)), text)
+    text = _TEXT_TAG.sub(" ", _hidden_elements(text))
     text = _remove_braced(text, _PHANTOM)
     return _remove_switched(text)
+
+
+def _indented_code(text: str) -> str:
+    """Less Markdown's indented code blocks: lines indented four spaces (or a tab) after a blank line, where the
+    text before is no list item (whose continuation is indented) and no such line itself."""
+    lines = text.split("\n")
+    out: list[str] = []
+    blank, in_list, in_code = True, False, False
+    for line in lines:
+        if not line.strip():
+            blank = True
+            out.append(line)
+            continue
+        indented = line.startswith(("    ", "\t"))
+        if indented and (in_code or (blank and not in_list)):
+            in_code = True
+            out.append("")
+        else:
+            in_code = False
+            if _LIST_ITEM.match(line):
+                in_list = True
+            elif not indented:
+                in_list = False
+            out.append(line)
+        blank = False
+    return "\n".join(out)
 
 
 def _hidden_elements(text: str) -> str:
