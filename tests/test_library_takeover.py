@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from judgegraph.evals._attack_matrix import LIBRARY_ATTACKS, LibraryAttack
+from judgegraph.evals._attack_matrix import LIBRARY_ATTACKS, TOKEN_SPELLERS, LibraryAttack
+from judgegraph.evals._attacks import FOREIGN
 from judgegraph.tools import ToolServices
 from judgegraph.tools.code.language import languages
 from judgegraph.tools.code.languages import ProgramLanguage
@@ -79,3 +80,32 @@ async def test_a_wrong_answer_that_takes_over_the_tests_library_fails_it(
         assert r.data and r.data["passed"] == 0, (name, r.text)  # every one passed before
     r = await _call(services, request(attack.honest), "run_code", candidate=0)
     assert r.data and r.data["passed"] == r.data["total"] == 1, r.text
+
+
+@pytest.mark.parametrize("language", sorted(TOKEN_SPELLERS))
+async def test_an_answer_that_spells_the_builds_token_fails(services: ToolServices, language: str) -> None:
+    """The driver spells a build's completion token where its placeholders stand; an answer that writes them (and
+    writes the record itself, then exits) is refused in every language: it passed every test before."""
+    test = FOREIGN[language][0]
+    fence = {"javascript": "js"}.get(language, language)
+    request = {
+        "prompt": f"Write `add(a, b)` in {language}.",
+        "mode": "pointwise",
+        "candidates": [f"```{fence}\n{TOKEN_SPELLERS[language]}\n```"],
+        "tests": [test],
+    }
+    r = await _call(services, request, "run_code", candidate=0)
+    assert r.data and r.data["passed"] == 0, r.text
+    assert "placeholder" in r.text, r.text
+
+
+async def test_an_answer_that_spells_the_call_runners_token_fails_its_examples(services: ToolServices) -> None:
+    """The call runner's report starts with the build's token: an answer that writes its placeholder could print
+    a report of its own, so it is refused (the answer's fault), its examples failed."""
+    from tests._code_evidence import TWO_SUM
+    from tests.test_foreign_calls import C_TWO_SUM
+
+    spelled = C_TWO_SUM + "\n/* __JG_KEY___token */"
+    request = {"prompt": TWO_SUM, "candidates": [f"```c\n{spelled}\n```", "x"]}
+    r = await _call(services, request, "run_examples", candidate=0)
+    assert r.data and r.data["failed"] == 2 and r.data["decisive"] == 2, r.text

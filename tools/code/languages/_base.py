@@ -55,6 +55,13 @@ C_FAMILY = re.compile(r"\b(\w+)\s*(?:=\s*(?:function\s*)?)?\(([^()]*)\)\s*(?:con
 """Where a C, C++, Java or JavaScript function or method is declared (a definition with its body)."""
 
 
+SPELLED_PLACEHOLDER = "__JG_"
+"""What starts every placeholder the sandbox's driver spells a build's token into (`__JG_MASKED__`, `__JG_MASK__`,
+`__JG_KEY__`, `in_sandbox/stdio_driver.py`): it replaces them throughout the sources, so an answer that wrote one
+would have the token spelled into its own code and could forge the completion record or a call's report. No
+honest program writes one; an answer that does is refused, its tests failed."""
+
+
 @dataclass(frozen=True)
 class ProgramLanguage:
     """A language the driver builds and runs (`in_sandbox/stdio_driver.py`): programs that read stdin and write stdout,
@@ -113,9 +120,18 @@ class ProgramLanguage:
         return sorted({m.group(1) for m in self.declares.finditer(code)} & self.runtime_names & used)
 
     def _refusal(self, taken: list[str]) -> Step:
-        """A test program's step that does not build: the answer took over names the test resolves."""
-        message = f"the code redefines {', '.join(taken)}, which the test takes from the language's library"
+        """A test program's step that does not build: the answer took over names the test resolves, or writes
+        the placeholders the build's token is spelled into."""
+        if taken == [SPELLED_PLACEHOLDER]:
+            message = "the code writes the judge's placeholder for the build's completion token (`__JG_`)"
+        else:
+            message = f"the code redefines {', '.join(taken)}, which the test takes from the language's library"
         return Step({}, ["python3", "-I", "-c", f"import sys; sys.exit({message!r})"], ["false"])
+
+    def refused_names(self, code: str, beside: str) -> list[str]:
+        """Why a program of `code` built beside `beside` is not built: the names it takes over (`takes_over`),
+        or the placeholder the driver spells the build's token into, where the code writes one."""
+        return [SPELLED_PLACEHOLDER] if SPELLED_PLACEHOLDER in code else self.takes_over(code, beside)
 
     def call_arity(self, params: str) -> int | None:
         """How many of a call's arguments a function with this parameter list takes; None where the judge does
@@ -200,8 +216,10 @@ class ProgramLanguage:
                 answers_fault=False,
             )
         answer = self.placed_answer(code)
-        if taken := self.takes_over(code, source.replace(answer, "")):
+        if taken := self.refused_names(code, source.replace(answer, "")):
             message = f"the code redefines {', '.join(taken)}, which the judge's runner uses"
+            if taken == [SPELLED_PLACEHOLDER]:
+                message = "the code writes the judge's placeholder for the build's token (`__JG_`)"
             raise NotCallable(message, answers_fault=True)
         at = source.find(answer)
         first_line = source[:at].count("\n") + 1
@@ -226,7 +244,7 @@ class ProgramLanguage:
         """The code alone (for stdin/stdout cases, compared by the driver) and each test program built with it;
         a test whose library names the code redefines fails unbuilt (`takes_over`)."""
         steps = [self.step(code, None)] + [
-            self._refusal(taken) if (taken := self.takes_over(code, t)) else self.step(code, t)
+            self._refusal(taken) if (taken := self.refused_names(code, t)) else self.step(code, t)
             for t in tests
             if isinstance(t, str)
         ]
