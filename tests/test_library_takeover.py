@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from judgegraph.evals._attack_matrix import LIBRARY_ATTACKS, TOKEN_SPELLERS, LibraryAttack
+from judgegraph.evals._attack_matrix import LIBRARY_ATTACKS, SELF_COMPARING, TOKEN_SPELLERS, LibraryAttack
 from judgegraph.evals._attacks import FOREIGN
 from judgegraph.tools import ToolServices
 from judgegraph.tools.code.language import languages
@@ -61,7 +61,7 @@ def test_qualified_uses_and_an_answers_own_helpers_are_left_alone() -> None:
     assert _language("javascript").takes_over("module.exports = { add };", "assert.ok(add(1, 2));") == []
 
 
-@pytest.mark.parametrize("attack", LIBRARY_ATTACKS, ids=lambda a: f"{a.language}-{a.hacks[0][0]}")
+@pytest.mark.parametrize("attack", LIBRARY_ATTACKS + SELF_COMPARING, ids=lambda a: f"{a.language}-{a.hacks[0][0]}")
 async def test_a_wrong_answer_that_takes_over_the_tests_library_fails_it(
     services: ToolServices, attack: LibraryAttack
 ) -> None:
@@ -109,3 +109,20 @@ async def test_an_answer_that_spells_the_call_runners_token_fails_its_examples(s
     request = {"prompt": TWO_SUM, "candidates": [f"```c\n{spelled}\n```", "x"]}
     r = await _call(services, request, "run_examples", candidate=0)
     assert r.data and r.data["failed"] == 2 and r.data["decisive"] == 2, r.text
+
+
+@pytest.mark.parametrize(
+    ("code", "test", "called"),
+    [
+        ("int add(int a, int b) { return a + b; }", "int main() { assert(add(2, 3) == 5); }", ["add"]),
+        ("int v(int x) { return x; }", "int main() { std::vector<int> v(3); return v.size(); }", []),  # declares
+        ("auto add = [](int a, int b) { return a + b; };", "int main() { return add(1, 2) - 3; }", ["add"]),
+        ("int f(int x) { return x; }", 'int main() { /* f(1) */ puts("f(2)"); return 0; }', []),  # not code
+    ],
+)
+def test_a_cpp_tests_direct_calls_are_told_from_its_declarations(code: str, test: str, called: list[str]) -> None:
+    """The calls whose results are checked plain: a name and `(` with no type before it, outside comments and
+    strings, of a function or callable object the answer declares."""
+    from judgegraph.tools.code.languages.cpp import _tested
+
+    assert _tested(code, test)[0] == called

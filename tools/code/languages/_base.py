@@ -301,11 +301,12 @@ _INCLUDE = re.compile(r"^[ \t]*#[ \t]*include\b.*$", re.MULTILINE)
 _DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)", re.MULTILINE)
 
 
-def c_test_program(code: str, test: str, cpp: bool) -> str:
+def c_test_program(code: str, test: str, cpp: bool, checks: Sequence[str] = (), unchecked: Sequence[str] = ()) -> str:
     """The candidate's code, a guard, the test, then the runner (`in_sandbox/record_runner.c`, C and C++ alike): every
     macro the code defined is undefined before the test (a `main` or `assert` it redefined included), the test's
     includes come after that, its `assert` reports through the runner (`jg_assert_failed`, which traps), and its
-    `main` is `jg_test_main`, which the runner's `main` calls. One translation unit: one compiler run."""
+    `main` is `jg_test_main`, which the runner's `main` calls. One translation unit: one compiler run. `checks`
+    stand before the test (C++'s results checked plain) and `unchecked` after it (undoing their macros)."""
     linkage = 'extern "C" ' if cpp else ""
     guard = [
         "/* judgegraph: the candidate's code ends here; the test follows */",
@@ -321,7 +322,7 @@ def c_test_program(code: str, test: str, cpp: bool) -> str:
     with_args = re.search(r"\bmain\s*\(\s*int\b", body) is not None
     runner = runner_source("record_runner.c")
     runner = runner.replace("__JG_CALL__", "jg_test_main(argc, argv)" if with_args else "jg_test_main()")
-    return "\n".join([code.rstrip("\n"), "", *guard, body, runner])
+    return "\n".join([code.rstrip("\n"), "", *guard, *checks, body, *unchecked, runner])
 
 
 def returning_main(source: str) -> str:

@@ -7,7 +7,13 @@ import re
 from collections.abc import Sequence
 
 from judgegraph.tools.code.language import Step, languages, sandbox_source
-from judgegraph.tools.code.languages._base import NATIVE_LIMITS, ProgramLanguage, c_test_program, split_params
+from judgegraph.tools.code.languages._base import (
+    C_FAMILY,
+    NATIVE_LIMITS,
+    ProgramLanguage,
+    c_test_program,
+    split_params,
+)
 from judgegraph.tools.code.languages._values import c_scalar, call_on_locals, declared_locals, param_types
 from judgegraph.tools.code.languages.c import C_LIBRARY
 
@@ -19,8 +25,32 @@ CPP_LIBRARY = C_LIBRARY | frozenset(
 )
 """What C++ tests call unqualified (with `using namespace std`) to compare, besides C's library; names a task
 may ask an answer to define (`sort`, `find`, `count`, `max`) are left out."""
+_PLAIN_RESULT = sandbox_source("plain_result.hpp")
+_TOP_CLASS = re.compile(r"^(?:class|struct)\s+(\w+)", re.MULTILINE)
+_TEMPLATE_HEAD = re.compile(r"\btemplate\s*<[^;{]*>\s*(?:[\w:<>,*&\s]*?)\b(\w+)\s*\(")
+_CALLABLE_OBJECT = re.compile(
+    r"^[ \t]*(?:(?:static|const|constexpr|inline)\s+)*"
+    r"(?:auto|(?:std::)?function\s*<[^;\n]*>|[A-Za-z_]\w*)\s+(\w+)\s*(?:=\s*\[|;)",
+    re.MULTILINE,
+)
+"""A callable object the answer declares at the top of a line: a lambda (`auto add = [](...)`), a
+`std::function`, or a functor's instance (`Adder add;`)."""
+_COMMENT_OR_STRING = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.DOTALL)
 _OPERATOR = re.compile(r"\boperator\s*(==|!=|<=>|<=|>=|<|>|!)\s*\(([^()]*)\)")
 _OWN_TYPE = re.compile(r"\b(?:struct|class|enum|union)\s+(\w+)")
+_NOT_FUNCTIONS = {
+    "if",
+    "for",
+    "while",
+    "switch",
+    "catch",
+    "return",
+    "sizeof",
+    "main",
+    "operator",
+    "decltype",
+    "alignof",
+}
 
 
 class Cpp(ProgramLanguage):
@@ -51,7 +81,15 @@ class Cpp(ProgramLanguage):
             return Step({"main.cpp": code}, ["g++", "-std=gnu++17", "-O2", "-o", "main", "main.cpp", "-lm"], ["./main"])
         build = ["g++", "-std=gnu++17", "-O2", "-o", "main", "main.cpp", "-lm"]
         return Step(
-            {"main.cpp": c_test_program(code, test, cpp=True)}, build, ["./main"], record=True, secret=("main.cpp",)
+            {
+                "main.cpp": c_test_program(
+                    code, test, cpp=True, checks=result_checks(code, test), unchecked=_undefs(code, test)
+                )
+            },
+            build,
+            ["./main"],
+            record=True,
+            secret=("main.cpp",),
         )
 
 
@@ -135,3 +173,68 @@ languages.register(
         {},
     ),
 )
+
+
+def _tested(code: str, test: str) -> tuple[list[str], list[str], list[str]]:
+    """The answer's functions and callable objects that the test calls directly, names bare (`auto candidate =
+    add;`) and calls as members (`Solution().twoSum(...)`), in order. A call is a name and `(` where no type
+    stands before it (`vector<int> v(3)` declares)."""
+    test = _COMMENT_OR_STRING.sub(" ", test)
+    own = _NOT_FUNCTIONS | set(_OWN_TYPE.findall(code))
+    found = [(m.group(1), m.start(1)) for m in (*C_FAMILY.finditer(code), *_CALLABLE_OBJECT.finditer(code))]
+    declared = [n for n in dict.fromkeys(n for n, _ in found) if n not in own]
+    at_top = {n for n, at in found if code[code.rfind("\n", 0, at) + 1] not in " \t"}  # a global's line
+    direct, bare, members = [], [], []
+    for name in declared:
+        if any(_calls(test, m.start()) for m in re.finditer(rf"(?<![\w.:>]){name}\s*\(", test)):
+            direct.append(name)
+        if name in at_top and re.search(rf"(?<![\w.:>]){name}\b(?!\s*\()", test):
+            bare.append(name)
+        if re.search(rf"(?:\.|->)\s*{name}\s*\(", test):
+            members.append(name)
+    return direct, bare, members
+
+
+def _calls(test: str, at: int) -> bool:
+    """Whether the name at `at` is called, not declared: no type name or `>` stands before it (`return` may)."""
+    before = re.search(r"(\w+|\S)\s*$", test[:at])
+    return before is None or not (
+        before.group(1) == ">" or (before.group(1)[0].isalnum() and before.group(1) != "return")
+    )
+
+
+def result_checks(code: str, test: str) -> list[str]:
+    """What stands before a C++ test so that nothing it compares is a type the answer defines (whose `==`, `!`
+    and conversions are the answer's code): each direct call of the answer's functions passes its result
+    through a check (`in_sandbox/plain_result.hpp`), each function named bare and each member the test calls on
+    one of the answer's classes has its result type checked; a tested member defined twice or as a template
+    (whose result no check can name) does not build. A result is plain when it is the language's or the
+    standard library's: numbers, pointers, strings, containers, pairs, tuples and optionals of them."""
+    direct, bare, members = _tested(code, test)
+    if not (direct or bare or members):
+        return []
+    lines = [_PLAIN_RESULT]
+    lines += [f"#define {name}(...) (__JG_KEY___plain::guard{{}}, {name}(__VA_ARGS__))" for name in direct]
+    message = "judgegraph: the answer returns a type of its own, whose comparisons the test would make through its code"
+    lines += [f'static_assert(__JG_KEY___plain::plain_function<decltype(&{name})>, "{message}");' for name in bare]
+    classes = [c for c in dict.fromkeys(_TOP_CLASS.findall(code)) if re.search(rf"\b{c}\b", test)]
+    templates = set(_TEMPLATE_HEAD.findall(code))
+    for k, name in enumerate(members):
+        if sum(m.group(1) == name for m in C_FAMILY.finditer(code)) > 1 or name in templates:
+            why = f"judgegraph: the answer defines {name} more than once or as a template: its result is unchecked"
+            lines.append(f'static_assert(sizeof(int) == 0, "{why}");')
+            continue
+        lines += [
+            "namespace __JG_KEY___plain {",
+            f"template <class C, class = void> struct member_{k} : std::true_type {{}};",
+            f"template <class C> struct member_{k}<C, std::void_t<decltype(&C::{name})>>",
+            f"    : std::bool_constant<plain_function<decltype(&C::{name})>> {{}};",
+            "}",
+        ]
+        lines += [f'static_assert(__JG_KEY___plain::member_{k}<{c}>::value, "{message}");' for c in classes]
+    return lines
+
+
+def _undefs(code: str, test: str) -> list[str]:
+    """The call checks' macros, undone after the test (the runner that follows calls none of the answer's names)."""
+    return [f"#undef {name}" for name in _tested(code, test)[0]]

@@ -73,12 +73,28 @@ class Java(ProgramLanguage):
             return Step({f"{cls}.java": source}, [*javac, f"{cls}.java"], ["java", *_JAVA_RUNTIME, "-cp", ".", cls])
         # The test's main runs from the runner, which records its return: a static initialiser's System.exit(0)
         # or one in the call never gets there.
-        runner = runner_source("JgRunner.java").replace("__JG_MAIN_CLASS__", java_main_class(test))
+        runner = (
+            runner_source("JgRunner.java")
+            .replace("__JG_MAIN_CLASS__", java_main_class(test))
+            .replace("__JG_TESTED__", ", ".join(f'"{name}"' for name in _called(test)))
+            .replace("__JG_TEST_CLASSES__", ", ".join(f'"{name}"' for name in _TEST_CLASS.findall(test)))
+        )
         sources = {f"{cls}.java": source, "JgRunner.java": runner}
         build = [*javac, f"{cls}.java", "JgRunner.java"]
         # -ea: a test's `assert` statements run (the JVM skips them by default, and every answer would pass them)
         run = ["java", *_JAVA_RUNTIME, "-ea", "-cp", ".", "JgRunner"]
         return Step(sources, build, run, record=True, secret=("JgRunner.java",))
+
+
+_TEST_CLASS = re.compile(r"\b(?:class|interface|enum|record)\s+(\w+)")
+_JAVA_KEYWORDS = {"if", "for", "while", "switch", "catch", "return", "new", "synchronized", "super", "this", "assert"}
+
+
+def _called(test: str) -> list[str]:
+    """The names a test calls (`add(`, `.equals(`, `Problem.add(`): the answer's methods among them have their
+    results checked plain before the test runs (`in_sandbox/JgRunner.java`)."""
+    test = re.sub(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"', " ", test, flags=re.DOTALL)
+    return sorted({n for n in re.findall(r"\b([A-Za-z_]\w*)\s*\(", test) if n not in _JAVA_KEYWORDS})
 
 
 _JAVA_BOXED = {"int": "Integer", "long": "Long", "double": "Double", "boolean": "Boolean", "char": "Character"}

@@ -68,8 +68,87 @@ class Rust(ProgramLanguage):
             build.insert(1, "--test")
         else:
             test = re.sub(r"\bfn\s+main\s*\(\s*\)", "fn jg_test_main()", test, count=1)
-        source = code.rstrip("\n") + "\n\n" + test.rstrip("\n") + "\n\n" + runner_source("record_runner.rs")
+        checks = "\n".join(result_checks(code, test))
+        source = code.rstrip("\n") + "\n\n" + test.rstrip("\n") + "\n\n" + checks + runner_source("record_runner.rs")
         return Step({"main.rs": source}, build, ["./main"], record=True, secret=("main.rs",))
+
+
+_PLAIN_RESULT = sandbox_source("plain_result.rs")
+_FN = re.compile(r"\bfn\s+(\w+)\s*(<(?:[^<>]|<(?:[^<>]|<[^<>]*>)*>)*>)?\s*\(([^()]*)\)|\bfn\s+(\w+)")
+"""A function's name, its generic parameters and its parameters; a `fn` whose signature this does not read is
+named alone (group 4) and counted generic: its result is not checked, so it does not build."""
+_IMPL = re.compile(r"\bimpl\b\s*(?:<[^{]*?>)?\s*([^{]*?)\s*\{")
+_OWN_TYPE = re.compile(r"\b(?:struct|enum)\s+(\w+)\b(?!\s*<)")
+"""A type the answer defines, not generic (a generic one is not plain: its parameters are the answer's choice)."""
+_OPERATOR_TRAIT = re.compile(
+    r"\b(?:PartialEq|PartialOrd|Eq|Ord|Deref|DerefMut|Add|Sub|Mul|Div|Rem|Neg|Not|BitAnd|BitOr|BitXor|Shl|Shr"
+    r"|Index|IndexMut|From|Into|TryFrom|TryInto|AsRef|AsMut|Borrow|BorrowMut|Iterator|IntoIterator|ToOwned)\b"
+)
+"""The traits through which a test's comparison, arithmetic, indexing or conversion of a value runs the value's
+code: an `impl` of one that names a type of the answer's (as the type or as the trait's parameter) makes that
+type not plain. Derived impls are structural and stay plain, as do `Debug`, `Display`, `Clone` or `Default`."""
+_COMMENT_OR_STRING = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\])*"', re.DOTALL)
+
+
+def _tested_functions(code: str, test: str) -> list[tuple[str, int, bool]]:
+    """The answer's functions the test calls or names, as a path the checks can name (`add`, `Solution::two_sum`),
+    with the number of parameters each takes (`self` among them) and whether it is generic."""
+    test = _COMMENT_OR_STRING.sub(" ", test)
+    impls = []  # (start, end, type) of each impl block
+    for m in _IMPL.finditer(code):
+        end = _block_end(code, m.end())
+        header = m.group(1)
+        owner = re.split(r"\bfor\b", header)[-1].strip()
+        impls.append((m.end(), end, re.sub(r"<.*", "", owner).strip()))
+    found = []
+    for m in _FN.finditer(code):
+        name, generic, params = m.group(1) or m.group(4), m.group(2) is not None or m.group(4) is not None, m.group(3)
+        owner = next((t for start, end, t in impls if start <= m.start() < end), None)
+        if owner is None:
+            used = re.search(rf"(?<![\w.:]){name}\b", test) is not None
+            path = name
+        else:
+            used = re.search(rf"\b{owner}\s*::\s*{name}\b|\.\s*{name}\s*\(", test) is not None
+            path = f"{owner}::{name}"
+        if used and name != "main":
+            found.append((path, len(split_params(params or "")), generic))
+    return list(dict.fromkeys(found))
+
+
+def _block_end(code: str, at: int) -> int:
+    """Where the block whose `{` ends just before `at` closes (the end of the code where it never does)."""
+    depth = 1
+    for i in range(at, len(code)):
+        depth += (code[i] == "{") - (code[i] == "}")
+        if depth == 0:
+            return i
+    return len(code)
+
+
+def result_checks(code: str, test: str) -> list[str]:
+    """What follows a Rust test so that nothing it compares is a type whose comparisons the answer wrote
+    (`in_sandbox/plain_result.rs`): each function the test calls or names, passed as a function pointer whose
+    result must be plain; the answer's own types are plain where no `impl` of a comparison, operator or
+    conversion trait names them (derived comparisons are structural: an honest `ListNode`); a tested function
+    that is generic (whose result no check can name before the test picks it) does not build."""
+    tested = _tested_functions(code, test)
+    if not tested:
+        return []
+    headers = [m.group(1) for m in _IMPL.finditer(code)]
+    lines = [_PLAIN_RESULT]
+    for name in dict.fromkeys(_OWN_TYPE.findall(code)):
+        takes_over = [h for h in headers if re.search(rf"\b{name}\b", h) and _OPERATOR_TRAIT.search(h)]
+        if not takes_over:
+            lines.append(f"impl __JG_KEY___plain::Plain for {name} {{}}")
+    calls = []
+    for path, arity, generic in tested:
+        if generic or arity > 8:
+            calls.append(
+                f'    compile_error!("judgegraph: the tested function {path} is generic: its result is unchecked");'
+            )
+        else:
+            calls.append(f"    __JG_KEY___plain::returns{arity}({path});")
+    return [*lines, "#[allow(dead_code)]", "fn __JG_KEY___checks() {", *calls, "}", ""]
 
 
 _RUST_INTEGER = re.compile(r"[iu](?:8|16|32|64|128|size)")
