@@ -1,12 +1,15 @@
 """What the hardening against reward hacking costs a code case, side by side on the warm Docker pool: a function
 test program in C, Go and JavaScript built with its completion-record runner (`tools/in_sandbox/`) against the
 same test program built the way it was before (the candidate's code and the test in one program, passing on exit
-status 0 alone), and a Python assertion test through the harness (every name resolved to the tests' bindings or
-the real builtins)."""
+status 0 alone), a test program in C++, Rust and Java with and without the checks that what it compares is plain
+(`in_sandbox/plain_result.hpp`, `plain_result.rs`, `JgRunner.java`), and a Python assertion test through the
+harness (every name resolved to the tests' bindings or the real builtins)."""
 
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from benchmarks._util import Stats, table
 from judgegraph.sandboxes import SandboxPool
@@ -26,6 +29,21 @@ CASES = {
         "const assert = require('node:assert');\nassert.strictEqual(add(2, 3), 5);",
     ),
 }
+PLAIN = {
+    "cpp": (
+        "#include <vector>\nstd::vector<int> twice(std::vector<int> v) {\n"
+        "    for (int &x : v) x *= 2;\n    return v;\n}",
+        "#include <cassert>\n#include <vector>\nint main() {\n"
+        "    assert(twice({1, 2}) == std::vector<int>({2, 4}));\n}",
+    ),
+    "rust": ("fn add(a: i32, b: i32) -> i32 {\n    a + b\n}", "fn main() {\n    assert_eq!(add(2, 3), 5);\n}"),
+    "java": (
+        "class Solution {\n    public int add(int a, int b) { return a + b; }\n}",
+        "public class Main {\n    public static void main(String[] args) {\n"
+        "        if (new Solution().add(2, 3) != 5) throw new AssertionError();\n    }\n}",
+    ),
+}
+"""Test programs whose results are checked plain (C++, Rust, Java), timed with and without the checks."""
 PYTHON = (
     "def add(a, b):\n    return a + b\n",
     "def check(candidate):\n    assert candidate(2, 3) == 5\n    assert abs(candidate(-1, 4) - 3) < 1e-9\n",
@@ -57,6 +75,26 @@ def _unhardened(language: str, code: str, test: str) -> Program:
     )
 
 
+@contextmanager
+def _without_plain_checks() -> Iterator[None]:
+    """The test programs built as they were before their results were checked plain."""
+    from judgegraph.tools.code.languages import cpp, java, rust
+    from judgegraph.tools.code.languages._base import runner_source
+
+    def unchecked_runner(name: str) -> str:
+        check = "JgRunner.checkResults(new String[] {__JG_TESTED__}, new String[] {__JG_TEST_CLASSES__});"
+        return runner_source(name).replace(check, "")
+
+    saved = cpp.result_checks, rust.result_checks
+    cpp.result_checks = rust.result_checks = lambda code, test: []
+    java.__dict__["runner_source"] = unchecked_runner
+    try:
+        yield
+    finally:
+        cpp.result_checks, rust.result_checks = saved
+        java.__dict__["runner_source"] = runner_source
+
+
 async def _time(pool: SandboxPool, program: Program, n: int) -> tuple[Stats, int]:
     times, passed = [], 0
     for _ in range(n + 1):  # the first run warms the sandbox and the page cache
@@ -77,6 +115,15 @@ async def bench(n: int = 10) -> str:
             after, ok_after = await _time(pool, hardened, n)
             ratio = after.p50_ms / before.p50_ms
             rows.append([language, f"{ok_before}/{n + 1}", before.p50_ms, f"{ok_after}/{n + 1}", after.p50_ms, ratio])
+        for language, (code, test) in PLAIN.items():
+            with _without_plain_checks():
+                unchecked = language_named(language).program(code, [test], None, CASE_TIMEOUT_S)
+            checked = language_named(language).program(code, [test], None, CASE_TIMEOUT_S)
+            before, ok_before = await _time(pool, unchecked, n)
+            after, ok_after = await _time(pool, checked, n)
+            ratio = after.p50_ms / before.p50_ms
+            label = f"{language} (results checked plain)"
+            rows.append([label, f"{ok_before}/{n + 1}", before.p50_ms, f"{ok_after}/{n + 1}", after.p50_ms, ratio])
         python = language_named("python").program(PYTHON[0], [PYTHON[1]], "add", CASE_TIMEOUT_S)
         stats, ok = await _time(pool, python, n)
         rows.append(["python (harness)", "-", "-", f"{ok}/{n + 1}", stats.p50_ms, "-"])
