@@ -529,6 +529,10 @@ ESCAPES = {
     "sys.exit(1)",
     "raises a missing library": "raise ModuleNotFoundError(\"No module named 'scipy'\")",
     "raises it with its name": "e = ModuleNotFoundError(\"No module named 'networkx'\")\ne.name = 'networkx'\nraise e",
+    "imports a library a judge has (torch)": "import torch\n\n\ndef has_close_elements(numbers, threshold):\n"
+    "    return False",
+    "imports a library a judge has (networkx)": "import networkx\n\n\ndef has_close_elements(numbers, threshold):\n"
+    "    return False",
 }
 
 

@@ -1,14 +1,13 @@
 """No escape from 0 to abstention (#57, item 5): a wrong answer cannot turn its failed examples into "inform
 only" by anything it prints or raises, nor by misnaming the function the statement names. An abstention is
-allowed only for reasons the response cannot cause by its text: a library a judge installs that this sandbox
-lacks, imported by the answer's source. Real sandboxes, both backends."""
+allowed only for reasons the response cannot cause, and importing a library is the answer's choice: one this
+sandbox lacks fails the examples as any failed run does. Real sandboxes, both backends."""
 
 from __future__ import annotations
 
 import pytest
 
 from judgegraph.tools import ToolServices
-from judgegraph.tools.code.observe import imported_modules, missing_module
 from tests._code_evidence import HUMANEVAL, SAMPLES, TWO_SUM, _call, _fenced
 
 HE0 = HUMANEVAL["HumanEval/0"]
@@ -49,22 +48,13 @@ async def test_a_wrong_answer_cannot_turn_its_examples_into_an_abstention(servic
     assert r.data["decisive"] == 2 and r.data["failed"] == 2, r.data["cases"]
 
 
-async def test_an_answer_that_imports_a_judges_library_still_informs_only(services: ToolServices) -> None:
-    """What abstains is the source's import of a library a judge has and this sandbox lacks: the judge cannot
-    tell, whatever the answer prints."""
-    code = "import scipy\nn = int(input())\nprint(n)"
+@pytest.mark.parametrize("module", ["scipy", "torch", "networkx", "numba"])
+async def test_a_wrong_answer_that_imports_a_library_the_sandbox_lacks_fails(
+    services: ToolServices, module: str
+) -> None:
+    """A judge's environment may have the library; this sandbox does not, and the answer chose to import it: its
+    examples fail (a wrong answer once abstained so: `import torch` before printing a wrong sum)."""
+    code = f"import {module}\nn = int(input())\nprint(n)"
     request = {"prompt": SAMPLES, "candidates": [_fenced(code)], "mode": "pointwise"}
     r = await _call(services, request, "run_examples", candidate=0)
-    assert r.data and r.data["decisive"] == 0 and "scipy" in r.data["cases"][0]["note"]
-
-
-def test_a_missing_library_is_read_from_the_source_never_from_the_output() -> None:
-    assert imported_modules("import scipy.sparse as sp\nfrom networkx import Graph\nfrom . import x") == {
-        "scipy",
-        "networkx",
-    }
-    assert imported_modules("def f(:") == frozenset()
-    assert missing_module(FORGED, "import scipy") == "scipy"
-    assert missing_module(FORGED, "print('no imports')") is None  # the message alone decides nothing
-    assert missing_module("ModuleNotFoundError: No module named 'numpy'", "import numpy") is None  # sandbox has it
-    assert missing_module("ModuleNotFoundError: No module named 'foo'", "import foo") is None  # no judge has it
+    assert r.data and r.data["decisive"] == r.data["failed"] == 2, r.data

@@ -87,7 +87,7 @@ async def differential_test(args: DifferentialArgs, ctx: ToolContext) -> ToolOut
     pool = await ctx.services.sandbox()
     inputs = await gather_inputs(ctx, statement, codes, present, call_function(request, statement, codes))
     observed, duration_s = await run_candidates(pool, statement, codes, present, inputs)
-    result = compare_runs(statement, len(codes), inputs, observed, duration_s, [c.code or "" for c in codes])
+    result = compare_runs(statement, len(codes), inputs, observed, duration_s)
     return ToolOutput(text=_summary(result), data=result)
 
 

@@ -21,7 +21,7 @@ from judgegraph.tools.code.calls import NotCallable, calling, observe_calls
 from judgegraph.tools.code.candidate_code import CandidateCode, candidate_code, contains_code
 from judgegraph.tools.code.examples import Outcome, example_outcome, shown_text
 from judgegraph.tools.code.language import run_summary
-from judgegraph.tools.code.observe import Call, Observations, Observed, missing_module, observe_stdin
+from judgegraph.tools.code.observe import Call, Observations, Observed, observe_stdin
 from judgegraph.tools.code.special_cases import find_table
 from judgegraph.tools.code.statement import Example, Statement, informing, read_statement
 
@@ -94,22 +94,17 @@ def run_examples_criterion(result: ToolResult, data: RunExamplesResult) -> Crite
 # ---------------------------------------------------------------- comparing
 
 
-_MISSING = "the code imports {module}, which this sandbox does not have (a judge's environment may)"
-
-
-def _unsure_note(example: Example, got: str, code: str) -> str:
-    if module := missing_module(got, code):
-        return _MISSING.format(module=module)
+def _unsure_note(example: Example) -> str:
     if example.order == "unstated":
         return "the same items in another order, and the statement does not say whether the order counts"
     return "compared without certainty (reals, no tolerance given)"
 
 
-def _outcome(statement: Statement, example: Example, observed: Observed, code: str) -> tuple[Outcome, str]:
-    return example_outcome(example, observed, statement.tolerance, statement.any_case, code)
+def _outcome(statement: Statement, example: Example, observed: Observed) -> tuple[Outcome, str]:
+    return example_outcome(example, observed, statement.tolerance, statement.any_case)
 
 
-def _case(index: int, example: Example, outcome: Outcome, got: str, code: str = "") -> ExampleCase:
+def _case(index: int, example: Example, outcome: Outcome, got: str) -> ExampleCase:
     decisive = example.decisive and outcome != "unsure"
     return ExampleCase(
         index=index,
@@ -118,7 +113,7 @@ def _case(index: int, example: Example, outcome: Outcome, got: str, code: str = 
         got=got,
         outcome=outcome,
         decisive=decisive,
-        note=example.note or (_unsure_note(example, got, code) if outcome == "unsure" else ""),
+        note=example.note or (_unsure_note(example) if outcome == "unsure" else ""),
     )
 
 
@@ -165,7 +160,7 @@ async def _call_examples(
             got = shown_text(observed.message) if observed.status == "error" else ""
             cases.append(_case(i, informing(example, observed.message), "unsure", got))
         else:
-            cases.append(_case(i, example, *_outcome(statement, example, observed, found.code), found.code))
+            cases.append(_case(i, example, *_outcome(statement, example, observed)))
     return cases, seen, next((t for t in targets if t is not None), None)
 
 
@@ -190,11 +185,7 @@ async def run_examples(args: RunExamplesArgs, ctx: ToolContext) -> ToolOutput:
         return ToolOutput(text=_summary(result), data=result)
     pool = await ctx.services.sandbox()
     cases, seen, target = await _run(pool, statement, found, args.candidate)
-    if seen.load_error is not None and (module := missing_module(seen.load_error, found.code)):  # the sandbox's gap
-        note = _MISSING.format(module=module)
-        update = {"outcome": "unsure", "decisive": False, "note": note, "got": shown_text(seen.load_error)}
-        cases = [c.model_copy(update=update) for c in cases]
-    elif seen.load_error is not None:  # nothing ran: every example failed as the program did
+    if seen.load_error is not None:  # nothing ran: every example failed as the program did
         cases = [c.model_copy(update={"outcome": "error", "got": shown_text(seen.load_error)}) for c in cases]
     decisive = [c for c in cases if c.decisive]
     result = RunExamplesResult(
@@ -223,7 +214,7 @@ async def _run(
     assert found.code is not None
     seen = await observe_stdin(pool, found.language, found.code, [e.stdin or "" for e in statement.examples])
     cases = [
-        _case(i, example, *_outcome(statement, example, observed, found.code), found.code)
+        _case(i, example, *_outcome(statement, example, observed))
         for i, (example, observed) in enumerate(zip(statement.examples, seen.observed, strict=True))
     ]
     return cases, seen, None

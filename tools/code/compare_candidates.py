@@ -125,12 +125,10 @@ def compare_runs(
     inputs: Inputs,
     observed: dict[int, list[Observed]],
     duration_s: float,
-    sources: Sequence[str] = (),
 ) -> DifferentialResult:
     """What the runs show: the generated inputs on which the candidates' outputs differ (an input no candidate
     accepts is most likely not a valid one, and is left out), the groups of candidates that agree on every input,
-    and whether each passes the statement's examples (`sources`: each candidate's code, which says whether a failed
-    import is a library the sandbox lacks)."""
+    and whether each passes the statement's examples."""
     present = sorted(observed)
     first_written = len(inputs.runs) - inputs.written
     disagreements = []
@@ -147,10 +145,7 @@ def compare_runs(
     for i in present:
         groups.setdefault(tuple(o.key(statement.any_case) for o in observed[i]), []).append(i)
     passes = [
-        _example_passes(statement, observed[i][: inputs.examples], sources[i] if i < len(sources) else "")
-        if i in observed
-        else None
-        for i in range(candidates)
+        _example_passes(statement, observed[i][: inputs.examples]) if i in observed else None for i in range(candidates)
     ]
     return DifferentialResult(
         style=inputs.style,
@@ -165,9 +160,9 @@ def compare_runs(
     )
 
 
-def _example_passes(statement: Statement, observed: list[Observed], code: str) -> bool | None:
+def _example_passes(statement: Statement, observed: list[Observed]) -> bool | None:
     decided = [
-        example_outcome(example, o, statement.tolerance, statement.any_case, code)[0] in ("passed", "unsure")
+        example_outcome(example, o, statement.tolerance, statement.any_case)[0] in ("passed", "unsure")
         for example, o in zip(statement.examples, observed, strict=False)
         if example.decisive
     ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from judgegraph.tools.code.observe import Observed, missing_module
+from judgegraph.tools.code.observe import Observed
 from judgegraph.tools.code.outcomes import compare_outputs, compare_values
 from judgegraph.tools.code.statement import Example, without_order
 
@@ -20,12 +20,11 @@ def shown_text(text: str) -> str:
 
 
 def example_outcome(
-    example: Example, observed: Observed, tolerance: float | None, any_case: bool = False, code: str = ""
+    example: Example, observed: Observed, tolerance: float | None, any_case: bool = False
 ) -> tuple[Outcome, str]:
-    """How a candidate did on one example (as the statement's judge compares), and what it gave; `code`: the
-    candidate's source, which says whether a failed import is a library the sandbox lacks (`missing_module`)."""
-    if observed.status == "error" and missing_module(observed.message, code):
-        return "unsure", shown_text(observed.message)
+    """How a candidate did on one example (as the statement's judge compares), and what it gave. A run that
+    failed (a library this sandbox lacks among the reasons: `LIBRARY_PACKAGES` names those it has) failed it:
+    what the answer imports is its own choice."""
     if observed.status != "ok":
         return observed.status, shown_text(observed.message)
     if observed.printed:

@@ -4,13 +4,11 @@ runs). The statement's examples and differential testing both read candidates th
 
 from __future__ import annotations
 
-import ast
 import json
-import re
 from dataclasses import dataclass
 from typing import Literal
 
-from judgegraph.sandboxes import LIBRARY_PACKAGES, SandboxPool
+from judgegraph.sandboxes import SandboxPool
 from judgegraph.schema import IOTest
 from judgegraph.settings import CASE_TIMEOUT_S
 from judgegraph.tools.code.language import Language, Program, capturing, read_report
@@ -20,48 +18,6 @@ Status = Literal["ok", "error", "timeout", "not_run"]
 STOP_AFTER_TIMEOUTS = 2
 """An observed run stops after this many timeouts: a program too slow for one input is mostly too slow for the
 next, and each further timeout costs a full time limit to say nothing new."""
-
-
-_MISSING_MODULE = re.compile(r"ModuleNotFoundError: No module named '([\w.]+)'")
-
-
-JUDGE_MODULES = frozenset(
-    "numpy scipy networkx sortedcontainers more_itertools shapely bitarray pulp mpmath pandas z3 sklearn ortools "
-    "atcoder torch polars lightgbm gmpy2 numba sympy".split()
-)
-"""The libraries contest and LeetCode judges install for Python answers (AtCoder's list, LeetCode's
-sortedcontainers)."""
-SANDBOX_MODULES = frozenset(package.removeprefix("python3-") for package in LIBRARY_PACKAGES)
-"""Those this sandbox has (numpy, sortedcontainers, sympy): failing to import one is the answer's doing."""
-
-
-def missing_module(message: str, code: str) -> str | None:
-    """The library a Python run failed to import, where its absence says nothing about the answer: the run failed
-    on importing it, the answer's source imports it (read from `code`, never from what the run printed: an answer
-    can print or raise any error it likes), and a judge's environment has it where this sandbox does not. Any
-    other module an answer cannot import is its own doing (a judge fails it too)."""
-    m = _MISSING_MODULE.search(message)
-    if m is None:
-        return None
-    module = m.group(1).split(".")[0]
-    if module not in JUDGE_MODULES - SANDBOX_MODULES or module not in imported_modules(code):
-        return None
-    return module
-
-
-def imported_modules(code: str) -> frozenset[str]:
-    """The top-level modules a Python source imports by statement (none where it does not parse)."""
-    try:
-        tree = ast.parse(code)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return frozenset()
-    found: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            found.update(alias.name.split(".")[0] for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            found.add(node.module.split(".")[0])
-    return frozenset(found)
 
 
 @dataclass(frozen=True)
