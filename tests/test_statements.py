@@ -106,8 +106,18 @@ def test_order_counts_only_where_the_statement_says_it_does() -> None:
     # a LeetCode list answer whose order the statement does not fix: the site's checker may ignore it
     assert [e.order for e in unsaid.examples] == ["unstated", "unstated"]
     example = unsaid.examples[0]
-    assert example_outcome(example, Observed("ok", value=[3, 1, 12, 0, 0]), None)[0] == "unsure"
+    # the expected list arranges the argument's items: the order is the task, so an order alone fails
+    assert example_outcome(example, Observed("ok", value=[3, 1, 12, 0, 0]), None)[0] == "failed"
+    assert example_outcome(example, Observed("ok", value=[0, 1, 0, 3, 12]), None)[0] == "failed"  # as it came
     assert example_outcome(example, Observed("ok", value=[1, 3, 12, 0, 1]), None)[0] == "failed"
+    duplicates = read_statement(
+        "Given an integer array nums, return all the integers that appear twice.\n\nExample 1:\n"
+        "Input: nums = [4,3,2,7,8,2,3,1]\nOutput: [2,3]\n\nclass Solution:\n"
+        "    def findDuplicates(self, nums: List[int]) -> List[int]:\n"
+    ).examples[0]
+    assert duplicates.order == "unstated"  # items found, not arranged: the site's checker may ignore the order
+    assert example_outcome(duplicates, Observed("ok", value=[3, 2]), None)[0] == "unsure"
+    assert example_outcome(duplicates, Observed("ok", value=[2, 4]), None)[0] == "failed"
     free = said.examples[0]
     assert example_outcome(free, Observed("ok", value=[0, 0, 12, 3, 1]), None)[0] == "passed"
     assert example_outcome(free, Observed("ok", value=[0, 12, 3, 1]), None)[0] == "failed"

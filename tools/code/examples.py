@@ -33,7 +33,16 @@ def example_outcome(
     if example.order == "free":
         return compare_values(without_order(example.expected), without_order(value), tolerance), shown_text(repr(value))
     outcome = compare_values(example.expected, value, tolerance)
-    reordered = example.order == "unstated" and outcome == "failed"  # the same items in another order?
+    reordered = example.order == "unstated" and outcome == "failed" and not _arranges_an_argument(example)
     if reordered and compare_values(without_order(example.expected), without_order(value), tolerance) == "passed":
-        outcome = "unsure"
+        outcome = "unsure"  # the same items in another order, where the order may not count
     return outcome, shown_text(repr(value))
+
+
+def _arranges_an_argument(example: Example) -> bool:
+    """Whether the expected list is an argument's items arranged anew (reversed, rotated, shuffled, sorted): the
+    order is then what the task is about, so a difference in order alone fails (a wrong answer that returns its
+    argument as it came once turned its failure into "inform only")."""
+    expected = without_order(example.expected)
+    arguments = [*example.args, *example.kwargs.values()]
+    return any(isinstance(a, list | tuple) and without_order(a) == expected for a in arguments)
