@@ -74,14 +74,22 @@ def _weighted(items: list[CriterionResult], policies: Policies, by_reliability: 
 
 @aggregations.decorator("all_pass")
 def all_pass(request: JudgeRequest, criteria: list[CriterionResult], policies: Policies) -> Verdict | None:
-    """A candidate passes when every check on it passed; the one candidate that passes wins."""
+    """A candidate passes when every check on it passed; the one candidate that passes wins. A candidate that
+    fails one scores what its conclusive checks give it (the share of tests passed, say): a check that only
+    supports (a statement example passed) never adds credit to a response the evidence decided against."""
     per = _by_candidate(request, criteria)
     if per is None:
         return None
-    scores = [fmean(c.score or 0.0 for c in per[i]) for i in range(len(per))]
     passed = [i for i in range(len(per)) if all(c.passed for c in per[i])]
+    scores = [_earned(per[i], i in passed) for i in range(len(per))]
     winner = passed[0] if len(passed) == 1 else None
     return _verdict(request, scores, criteria, winner, _all_pass_rationale(request, per, passed))
+
+
+def _earned(checks: list[CriterionResult], passed: bool) -> float:
+    """A candidate's mean score over its checks; over its conclusive ones only where it failed one."""
+    counted = checks if passed else [c for c in checks if c.conclusive]
+    return fmean(c.score or 0.0 for c in counted) if counted else 0.0
 
 
 def _all_pass_rationale(request: JudgeRequest, per: dict[int, list[CriterionResult]], passed: list[int]) -> str:

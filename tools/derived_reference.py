@@ -95,8 +95,9 @@ def derived_reference_criterion(result: ToolResult, data: DerivedReferenceResult
     program reproduced (where another candidate's was) decides against. A pass supports, never proves."""
     if data.decisive:
         passed, score = data.matches, data.derived.share if data.matches else 0.0
-    elif data.outvoted or data.support > 0:
-        passed, score = not data.outvoted, data.support / max(1, data.derived.samples)
+    elif data.outvoted or data.support > 0:  # an outvoted answer scores 0, whatever support it had
+        passed = not data.outvoted
+        score = data.support / max(1, data.derived.samples) if passed else 0.0
     else:
         return None
     criterion = candidate_criterion(result, "matches_derived_reference", data.candidate, passed, score)

@@ -98,11 +98,12 @@ def follow_oracle(request: JudgeRequest, results: list[ToolResult]) -> list[Tool
 
 @reads(OracleCheckResult)
 def oracle_criterion(result: ToolResult, data: OracleCheckResult) -> CriterionResult | None:
-    """Differing from a majority-derived output decides against; agreeing everywhere supports, never proves."""
+    """Differing from a majority-derived output decides against (scoring 0, as every evidence that only decides
+    against does); agreeing everywhere supports, never proves."""
     if data.decisive == 0:
         return None
     passed = data.disagrees == 0
-    score = 1.0 - data.disagrees / data.decisive
+    score = float(passed)
     criterion = candidate_criterion(result, "agrees_with_derived_oracle", data.candidate, passed, score)
     return criterion.model_copy(update={"conclusive": False}) if passed else criterion
 
@@ -164,7 +165,9 @@ async def _oracle(
     any_case = read_statement(ctx.request.prompt).any_case
     out: list[tuple[Observed | None, int, str]] = []
     for k in range(len(inputs)):
-        row = [run[k] for run in runs if run[k].status == "ok"]
+        # a program that printed nothing answered nothing: it is no vote (a reply that is no program, run as one,
+        # printed nothing k times and made a majority every candidate differed from)
+        row = [run[k] for run in runs if run[k].status == "ok" and not (run[k].printed and not run[k].output.strip())]
         counts = Counter(o.key(any_case) for o in row)
         if not counts:
             out.append((None, 0, "<no oracle program ran>"))

@@ -78,15 +78,16 @@ def plan_run_examples(request: JudgeRequest) -> list[ToolCall]:
 
 @reads(RunExamplesResult)
 def run_examples_criterion(result: ToolResult, data: RunExamplesResult) -> CriterionResult | None:
-    """A failed decisive example decides against, as does answering them from a table of them; passing every
-    decisive one otherwise supports, never proves."""
+    """A failed decisive example decides against (scoring 0: a share of examples passed would pay a wrong answer
+    more than a right one, whose passing only supports and abstains), as does answering them from a table of
+    them; passing every decisive one otherwise supports, never proves."""
     if data.decisive == 0:
         return None
     if data.special_cased:
         detail = "answers the statement's examples from a table of them (their inputs and outputs, written in)"
         return candidate_criterion(result, "passes_statement_examples", data.candidate, False, 0.0, detail)
     failed = data.failed > 0
-    score = 1.0 - data.failed / data.decisive
+    score = 0.0 if failed else 1.0
     criterion = candidate_criterion(result, "passes_statement_examples", data.candidate, not failed, score)
     return criterion if failed else criterion.model_copy(update={"conclusive": False})
 
