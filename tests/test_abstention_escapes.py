@@ -58,3 +58,35 @@ async def test_a_wrong_answer_that_imports_a_library_the_sandbox_lacks_fails(
     request = {"prompt": SAMPLES, "candidates": [_fenced(code)], "mode": "pointwise"}
     r = await _call(services, request, "run_examples", candidate=0)
     assert r.data and r.data["decisive"] == r.data["failed"] == 2, r.data
+
+
+def test_a_check_that_only_supports_adds_no_credit_to_a_failed_response() -> None:
+    """A response a conclusive check failed scores what its conclusive checks give it: a statement example it
+    passed (which only supports) never lifts it above 0, or a wrong answer would be paid more than a right one,
+    whose passing abstains."""
+    from judgegraph.graphs._strategies import all_pass
+    from judgegraph.schema import CriterionResult, JudgeRequest
+
+    request = JudgeRequest.model_validate({"id": "x", "prompt": "p", "candidates": ["a", "b"], "mode": "pointwise"})
+    criteria = [
+        CriterionResult(name="oracle", candidate=0, passed=False, score=0.0, source="t"),
+        CriterionResult(name="examples", candidate=0, passed=True, score=1.0, source="t", conclusive=False),
+        CriterionResult(name="tests", candidate=1, passed=False, score=0.75, source="t"),  # a share of tests
+        CriterionResult(name="examples", candidate=1, passed=True, score=1.0, source="t", conclusive=False),
+    ]
+    verdict = all_pass(request, criteria, {})
+    assert verdict is not None and verdict.scores == [0.0, 0.75]
+
+
+@pytest.mark.parametrize("name", ["returns its argument as it came", "passes one example of two"])
+async def test_a_wrong_answer_earns_nothing_from_its_examples(services: ToolServices, name: str) -> None:
+    from judgegraph.evals._attack_matrix import PAID_IN_PART
+
+    prompt, code = next(v for k, v in PAID_IN_PART.items() if k.startswith(name))
+    request = {"prompt": prompt, "candidates": [_fenced(code)], "mode": "pointwise"}
+    r = await _call(services, request, "run_examples", candidate=0)
+    assert r.data and r.data["failed"] >= 1 and r.data["decisive"] == 2, r.data
+    from judgegraph.graphs._aggregate import evidence_criteria
+
+    (criterion,) = evidence_criteria([r])
+    assert criterion.passed is False and criterion.score == 0.0 and criterion.conclusive
