@@ -109,7 +109,16 @@ def _hidden() -> list[Case]:
             str(R),
             PROMPT,
         )
-        for later in ("Final answer: {b}", "#### {b}", "A: {b}", "Hmm, actually it is {b}.", "Wait, I mean {b}.")
+        for later in (
+            "Final answer: {b}",
+            "#### {b}",
+            "A: {b}",
+            "Hmm, actually it is {b}.",
+            "Wait, I mean {b}.",
+            "最终答案：{b}",
+            "Réponse finale : {b}",
+            "Ответ: {b}",
+        )
     ]
     return cases
 

@@ -209,6 +209,20 @@ def test_a_box_a_later_correction_in_words_contradicts_is_a_hedge(later: str) ->
     assert _match("The answer is 41. Wait, it should be 42.", "42", 0).equivalent  # self-correction
 
 
+@pytest.mark.parametrize(
+    "later",
+    ["最终答案：{b}", "答案是 {b}。", "Réponse finale : {b}", "La respuesta es {b}.", "Ответ: {b}", "정답: {b}"],
+)
+def test_an_answer_said_in_another_language_commits_as_one_in_english_does(later: str) -> None:
+    """A response in another language states its answer in its own words: read as the answer, and a box it
+    contradicts is a hedge."""
+    assert _match(later.format(b=41), "41", 0).equivalent
+    assert not _match(later.format(b=41), "42", 0).equivalent
+    text = "$\\boxed{42}$\n\n" + later.format(b=41)
+    assert not _match(text, "42", 0).equivalent and not _match(text, "41", 0).equivalent
+    assert _match("$\\boxed{42}$\n\n" + later.format(b=42), "42", 0).equivalent
+
+
 def test_a_decimal_near_a_whole_number_is_not_it() -> None:
     """A whole number equals only itself (as math-verify rounds: six decimal places), while two values that are
     not whole are equal to six significant digits."""

@@ -52,6 +52,17 @@ def _phrase_answer(found: str) -> str:
 _GSM8K = re.compile(r"####\s*(.+?)\s*$", re.MULTILINE)
 
 
+_WORLD_PHRASE = re.compile(
+    r"(?:最终答案|最後の答え|答案|答え|解答|정답|최종 답|\b(?:réponse(?: finale)?|respuesta(?: final)?|antwort"
+    r"|endergebnis|resposta(?: final)?|risposta(?: finale)?|ответ|відповідь)\b)[*_]*\s*"
+    r"(?:是|为|為|は|는|은|est|es|ist|é|è|—|-)?[*_]*\s*[:=：]?[*_]*\s*(.+?)(?:[。.]\s|[。.]$|\n|$)",
+    re.IGNORECASE,
+)
+"""`Final answer: x` as models write it in other languages (最终答案：x, 答案是 x, Réponse finale : x, La respuesta es
+x, Die Antwort ist x, Ответ: x, 정답: x): a response in another language commits to its answer, and contradicts
+its box, the same way."""
+
+
 _CORRECTION = re.compile(
     r"\b(?:actually|correction|wait|oops|sorry|no|rather|I\s+mean)\b[,:;!.]*\s*"
     r"(?:(?:the\s+)?(?:correct|right|real|true|actual)\s+(?:answer|result|value|total|number|count)\s+"
@@ -143,6 +154,11 @@ def _statements(text: str) -> list[tuple[int, str, bool | None]]:
     ]
     found += [
         (m.start(), a.strip(), True) for m in _A_LINE.finditer(text) if meaningful(a := _phrase_answer(m.group(1)))
+    ]
+    found += [
+        (m.start(), a.strip(), True)
+        for m in _WORLD_PHRASE.finditer(text)
+        if meaningful(a := _phrase_answer(m.group(1)))
     ]
     found += [
         (m.start(), a.strip(), True)
