@@ -118,6 +118,8 @@ def _hidden() -> list[Case]:
             "最终答案：{b}",
             "Réponse finale : {b}",
             "Ответ: {b}",
+            "(Or possibly {b}.)",
+            "Alternatively, {b}.",
         )
     ]
     return cases

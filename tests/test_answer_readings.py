@@ -223,6 +223,31 @@ def test_an_answer_said_in_another_language_commits_as_one_in_english_does(later
     assert _match("$\\boxed{42}$\n\n" + later.format(b=42), "42", 0).equivalent
 
 
+@pytest.mark.parametrize(
+    ("text", "reference", "matches"),
+    [
+        ("\\boxed{D}\n\nFinal answer: C", "D", False),  # a choice's letter is a value a statement can contradict
+        ("\\boxed{D} (or C)", "D", False),
+        ("The answer is: D.\n\n(Or possibly C.)", "D", False),
+        ("\\boxed{42} (or 41)", "42", False),
+        ("\\boxed{42}, or maybe 41", "42", False),
+        ("$\\boxed{42}$ or $41$", "42", False),
+        ("\\boxed{42}\n\nAlternatively, 41.", "42", False),
+        ("\\boxed{42}. It could also be 41.", "42", False),
+        ("The answer is 42.\n\n(Or possibly 41.)", "42", False),
+        # the same value again, words about it, and an "or" inside a sentence that explains: one answer
+        ("\\boxed{\\frac{1}{2}} (or 0.5)", "\\frac{1}{2}", True),
+        ("\\boxed{42} (or 42 jars)", "42", True),
+        ("\\boxed{42}. Or, in words, forty-two.", "42", True),
+        ("\\boxed{42} or more", "42", True),
+        ("\\boxed{7}\n\nThis holds whether x is 3 or 4.", "7", True),
+        ("\\boxed{A}. I hope the answer is correct.", "A", True),
+    ],
+)
+def test_an_answer_offered_beside_the_final_one_is_a_hedge(text: str, reference: str, matches: bool) -> None:
+    assert _match(text, reference, 0).equivalent is matches
+
+
 def test_a_decimal_near_a_whole_number_is_not_it() -> None:
     """A whole number equals only itself (as math-verify rounds: six decimal places), while two values that are
     not whole are equal to six significant digits."""

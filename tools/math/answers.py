@@ -127,6 +127,7 @@ def final_answer(text: str) -> FinalAnswer | None:
         if not boxed:
             return None
         later = [a for start, a, says in statements if says is not False and start >= box_end and _states_value(a)]
+        later += _alternatives(text, box_end)
         if later and not _same_statement(boxed, later[-1]):
             return FinalAnswer(f"{boxed} \\text{{ or }} {later[-1]}", True)
         return FinalAnswer(boxed, True)
@@ -134,8 +135,11 @@ def final_answer(text: str) -> FinalAnswer | None:
     if gsm:
         return FinalAnswer(gsm[-1][1], True)
     if statements:
-        _, answer, says = statements[-1]
-        return FinalAnswer(answer, bool(says))
+        start, answer, says = statements[-1]
+        offered = [
+            a for a in _alternatives(text, text.find(answer, start) + len(answer)) if not _same_statement(answer, a)
+        ]
+        return FinalAnswer(f"{answer} \\text{{ or }} {offered[-1]}" if offered else answer, bool(says))
     line = _final_line(text)
     if line is None:
         return None
@@ -169,9 +173,39 @@ def _statements(text: str) -> list[tuple[int, str, bool | None]]:
 
 
 def _states_value(statement: str) -> bool:
-    """Whether an answer statement after a box states a value of its own (`Final answer: 41`), not a word about
-    the box (`I hope the answer is correct`)."""
+    """Whether an answer statement after a box states a value of its own (`Final answer: 41`, a choice's letter
+    `Final answer: C`), not a word about the box (`I hope the answer is correct`)."""
+    if re.fullmatch(r"[*_\s]*\(?[A-J]\)?[.)]?[*_\s]*", statement):
+        return True
     return bool(re.search(r"[\d$\\]", statement)) or read(normalize(statement)).value is not None
+
+
+_ALTERNATIVE = re.compile(
+    r"(?:\(\s*|\b)(?:or(?:\s+(?:possibly|maybe|perhaps|else))?|alternatively|it\s+(?:could|might|may)\s+(?:also\s+)?be)"
+    r"\b[,:]?\s*([^()\n]{1,60}?)\s*(?:\)|[.;!?](?:\s|$)|\n|$)",
+    re.IGNORECASE,
+)
+"""An answer offered beside the final one (`\\boxed{42} (or 41)`, `... Alternatively, 41.`, `It could also be
+41.`): where it states another value, the response commits to two answers, a hedge."""
+_ALTERNATIVE_CHARS = 2000
+"""How far past the final answer an alternative is looked for (a bound on the reader's work)."""
+
+
+def _alternatives(text: str, after: int) -> list[str]:
+    """The values offered as alternatives after position `after`, in order: right after the answer (`42 (or
+    41)`, `42, or maybe 41`) or opening a sentence of their own (`Alternatively, 41.`), never an "or" inside
+    a sentence that explains (`whether x is 3 or 4`)."""
+    tail = text[after : after + _ALTERNATIVE_CHARS]
+    found = []
+    for m in _ALTERNATIVE.finditer(tail):
+        before = tail[: m.start()]
+        right_after = not before.strip(" \t$.,;:*_")
+        if (right_after or _SENTENCE_END.search(before)) and _states_value(a := m.group(1).strip(" $*_")):
+            found.append(a)
+    return found
+
+
+_SENTENCE_END = re.compile(r"(?:[.!?]\s+|\n\s*)$")
 
 
 def _same_statement(boxed: str, statement: str) -> bool:
