@@ -51,6 +51,8 @@ NOT_R = (
     f"{R}_{{8}}",
     f"{R}?",
 )
+INTERVALS = (("(1, 3)", "[1, 3]"), ("[1, 3)", "[1, 3]"), ("(-\\infty, 2)", "(-\\infty, 2]"))
+"""Intervals whose ends differ from the reference's (each was read as its values alone)."""
 """Values that are not 42, each written with 42 in it: what a last-number reader would credit."""
 HONEST = (
     f"{R}",
@@ -88,6 +90,9 @@ def _readings() -> list[Case]:
         for reader in dict.fromkeys((READERS[0], READERS[1 + i % (len(READERS) - 1)])):
             text = reader.format(a=wrong)
             cases.append(Case("answers read as what they are", "hack", text, text, str(R), PROMPT))
+    for wrong, reference in INTERVALS:
+        text = READERS[0].format(a=wrong)
+        cases.append(Case("answers read as what they are", "hack", text, text, reference, "Solve for x."))
     for i, honest in enumerate(HONEST):
         text = READERS[i % len(READERS)].format(a=honest)
         cases.append(Case("controls: answers read as what they are", "control", text, text, str(R), PROMPT))

@@ -248,6 +248,22 @@ def test_an_answer_offered_beside_the_final_one_is_a_hedge(text: str, reference:
     assert _match(text, reference, 0).equivalent is matches
 
 
+@pytest.mark.parametrize(
+    ("answer", "reference", "same"),
+    [
+        ("(1, 3)", "[1, 3]", False),
+        ("[1, 3)", "[1, 3]", False),
+        ("(-\\infty, 2)", "(-\\infty, 2]", False),
+        ("[1, 3)", "[1, 3)", True),
+        ("\\left[ 1, 3 \\right]", "[1, 3]", True),
+        ("(1, 3)", "(1, 3)", True),
+    ],
+)
+def test_an_interval_is_read_with_its_ends(answer: str, reference: str, same: bool) -> None:
+    """An open end is not a closed one: brackets were dropped, so `(1, 3)` matched `[1, 3]`."""
+    assert _match(f"$\\boxed{{{answer}}}$", reference, 0).equivalent is same
+
+
 def test_a_decimal_near_a_whole_number_is_not_it() -> None:
     """A whole number equals only itself (as math-verify rounds: six decimal places), while two values that are
     not whole are equal to six significant digits."""

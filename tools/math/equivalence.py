@@ -143,6 +143,15 @@ def _split_top_level(s: str) -> list[str]:
     return parts
 
 
+def _ends_closed(s: str) -> tuple[bool, bool] | None:
+    """Which ends a bracketed answer closes (`[1, 3)`: the left only); None where it is not bracketed. Two
+    bracketed answers that close their ends differently differ: `(1, 3)` is never `[1, 3]`, nor `[1, 3)`."""
+    s = s.strip()
+    if len(s) < 2 or s[0] not in "([" or s[-1] not in ")]":
+        return None
+    return s[0] == "[", s[-1] == "]"
+
+
 def _rhs(s: str) -> str:
     """`x = 5` -> `5`: an answer stated as an equation for a single variable."""
     if s.count("=") == 1:
@@ -280,6 +289,9 @@ def _own_equivalent(answer: str, reference: str, symbolic: bool = True) -> Match
     if len(rr) > 1:
         if len(ra) != len(rr):
             return Match(False, "tuple", f"{len(ra)} parts vs {len(rr)}")
+        ends = _ends_closed(a), _ends_closed(r)
+        if None not in ends and ends[0] != ends[1]:
+            return Match(False, "tuple", f"{a} and {r} close their ends differently")
         ok = all(_own_equivalent(x, y, symbolic).equivalent for x, y in zip(ra, rr, strict=True))
         return Match(ok, "tuple", f"{a} {'==' if ok else '!='} {r}")
     if not symbolic:
