@@ -64,7 +64,7 @@ its box, the same way."""
 
 
 _CORRECTION = re.compile(
-    r"\b(?:actually|correction|wait|oops|sorry|no|rather|I\s+mean)\b[,:;!.]*\s*"
+    r"\b(?:actually|correction|wait|oops|sorry|no(?=[,!.])|rather|I\s+mean)\b[,:;!.]*\s*"
     r"(?:(?:the\s+)?(?:correct|right|real|true|actual)\s+(?:answer|result|value|total|number|count)\s+"
     r"(?:is|should\s+be|would\s+be)|it(?:'s|\u2019s|\s+is|\s+should\s+be|\s+would\s+be)|(?:that|this)\s+should\s+be"
     r"|make\s+(?:that|it)|(?:it\s+)?should\s+be|I\s+(?:get|mean)|we\s+get)\b[*_]*\s*[:=]?\s*(.+?)(?:\.\s|\.$|\n|$)",
@@ -159,17 +159,38 @@ def _statements(text: str) -> list[tuple[int, str, bool | None]]:
     found += [
         (m.start(), a.strip(), True) for m in _A_LINE.finditer(text) if meaningful(a := _phrase_answer(m.group(1)))
     ]
-    found += [
-        (m.start(), a.strip(), True)
-        for m in _WORLD_PHRASE.finditer(text)
-        if meaningful(a := _phrase_answer(m.group(1)))
-    ]
-    found += [
-        (m.start(), a.strip(), True)
-        for m in _CORRECTION.finditer(text)
-        if read(normalize(a := _phrase_answer(m.group(1)))).value is not None
-    ]
+    lowered = text.lower()  # the rarer statements are looked for only where one of their words stands
+    if any(word in lowered for word in _WORLD_WORDS):
+        found += [
+            (m.start(), a.strip(), True)
+            for m in _WORLD_PHRASE.finditer(text)
+            if meaningful(a := _phrase_answer(m.group(1)))
+        ]
+    if any(word in lowered for word in _CORRECTION_WORDS):
+        found += [
+            (m.start(), a.strip(), True)
+            for m in _CORRECTION.finditer(text)
+            if read(normalize(a := _phrase_answer(m.group(1)))).value is not None
+        ]
     return sorted(found, key=lambda f: f[0])
+
+
+_WORLD_WORDS = (
+    "答案",
+    "答え",
+    "解答",
+    "정답",
+    "최종 답",
+    "réponse",
+    "respuesta",
+    "antwort",
+    "endergebnis",
+    "resposta",
+    "risposta",
+    "ответ",
+    "відповідь",
+)
+_CORRECTION_WORDS = ("actually", "correction", "wait", "oops", "sorry", "no,", "no!", "no.", "rather", "i mean")
 
 
 def _states_value(statement: str) -> bool:

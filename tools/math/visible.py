@@ -69,11 +69,16 @@ def visible(text: str) -> str:
     text's length."""
     text = _ZERO_WIDTH.sub("", text)
     text = _UNSEEN_BLOCKS.sub("\n", text)
-    text = _FOLDED.sub(lambda m: m.group(1) or "", text)
-    text = _indented_code(text)
-    text = _CODE_SPAN.sub(lambda m: "" if _LATEX_SOURCE.search(m.group(2)) else m.group(0), text)
-    text = _DISPLAY_MATH.sub(lambda m: _LATEX_COMMENT.sub("", m.group(0)), text)
-    text = _TEXT_TAG.sub(" ", _hidden_elements(text))
+    # each pass below runs only where its mark stands (a rule reward reads every rollout: most have none)
+    if "<" in text:
+        text = _FOLDED.sub(lambda m: m.group(1) or "", text)
+        text = _TEXT_TAG.sub(" ", _hidden_elements(text))
+    if "\n    " in text or "\n\t" in text:
+        text = _indented_code(text)
+    if "`" in text:
+        text = _CODE_SPAN.sub(lambda m: "" if _LATEX_SOURCE.search(m.group(2)) else m.group(0), text)
+    if "%" in text:
+        text = _DISPLAY_MATH.sub(lambda m: _LATEX_COMMENT.sub("", m.group(0)), text)
     text = _remove_braced(text, _PHANTOM)
     return _remove_switched(text)
 
