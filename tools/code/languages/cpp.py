@@ -39,6 +39,8 @@ _COMMENT_OR_STRING = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\
 _OPERATOR = re.compile(r"\boperator\s*(==|!=|<=>|<=|>=|<|>|!)\s*\(([^()]*)\)")
 _OWN_TYPE = re.compile(r"\b(?:struct|class|enum|union)\s+(\w+)")
 _NOT_FUNCTIONS = {
+    "assert",
+    "static_assert",
     "if",
     "for",
     "while",
