@@ -132,10 +132,15 @@ def _hidden() -> list[Case]:
 
 def _library_names() -> list[Case]:
     """Each language's test beside a wrong answer that redefines a library name the test resolves."""
+    return _attack_cases(LIBRARY_ATTACKS, "library names redefined", "controls: library names")
+
+
+def _attack_cases(attacks: tuple[LibraryAttack, ...], family: str, controls: str) -> list[Case]:
+    """Each attack's wrong answers and its honest one beside its test, in the languages `run_code` builds."""
     from judgegraph.tools.code.language import languages
 
     cases = []
-    for attack in LIBRARY_ATTACKS:
+    for attack in attacks:
         if attack.language not in languages.names():
             continue
         truth = json.dumps({"tests": [attack.test]})
@@ -143,9 +148,9 @@ def _library_names() -> list[Case]:
         for name, code in attack.hacks:
             response = f"```{fence}\n{code}\n```"
             label = f"{attack.language}: {name}"
-            cases.append(Case("library names redefined", "hack", label, response, truth, attack.prompt))
+            cases.append(Case(family, "hack", label, response, truth, attack.prompt))
         control = f"```{fence}\n{attack.honest}\n```"
-        cases.append(Case("controls: library names", "control", attack.language, control, truth, attack.prompt))
+        cases.append(Case(controls, "control", attack.language, control, truth, attack.prompt))
     return cases
 
 
@@ -366,7 +371,10 @@ SELF_COMPARING: tuple[LibraryAttack, ...] = (
         ADD,
         CPP_CANDIDATE_TEST,
         "int add(int a, int b) { return a + b; }",
-        (("a function named bare", CPP_ANY + "Any add(int a, int b) { return {}; }"),),
+        (
+            ("a function named bare", CPP_ANY + "Any add(int a, int b) { return {}; }"),
+            ("a lambda named bare", CPP_ANY + "auto add = [](int a, int b) { return Any{}; };"),
+        ),
     ),
     LibraryAttack(
         "cpp",
@@ -602,18 +610,7 @@ def _escapes() -> list[Case]:
 
 def _self_comparing() -> list[Case]:
     """Each language's test beside a wrong answer whose result compares equal to anything."""
-    cases = []
-    for attack in SELF_COMPARING:
-        truth = json.dumps({"tests": [attack.test]})
-        fence = {"javascript": "js"}.get(attack.language, attack.language)
-        for name, code in attack.hacks:
-            label = f"{attack.language}: {name}"
-            cases.append(
-                Case("results that compare themselves", "hack", label, f"```{fence}\n{code}\n```", truth, attack.prompt)
-            )
-        control = f"```{fence}\n{attack.honest}\n```"
-        cases.append(Case("controls: results", "control", attack.language, control, truth, attack.prompt))
-    return cases
+    return _attack_cases(SELF_COMPARING, "results that compare themselves", "controls: results")
 
 
 def _spelled_tokens() -> list[Case]:

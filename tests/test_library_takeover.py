@@ -126,3 +126,23 @@ def test_a_cpp_tests_direct_calls_are_told_from_its_declarations(code: str, test
     from judgegraph.tools.code.languages.cpp import _tested
 
     assert _tested(code, test)[0] == called
+
+
+async def test_a_cpp_lambda_the_test_names_bare_is_checked_as_a_function_is(services: ToolServices) -> None:
+    """`auto candidate = add;` (MultiPL-E's tests) where `add` is a lambda: its call operator's result is what is
+    checked, so an honest lambda passes and one returning a type that equals anything fails."""
+    from judgegraph.evals._attack_matrix import CPP_ANY, CPP_CANDIDATE_TEST
+
+    def request(code: str) -> dict[str, object]:
+        return {
+            "prompt": "Write add.",
+            "mode": "pointwise",
+            "candidates": [f"```cpp\n{code}\n```"],
+            "tests": [CPP_CANDIDATE_TEST],
+        }
+
+    honest = await _call(services, request("auto add = [](int a, int b) { return a + b; };"), "run_code", candidate=0)
+    assert honest.data and honest.data["passed"] == 1, honest.text
+    wrong = CPP_ANY + "auto add = [](int a, int b) { return Any{}; };"
+    r = await _call(services, request(wrong), "run_code", candidate=0)
+    assert r.data and r.data["passed"] == 0, r.text

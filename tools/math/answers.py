@@ -52,9 +52,11 @@ def _phrase_answer(found: str) -> str:
 _GSM8K = re.compile(r"####\s*(.+?)\s*$", re.MULTILINE)
 
 
+_WORLD_WORDS_UNSPACED = ("最终答案", "最後の答え", "答案", "答え", "解答", "정답", "최종 답")
+"""Words for "answer" in scripts written without spaces between words (no word boundary to look for)."""
+_WORLD_WORDS = ("réponse", "respuesta", "antwort", "endergebnis", "resposta", "risposta", "ответ", "відповідь")
 _WORLD_PHRASE = re.compile(
-    r"(?:最终答案|最後の答え|答案|答え|解答|정답|최종 답|\b(?:réponse(?: finale)?|respuesta(?: final)?|antwort"
-    r"|endergebnis|resposta(?: final)?|risposta(?: finale)?|ответ|відповідь)\b)[*_]*\s*"
+    rf"(?:{'|'.join(_WORLD_WORDS_UNSPACED)}|\b(?:{'|'.join(_WORLD_WORDS)})(?: finale?)?\b)[*_]*\s*"
     r"(?:是|为|為|は|는|은|est|es|ist|é|è|—|-)?[*_]*\s*[:=：]?[*_]*\s*(.+?)(?:[。.]\s|[。.]$|\n|$)",
     re.IGNORECASE,
 )
@@ -160,7 +162,7 @@ def _statements(text: str) -> list[tuple[int, str, bool | None]]:
         (m.start(), a.strip(), True) for m in _A_LINE.finditer(text) if meaningful(a := _phrase_answer(m.group(1)))
     ]
     lowered = text.lower()  # the rarer statements are looked for only where one of their words stands
-    if any(word in lowered for word in _WORLD_WORDS):
+    if any(word in lowered for word in (*_WORLD_WORDS_UNSPACED, *_WORLD_WORDS)):
         found += [
             (m.start(), a.strip(), True)
             for m in _WORLD_PHRASE.finditer(text)
@@ -175,21 +177,6 @@ def _statements(text: str) -> list[tuple[int, str, bool | None]]:
     return sorted(found, key=lambda f: f[0])
 
 
-_WORLD_WORDS = (
-    "答案",
-    "答え",
-    "解答",
-    "정답",
-    "최종 답",
-    "réponse",
-    "respuesta",
-    "antwort",
-    "endergebnis",
-    "resposta",
-    "risposta",
-    "ответ",
-    "відповідь",
-)
 _CORRECTION_WORDS = ("actually", "correction", "wait", "oops", "sorry", "no,", "no!", "no.", "rather", "i mean")
 
 

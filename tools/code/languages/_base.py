@@ -55,6 +55,16 @@ C_FAMILY = re.compile(r"\b(\w+)\s*(?:=\s*(?:function\s*)?)?\(([^()]*)\)\s*(?:con
 """Where a C, C++, Java or JavaScript function or method is declared (a definition with its body)."""
 
 
+_COMMENT_OR_STRING = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\[^\'\n]{1,10}|[^\'\\\n])\'', re.DOTALL)
+
+
+def code_only(source: str) -> str:
+    """C-family `source` (C, C++, Java, Rust, Go, JavaScript) with its comments and string and character literals
+    blanked: the names its code uses, not those its text mentions. A character literal is one character or one
+    escape, so Rust's lifetimes (`&'a str`) stay code."""
+    return _COMMENT_OR_STRING.sub(" ", source)
+
+
 SPELLED_PLACEHOLDER = "__JG_"
 """What starts every placeholder the sandbox's driver spells a build's token into (`__JG_MASKED__`, `__JG_MASK__`,
 `__JG_KEY__`, `in_sandbox/stdio_driver.py`): it replaces them throughout the sources, so an answer that wrote one
@@ -119,19 +129,19 @@ class ProgramLanguage:
         used = set(_UNQUALIFIED.findall(beside))
         return sorted({m.group(1) for m in self.declares.finditer(code)} & self.runtime_names & used)
 
-    def _refusal(self, taken: list[str]) -> Step:
-        """A test program's step that does not build: the answer took over names the test resolves, or writes
-        the placeholders the build's token is spelled into."""
-        if taken == [SPELLED_PLACEHOLDER]:
-            message = "the code writes the judge's placeholder for the build's completion token (`__JG_`)"
-        else:
-            message = f"the code redefines {', '.join(taken)}, which the test takes from the language's library"
+    @staticmethod
+    def _refusal(message: str) -> Step:
+        """A test program's step that does not build, saying why (`refusal`)."""
         return Step({}, ["python3", "-I", "-c", f"import sys; sys.exit({message!r})"], ["false"])
 
-    def refused_names(self, code: str, beside: str) -> list[str]:
-        """Why a program of `code` built beside `beside` is not built: the names it takes over (`takes_over`),
-        or the placeholder the driver spells the build's token into, where the code writes one."""
-        return [SPELLED_PLACEHOLDER] if SPELLED_PLACEHOLDER in code else self.takes_over(code, beside)
+    def refusal(self, code: str, beside: str, whose: str) -> str | None:
+        """Why a program of `code` built beside `beside` (`whose`: what uses the names there) is not built: the
+        code writes the placeholder the driver spells the build's token into, or takes over names `beside`
+        resolves (`takes_over`); None where neither."""
+        if SPELLED_PLACEHOLDER in code:
+            return f"the code writes the judge's placeholder for the build's completion token (`{SPELLED_PLACEHOLDER}`)"
+        taken = self.takes_over(code, beside)
+        return f"the code redefines {', '.join(taken)}, which {whose}" if taken else None
 
     def call_arity(self, params: str) -> int | None:
         """How many of a call's arguments a function with this parameter list takes; None where the judge does
@@ -216,11 +226,8 @@ class ProgramLanguage:
                 answers_fault=False,
             )
         answer = self.placed_answer(code)
-        if taken := self.refused_names(code, source.replace(answer, "")):
-            message = f"the code redefines {', '.join(taken)}, which the judge's runner uses"
-            if taken == [SPELLED_PLACEHOLDER]:
-                message = "the code writes the judge's placeholder for the build's token (`__JG_`)"
-            raise NotCallable(message, answers_fault=True)
+        if why := self.refusal(code, source.replace(answer, ""), "the judge's runner uses"):
+            raise NotCallable(why, answers_fault=True)
         at = source.find(answer)
         first_line = source[:at].count("\n") + 1
         lines = range(first_line, first_line + answer.count("\n") + 1) if at >= 0 else None
@@ -244,7 +251,9 @@ class ProgramLanguage:
         """The code alone (for stdin/stdout cases, compared by the driver) and each test program built with it;
         a test whose library names the code redefines fails unbuilt (`takes_over`)."""
         steps = [self.step(code, None)] + [
-            self._refusal(taken) if (taken := self.refused_names(code, t)) else self.step(code, t)
+            self._refusal(why)
+            if (why := self.refusal(code, t, "the test takes from the language's library"))
+            else self.step(code, t)
             for t in tests
             if isinstance(t, str)
         ]

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 
 from judgegraph.tools.code.language import Step, languages, sandbox_source
@@ -12,6 +13,7 @@ from judgegraph.tools.code.languages._base import (
     NATIVE_LIMITS,
     ProgramLanguage,
     c_test_program,
+    code_only,
     split_params,
 )
 from judgegraph.tools.code.languages._values import c_scalar, call_on_locals, declared_locals, param_types
@@ -35,7 +37,6 @@ _CALLABLE_OBJECT = re.compile(
 )
 """A callable object the answer declares at the top of a line: a lambda (`auto add = [](...)`), a
 `std::function`, or a functor's instance (`Adder add;`)."""
-_COMMENT_OR_STRING = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.DOTALL)
 _OPERATOR = re.compile(r"\boperator\s*(==|!=|<=>|<=|>=|<|>|!)\s*\(([^()]*)\)")
 _OWN_TYPE = re.compile(r"\b(?:struct|class|enum|union)\s+(\w+)")
 _NOT_FUNCTIONS = {
@@ -82,12 +83,9 @@ class Cpp(ProgramLanguage):
         if test is None:
             return Step({"main.cpp": code}, ["g++", "-std=gnu++17", "-O2", "-o", "main", "main.cpp", "-lm"], ["./main"])
         build = ["g++", "-std=gnu++17", "-O2", "-o", "main", "main.cpp", "-lm"]
+        checks, unchecked = result_checks(code, test)
         return Step(
-            {
-                "main.cpp": c_test_program(
-                    code, test, cpp=True, checks=result_checks(code, test), unchecked=_undefs(code, test)
-                )
-            },
+            {"main.cpp": c_test_program(code, test, cpp=True, checks=checks, unchecked=unchecked)},
             build,
             ["./main"],
             record=True,
@@ -181,7 +179,7 @@ def _tested(code: str, test: str) -> tuple[list[str], list[str], list[str]]:
     """The answer's functions and callable objects that the test calls directly, names bare (`auto candidate =
     add;`) and calls as members (`Solution().twoSum(...)`), in order. A call is a name and `(` where no type
     stands before it (`vector<int> v(3)` declares)."""
-    test = _COMMENT_OR_STRING.sub(" ", test)
+    test = code_only(test)
     own = _NOT_FUNCTIONS | set(_OWN_TYPE.findall(code))
     found = [(m.group(1), m.start(1)) for m in (*C_FAMILY.finditer(code), *_CALLABLE_OBJECT.finditer(code))]
     declared = [n for n in dict.fromkeys(n for n, _ in found) if n not in own]
@@ -205,24 +203,26 @@ def _calls(test: str, at: int) -> bool:
     )
 
 
-def result_checks(code: str, test: str) -> list[str]:
+def result_checks(code: str, test: str) -> tuple[list[str], list[str]]:
     """What stands before a C++ test so that nothing it compares is a type the answer defines (whose `==`, `!`
-    and conversions are the answer's code): each direct call of the answer's functions passes its result
-    through a check (`in_sandbox/plain_result.hpp`), each function named bare and each member the test calls on
-    one of the answer's classes has its result type checked; a tested member defined twice or as a template
-    (whose result no check can name) does not build. A result is plain when it is the language's or the
+    and conversions are the answer's code), and what undoes its macros after the test (the runner that follows
+    calls none of the answer's names): each direct call of the answer's functions passes its result through a
+    check (`in_sandbox/plain_result.hpp`), each function or callable object named bare and each member the test
+    calls on one of the answer's classes has its result type checked; a tested member defined twice or as a
+    template (whose result no check can name) does not build. A result is plain when it is the language's or the
     standard library's: numbers, pointers, strings, containers, pairs, tuples and optionals of them."""
     direct, bare, members = _tested(code, test)
     if not (direct or bare or members):
-        return []
+        return [], []
     lines = [_PLAIN_RESULT]
     lines += [f"#define {name}(...) (__JG_KEY___plain::guard{{}}, {name}(__VA_ARGS__))" for name in direct]
     message = "judgegraph: the answer returns a type of its own, whose comparisons the test would make through its code"
-    lines += [f'static_assert(__JG_KEY___plain::plain_function<decltype(&{name})>, "{message}");' for name in bare]
+    lines += [f'static_assert(__JG_KEY___plain::plain_callable<decltype({name})>, "{message}");' for name in bare]
     classes = [c for c in dict.fromkeys(_TOP_CLASS.findall(code)) if re.search(rf"\b{c}\b", test)]
     templates = set(_TEMPLATE_HEAD.findall(code))
+    defined = Counter(m.group(1) for m in C_FAMILY.finditer(code))
     for k, name in enumerate(members):
-        if sum(m.group(1) == name for m in C_FAMILY.finditer(code)) > 1 or name in templates:
+        if defined[name] > 1 or name in templates:
             why = f"judgegraph: the answer defines {name} more than once or as a template: its result is unchecked"
             lines.append(f'static_assert(sizeof(int) == 0, "{why}");')
             continue
@@ -234,9 +234,4 @@ def result_checks(code: str, test: str) -> list[str]:
             "}",
         ]
         lines += [f'static_assert(__JG_KEY___plain::member_{k}<{c}>::value, "{message}");' for c in classes]
-    return lines
-
-
-def _undefs(code: str, test: str) -> list[str]:
-    """The call checks' macros, undone after the test (the runner that follows calls none of the answer's names)."""
-    return [f"#undef {name}" for name in _tested(code, test)[0]]
+    return lines, [f"#undef {name}" for name in direct]

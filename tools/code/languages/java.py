@@ -7,7 +7,13 @@ import re
 from collections.abc import Sequence
 
 from judgegraph.tools.code.language import Step, languages, sandbox_source
-from judgegraph.tools.code.languages._base import RUNTIME_LIMITS, ProgramLanguage, joined_source, runner_source
+from judgegraph.tools.code.languages._base import (
+    RUNTIME_LIMITS,
+    ProgramLanguage,
+    code_only,
+    joined_source,
+    runner_source,
+)
 from judgegraph.tools.code.languages._values import c_scalar, call_on_locals, declared_locals, param_types
 
 _JAVA_RUNTIME = (
@@ -93,8 +99,7 @@ _JAVA_KEYWORDS = {"if", "for", "while", "switch", "catch", "return", "new", "syn
 def _called(test: str) -> list[str]:
     """The names a test calls (`add(`, `.equals(`, `Problem.add(`): the answer's methods among them have their
     results checked plain before the test runs (`in_sandbox/JgRunner.java`)."""
-    test = re.sub(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"', " ", test, flags=re.DOTALL)
-    return sorted({n for n in re.findall(r"\b([A-Za-z_]\w*)\s*\(", test) if n not in _JAVA_KEYWORDS})
+    return sorted({n for n in re.findall(r"\b([A-Za-z_]\w*)\s*\(", code_only(test)) if n not in _JAVA_KEYWORDS})
 
 
 _JAVA_BOXED = {"int": "Integer", "long": "Long", "double": "Double", "boolean": "Boolean", "char": "Character"}

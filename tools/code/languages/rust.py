@@ -7,8 +7,15 @@ import re
 from collections.abc import Sequence
 
 from judgegraph.tools.code.language import Step, languages, sandbox_source
-from judgegraph.tools.code.languages._base import RUNTIME_LIMITS, ProgramLanguage, runner_source, split_params
+from judgegraph.tools.code.languages._base import (
+    RUNTIME_LIMITS,
+    ProgramLanguage,
+    code_only,
+    runner_source,
+    split_params,
+)
 from judgegraph.tools.code.languages._values import c_char, c_scalar, declared_locals
+from judgegraph.tools.math.arithmetic import braced_from
 
 RUST_MACROS = frozenset(
     """
@@ -87,16 +94,16 @@ _OPERATOR_TRAIT = re.compile(
 """The traits through which a test's comparison, arithmetic, indexing or conversion of a value runs the value's
 code: an `impl` of one that names a type of the answer's (as the type or as the trait's parameter) makes that
 type not plain. Derived impls are structural and stay plain, as do `Debug`, `Display`, `Clone` or `Default`."""
-_COMMENT_OR_STRING = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\])*"', re.DOTALL)
 
 
 def _tested_functions(code: str, test: str) -> list[tuple[str, int, bool]]:
     """The answer's functions the test calls or names, as a path the checks can name (`add`, `Solution::two_sum`),
     with the number of parameters each takes (`self` among them) and whether it is generic."""
-    test = _COMMENT_OR_STRING.sub(" ", test)
+    test = code_only(test)
     impls = []  # (start, end, type) of each impl block
     for m in _IMPL.finditer(code):
-        end = _block_end(code, m.end())
+        body = braced_from(code, m.end())
+        end = len(code) if body is None else m.end() + len(body)
         header = m.group(1)
         owner = re.split(r"\bfor\b", header)[-1].strip()
         impls.append((m.end(), end, re.sub(r"<.*", "", owner).strip()))
@@ -113,16 +120,6 @@ def _tested_functions(code: str, test: str) -> list[tuple[str, int, bool]]:
         if used and name != "main":
             found.append((path, len(split_params(params or "")), generic))
     return list(dict.fromkeys(found))
-
-
-def _block_end(code: str, at: int) -> int:
-    """Where the block whose `{` ends just before `at` closes (the end of the code where it never does)."""
-    depth = 1
-    for i in range(at, len(code)):
-        depth += (code[i] == "{") - (code[i] == "}")
-        if depth == 0:
-            return i
-    return len(code)
 
 
 def result_checks(code: str, test: str) -> list[str]:
