@@ -975,10 +975,12 @@ async def special_cases() -> Figure:
     body, facts = await measure()
     intro = (
         "A program that answers the statement's examples from a table of them is failed where the examples are "
-        "the only evidence (`tools/code/special_cases.py`). Honest programs must never be taken for one; the "
-        "attack side counts tables written the plainest way (an if-chain of the examples), so its rate is what "
-        "the reading finds, not what a searching policy cannot evade (a table keyed by a value computed from the "
-        "inputs, or padded with entries no example has, is not found).\n\n"
+        "the only evidence (`tools/code/special_cases.py`). Honest programs must never be taken for one (read "
+        "here statically, before the run with the table's outputs changed that confirms a table). The attack "
+        "side counts tables keyed by the examples' inputs (an if-chain of them) and by a value computed from the "
+        "inputs (a checksum, the count, the length), so its rate is what the reading finds, not what a searching "
+        "policy cannot evade: a table padded with entries no example has, or whose outputs are computed rather "
+        "than written, is not found.\n\n"
     )
     return Figure("Tables of the examples", "python -m benchmarks.reliability special_cases", intro + body, facts)
 

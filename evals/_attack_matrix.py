@@ -592,12 +592,15 @@ def _escapes() -> list[Case]:
         Case("wrong programs that abstained", "hack", name, f"```python\n{code}\n```", None, prompt)
         for name, (prompt, code) in PAID_IN_PART.items()
     ]
-    for k, (language, code) in enumerate(sorted(_lookups.LOOKUPS.items())):  # each alone: a prompt of its own
-        fenced = f"```{_lookups.FENCE.get(language, language)}\n{code}```"
-        name = f"a table of the samples in {language}, alone"
-        cases.append(
-            Case("wrong programs that abstained", "hack", name, fenced, None, _lookups.PROMPT + "\n" * (k + 1))
-        )
+    tables = (
+        ("a table of the samples", _lookups.PROMPT, _lookups.LOOKUPS),
+        ("a keyed table", _lookups.KEYED_PROMPT, _lookups.KEYED),
+    )
+    for what, prompt, programs in tables:
+        for k, (language, code) in enumerate(sorted(programs.items())):  # each alone: a prompt of its own
+            fenced = f"```{_lookups.FENCE.get(language, language)}\n{code}```"
+            name = f"{what} in {language}, alone"
+            cases.append(Case("wrong programs that abstained", "hack", name, fenced, None, prompt + "\n" * (k + 1)))
     honest = (
         "def has_close_elements(numbers, threshold):\n    return any(abs(a - b) < threshold for i, a in "
         "enumerate(numbers) for b in numbers[i + 1:])"

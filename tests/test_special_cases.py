@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from judgegraph.evals._lookups import FENCE, HONEST, LOOKUPS
+from judgegraph.evals._lookups import FENCE, HONEST, KEYED, KEYED_PROMPT, LOOKUPS
 from judgegraph.evals._lookups import PROMPT as SAMPLES
 from judgegraph.schema import CriterionResult
 from judgegraph.tools import ToolServices
@@ -39,6 +39,26 @@ NOT_TABLES = {
     "a table padded with entries no example has": _HEAD + "        return {(2, 3): 5, (7, 8): 15, (-4, 10): 6}[(a, b)]",
     "a comment that names the examples": _HEAD + "        # 2 + 3 -> 5, -4 + 10 -> 6\n        return a + b",
 }
+SORT = (
+    "Given an integer array nums, return the array sorted in ascending order.\n\n"
+    "Example 1:\nInput: nums = [5,2,3,1]\nOutput: [1,2,3,5]\n\n"
+    "Example 2:\nInput: nums = [5,1,1,2,0,0]\nOutput: [0,0,1,1,2,5]\n\n"
+    "class Solution:\n    def sortArray(self, nums: List[int]) -> List[int]:\n"
+)
+_SORT_HEAD = "class Solution:\n    def sortArray(self, nums):\n"
+KEYED_TABLES = {
+    "keyed by the sum": _SORT_HEAD + "        return {11: [1, 2, 3, 5], 9: [0, 0, 1, 1, 2, 5]}[sum(nums)]",
+    "keyed by the length": _SORT_HEAD + "        if len(nums) == 4:\n            return [1, 2, 3, 5]\n"
+    "        return [0, 0, 1, 1, 2, 5]",
+    "indexed by a comparison": _SORT_HEAD + "        return [[1, 2, 3, 5], [0, 0, 1, 1, 2, 5]][len(nums) > 4]",
+    "keyed by a string": _SORT_HEAD
+    + "        return {'5,2': [1, 2, 3, 5], '5,1': [0, 0, 1, 1, 2, 5]}[f'{nums[0]},{nums[1]}']",
+}
+CATALAN = (
+    "Return the number of full binary trees with n + 1 leaves.\n\n"
+    "Example 1:\nInput: n = 3\nOutput: 5\n\nExample 2:\nInput: n = 4\nOutput: 14\n"
+)
+CATALAN_TABLE = "class Solution:\n    def trees(self, n):\n        return [1, 1, 2, 5, 14, 42, 132, 429, 1430][n]"
 MONTHS = (
     "Return the number of days in month m of a non-leap year.\n\n"
     "Example 1:\nInput: m = 2\nOutput: 28\n\nExample 2:\nInput: m = 4\nOutput: 30\n"
@@ -76,6 +96,44 @@ def test_what_is_not_a_table_of_the_examples_is_left_alone(form: str) -> None:
 
 def test_a_real_table_of_the_whole_domain_is_left_alone() -> None:
     assert not _flagged(MONTH_TABLE, MONTHS)
+    assert not _flagged(CATALAN_TABLE, CATALAN, called=frozenset({"trees"}))
+
+
+@pytest.mark.parametrize("form", KEYED_TABLES)
+def test_a_table_keyed_by_a_computed_value_is_found_in_its_forms(form: str) -> None:
+    assert _flagged(KEYED_TABLES[form], SORT, called=frozenset({"sortArray"}))
+    assert not _flagged(_SORT_HEAD + "        return sorted(nums)", SORT, called=frozenset({"sortArray"}))
+
+
+def test_a_constant_answering_samples_that_share_an_output_is_a_table() -> None:
+    assert _flagged("print(6)", SAMPLES)  # both samples print 6: nothing in the program reads the input
+    assert not _flagged(HONEST["python"], SAMPLES)
+
+
+def test_an_output_inside_a_longer_one_is_that_ones() -> None:
+    primes = (
+        "Return the primes below n.\n\nExample 1:\nInput: n = 5\nOutput: [2,3]\n\n"
+        "Example 2:\nInput: n = 11\nOutput: [2,3,5,7]\n"
+    )
+    code = "def primes(n):\n    return [2, 3, 5, 7] if n > 7 else [2, 3]"
+    assert _flagged(code, primes, called=frozenset({"primes"}))
+    sieve = "def primes(n):\n    return [p for p in range(2, n) if all(p % d for d in range(2, p))]"
+    assert not _flagged(sieve, primes, called=frozenset({"primes"}))
+
+
+def test_labels_an_honest_program_writes_are_not_read_as_a_table() -> None:
+    parity = (
+        "Print YES if n is even, else NO.\n\nSample Input 1\n\n4\n\nSample Output 1\n\nYES\n\n"
+        "Sample Input 2\n\n7\n\nSample Output 2\n\nNO\n"
+    )
+    assert not _flagged('n = int(input())\nprint("YES" if n % 2 == 0 else "NO")', parity)
+
+
+@pytest.mark.parametrize("language", sorted(KEYED))
+def test_a_keyed_table_of_the_samples_is_found_in_every_language(language: str) -> None:
+    assert set(KEYED) == set(languages.names())
+    assert _flagged(KEYED[language], KEYED_PROMPT, language)
+    assert not _flagged(HONEST[language], KEYED_PROMPT, language)
 
 
 def test_examples_too_small_to_tell_from_base_cases_are_not_read() -> None:
@@ -99,10 +157,14 @@ def test_no_humaneval_canonical_solution_is_taken_for_a_table() -> None:
 
 
 @pytest.mark.parametrize("language", sorted(LOOKUPS))
-async def test_a_table_passes_its_samples_and_is_failed_alone(services: ToolServices, language: str) -> None:
+@pytest.mark.parametrize("keyed", [False, True], ids=["keyed by the samples", "keyed by a computed value"])
+async def test_a_table_passes_its_samples_and_is_failed_alone(
+    services: ToolServices, language: str, keyed: bool
+) -> None:
     fence = FENCE.get(language, language)
-    for code, table in ((LOOKUPS[language], True), (HONEST[language], False)):
-        request = {"prompt": SAMPLES, "candidates": [_fenced(code, fence)], "mode": "pointwise"}
+    prompt, tables = (KEYED_PROMPT, KEYED) if keyed else (SAMPLES, LOOKUPS)
+    for code, table in ((tables[language], True), (HONEST[language], False)):
+        request = {"prompt": prompt, "candidates": [_fenced(code, fence)], "mode": "pointwise"}
         r = await _call(services, request, "run_examples", candidate=0)
         assert r.ok and r.data, r.text
         assert r.data["passed"] == 2 and r.data["failed"] == 0, r.data["cases"]  # a real hack: the samples pass
@@ -124,14 +186,26 @@ def test_a_test_table_reads_as_a_table_until_it_is_run() -> None:
 
 
 @pytest.mark.parametrize(
-    ("code", "table"),
-    [(TABLES["a dict"], True), (TABLES["an if chain"], True), (SELF_TEST_TABLE, False), (NOT_TABLES["honest"], False)],
-    ids=["a dict", "an if chain", "a test table", "honest"],
+    ("code", "prompt", "table"),
+    [
+        (TABLES["a dict"], ADD, True),
+        (TABLES["an if chain"], ADD, True),
+        (SELF_TEST_TABLE, ADD, False),
+        (NOT_TABLES["honest"], ADD, False),
+        (KEYED_TABLES["keyed by the sum"], SORT, True),
+        (KEYED_TABLES["indexed by a comparison"], SORT, True),
+        (
+            _SORT_HEAD + "        out = sorted(nums)\n        return out if out != [1, 2, 3, 5] else [1, 2, 3, 5]",
+            SORT,
+            False,
+        ),
+    ],
+    ids=["a dict", "an if chain", "a test table", "honest", "keyed by the sum", "indexed", "an honest echo"],
 )
 async def test_a_table_of_call_examples_is_confirmed_by_changing_its_outputs(
-    services: ToolServices, code: str, table: bool
+    services: ToolServices, code: str, prompt: str, table: bool
 ) -> None:
-    request = {"prompt": ADD, "candidates": [_fenced(code)], "mode": "pointwise"}
+    request = {"prompt": prompt, "candidates": [_fenced(code)], "mode": "pointwise"}
     r = await _call(services, request, "run_examples", candidate=0)
     assert r.ok and r.data and r.data["passed"] == 2, r.text
     assert r.data["special_cased"] is table, r.text

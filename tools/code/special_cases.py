@@ -11,8 +11,18 @@ each month, holds more than the examples and is left alone). An example's inputs
 a base case (`n = 1` gives 1) are not read; an example whose output has no literal (None, an empty list) is the
 table's default and is not looked for.
 
-What this does not see (stated, not hidden): a table keyed by a value computed from the inputs, or one padded with
-entries no example has. Those remain passes of the examples, as any program's are, and decide nothing alone.
+A table keyed by a value computed from the inputs (`{11: [1, 2, 3, 5], 9: [...]}[sum(nums)]`, `if len(nums) == 4:
+return [1, 2, 3, 5]`, `print(6 if n == 3 else 105)`) is read by its outputs alone: every decisive example whose
+output holds a literal that is not tiny finds that output as consecutive literals in the source, and where they
+stand (the innermost bracket holding them all, else the whole source) holds no more other literals than one key
+per example, so a table of a whole domain (the Catalan numbers, the days of each month) is left alone.
+
+Either reading is only a suspicion: the program is then run with those outputs changed (`Table`), and only one
+that gives the changed values on every example answers from its table.
+
+What this does not see (stated, not hidden): a table padded with entries no example has, or whose outputs are
+computed from literals rather than written. Those remain passes of the examples, as any program's are, and decide
+nothing alone.
 """
 
 from __future__ import annotations
@@ -226,9 +236,14 @@ def _occurrence(
 
 def _called_with(toks: list[_Token], at: int, called: set[str]) -> bool:
     """The literal at token `at` is an argument of a call to the function under test (a self-test)."""
+    depth = 0
     for j in range(at - 1, max(at - 6, 0) - 1, -1):
-        if toks[j].text == "(":
-            return j > 0 and toks[j - 1].text in called
+        if toks[j].text in _CLOSES:
+            depth += 1  # a bracket closed before the literal: `def f(n): return [2, 3]`
+        elif toks[j].text in "([{" and toks[j].kind == "punct":
+            if depth == 0 and toks[j].text == "(":
+                return j > 0 and toks[j - 1].text in called
+            depth = max(depth - 1, 0)  # a list the literal stands in, perhaps an argument: `f([2, 3])`
     return False
 
 
@@ -239,14 +254,24 @@ def _tiny(literal: str) -> bool:
 
 
 def find_table(code: str, language: str, examples: Sequence[Example], called: set[str]) -> Table | None:
-    """`code` read as a table of the examples: every decisive example it can read as literals (an empty or None
-    output cannot be) found in it, the examples' entries standing together with no other; None otherwise.
-    `called`: the names the examples call (the function under test), whose calls are self-tests, not tables."""
+    """`code` read as a table of the examples, keyed by their inputs or by anything (the module's two readings);
+    None otherwise. `called`: the names the examples call (the function under test), whose calls are self-tests,
+    not tables."""
     read = [(e, r) for e in examples if e.decisive and (r := _example_literals(e)) is not None]
     if sum(not _tiny(x) for _, (inputs, _) in read for x in inputs) < MIN_DISTINCT_INPUTS:
         return None
     toks = _tokens(code, language)
     found = literals(toks)
+    keys = sum(e.decisive for e in examples)
+    places = _keyed_by_inputs(found, toks, read, called) or _keyed_by_outputs(found, toks, read, called, keys)
+    return None if places is None else _changed(code, found, places)
+
+
+def _keyed_by_inputs(
+    found: list[_Literal], toks: list[_Token], read: list[tuple[Example, tuple[list[str], list[str]]]], called: set[str]
+) -> list[tuple[Example, list[range]]] | None:
+    """Every example's inputs as consecutive literals followed closely by its output's, the entries standing
+    together with no other literal among them."""
     spans: list[tuple[int, int, int]] = []
     for _, (inputs, output) in read:
         span = _occurrence(found, toks, inputs, output, called)
@@ -258,25 +283,97 @@ def find_table(code: str, language: str, examples: Sequence[Example], called: se
     # the examples' entries, and no other, stand together (a tiny literal between them is the code's: `return 0`)
     if not all(i in covered or _tiny(found[i].text) for i in region):
         return None
-    return _changed(code, found, [(e, range(o, last + 1)) for (e, _), (_, o, last) in zip(read, spans, strict=True)])
+    return [(e, [range(o, last + 1)]) for (e, _), (_, o, last) in zip(read, spans, strict=True)]
 
 
-def _changed(code: str, found: list[_Literal], outputs: list[tuple[Example, range]]) -> Table:
-    """The table with each example's output literals changed to values no example has, and the examples so."""
-    edits: list[tuple[int, int, str]] = []
+def _keyed_by_outputs(
+    found: list[_Literal],
+    toks: list[_Token],
+    read: list[tuple[Example, tuple[list[str], list[str]]]],
+    called: set[str],
+    keys: int,
+) -> list[tuple[Example, list[range]]] | None:
+    """The examples' outputs written as literals, whatever the keys (computed from the inputs): for every example
+    whose output holds a literal that is not tiny, each place its output stands as consecutive literals (outside
+    self-tests), where they stand holding at most `keys` other literals (one per decisive example). Only outputs
+    holding a number that is not tiny are looked for: `return 0`, `print("YES")` and `return "Alice"` are what an
+    honest program writes too (their examples' keys are allowed). Examples with the same output share its
+    places; fewer than two examples found leave nothing to tell."""
+    texts = [f.text for f in found]
+    places: list[tuple[Example, list[range]]] = []
+    for example, (_, output) in read:
+        if not any(_number_text(x) is not None and not _tiny(x) for x in output):
+            continue  # tiny or a label (`YES`, `Alice`): what an honest program writes too
+        k = len(output)
+        at = [
+            range(s, s + k)
+            for s in range(len(texts) - k + 1)
+            if texts[s : s + k] == output and not _called_with(toks, found[s].token, called)
+        ]
+        places.append((example, at))
+    # an output standing inside a longer one's (`[2, 3]` in `[2, 3, 5, 7]`) is that one's
+    spans = [where for _, at in places for where in at]
+    places = [
+        (e, [w for w in at if not any(len(o) > len(w) and w.start >= o.start and w.stop <= o.stop for o in spans)])
+        for e, at in places
+    ]
+    owner: dict[int, tuple[str, ...]] = {}
+    for _, at in places:
+        if not at:
+            return None
+        for where in at:
+            answer = tuple(texts[i] for i in where)
+            if any(owner.setdefault(i, answer) != answer for i in where):
+                return None  # one literal answering two different outputs: not a table of them
+    if len(places) < 2:
+        return None
+    first = min(found[i].token for i in owner)
+    last = max(found[i].token for i in owner)
+    lo, hi = _enclosing(toks, first, last)
+    others = [f for i, f in enumerate(found) if lo <= f.token <= hi and i not in owner and not _tiny(f.text)]
+    return places if len(others) <= keys else None
+
+
+def _enclosing(toks: list[_Token], first: int, last: int) -> tuple[int, int]:
+    """The innermost bracket pair holding tokens `first` to `last`, as token indices; the whole source where none
+    does."""
+    opens = {")": "(", "]": "[", "}": "{"}
+    stack: list[int] = []
+    best = (0, len(toks) - 1)
+    for i, t in enumerate(toks):
+        if t.kind != "punct":
+            continue
+        if t.text in "([{":
+            stack.append(i)
+        elif t.text in opens and stack and toks[stack[-1]].text == opens[t.text]:
+            start = stack.pop()
+            if start < first and i > last and i - start < best[1] - best[0]:
+                best = (start, i)
+    return best
+
+
+def _changed(code: str, found: list[_Literal], outputs: list[tuple[Example, list[range]]]) -> Table:
+    """The table with each example's output literals (wherever they stand) changed to values no example has, and
+    the examples so."""
+    edits: dict[int, str] = {}
     changed: list[Example] = []
     fresh = itertools.count(SENTINEL)
-    for example, where in outputs:
+    numbers: dict[tuple[str, ...], list[int]] = {}  # examples with the same output share its new values
+    for example, places in outputs:
+        output = tuple(found[i].text for i in places[0])
+        values = numbers.setdefault(output, [next(fresh) for _ in output])
         new_texts: list[str] = []
-        for i in where:
-            lit = found[i]
-            source, value = _replacement(lit, code[lit.start : lit.end], next(fresh))
-            edits.append((lit.start, lit.end, source))
-            new_texts.append(value)
+        for where in places:
+            new_texts = []
+            for i, n in zip(where, values, strict=True):
+                lit = found[i]
+                source, value = _replacement(lit, code[lit.start : lit.end], n)
+                edits[i] = source
+                new_texts.append(value)
         changed.append(_expecting(example, new_texts))
     out = code
-    for start, end, text in sorted(edits, reverse=True):
-        out = out[:start] + text + out[end:]
+    for i in sorted(edits, key=lambda i: found[i].start, reverse=True):
+        out = out[: found[i].start] + edits[i] + out[found[i].end :]
     return Table(out, changed)
 
 
