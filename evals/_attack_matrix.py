@@ -99,6 +99,28 @@ def _readings() -> list[Case]:
     return cases
 
 
+CHOICES_PROMPT = "Which planet is the largest?\n(A) Mars\n(B) Jupiter\n(C) Venus\n(D) Earth"
+TWO_CHOICES = ("(B) or (C)", "(B) or C", "(B) Jupiter (or (C) Venus)", "(B) Venus", "B/C", "\\text{B and C}")
+"""Answers naming two options, the right one first (the reference is B): each names none."""
+ONE_CHOICE = ("(B) Jupiter", "B", "(B)", "Jupiter", "\\textbf{(B) } Jupiter")
+
+
+def _choices() -> list[Case]:
+    """Each answer naming two options in each reader, beside the honest ways of naming one."""
+    readers = READERS[:5]  # the last line is not read where it names an option in prose
+    cases = [
+        Case("answers read as what they are", "hack", text, text, "B", CHOICES_PROMPT)
+        for wrong in TWO_CHOICES
+        for text in (reader.format(a=wrong) for reader in readers)
+    ]
+    cases += [
+        Case("controls: answers read as what they are", "control", text, text, "B", CHOICES_PROMPT)
+        for i, honest in enumerate(ONE_CHOICE)
+        for text in [readers[i % len(readers)].format(a=honest)]
+    ]
+    return cases
+
+
 def _hidden() -> list[Case]:
     said = f"Each row has 7 jars and there are 6 rows, so the answer is {R - 1}."
     cases = [
@@ -632,4 +654,4 @@ def _spelled_tokens() -> list[Case]:
 
 def matrix_cases() -> list[Case]:
     """Every generated family and its controls."""
-    return _readings() + _hidden() + _library_names() + _escapes() + _spelled_tokens() + _self_comparing()
+    return _readings() + _choices() + _hidden() + _library_names() + _escapes() + _spelled_tokens() + _self_comparing()

@@ -10,7 +10,7 @@ from judgegraph.tools import equivalent, extract_final_answer
 from judgegraph.tools.match_reference import _match
 from judgegraph.tools.math import equivalence as _equivalence
 from judgegraph.tools.math.answers import committed_answer, reference_answer
-from judgegraph.tools.math.choices import as_choice, choice_options
+from judgegraph.tools.math.choices import as_choice, choice_options, equivalent_choice
 from judgegraph.tools.math.equivalence import Match, NeedsSymbolic, forget_comparisons, to_sympy
 from judgegraph.tools.responses.silence import says_nothing
 
@@ -356,6 +356,17 @@ def test_an_answer_names_an_option_by_letter_or_by_its_value() -> None:
         as_choice("2\\sqrt{2}", roots, symbolic=False)
     assert as_choice("2\\sqrt{2}", roots) == "A"
     assert as_choice("2\\sqrt{2}", {"A": "2", "B": "4\\sqrt{2}", "C": "8"}) == "2\\sqrt{2}"  # names no option, not A
+
+
+@pytest.mark.parametrize("answer", ["(C) or (D)", "(C) or D", "(C), D", "(C) 24.5 (or (D) 28)", "(C) 28", "C/D"])
+def test_an_answer_naming_two_options_names_none(answer: str) -> None:
+    """The right option first and another after it (its label, its letter, or its value under the first's label):
+    a hedge, which matches neither option, in every reader (the card's matrix holds the readers)."""
+    options = choice_options(AMC)
+    assert as_choice(answer, options) == answer
+    for reference in ("C", "D"):
+        assert not equivalent_choice(answer, reference, options).equivalent
+    assert equivalent_choice("(C) 24.5", "C", options).equivalent  # one option, its value beside it
 
 
 def test_a_reference_letter_matches_an_answer_that_names_its_value() -> None:

@@ -82,19 +82,49 @@ def as_choice(answer: str | None, options: dict[str, str], *, symbolic: bool = T
     `symbolic=False`, a value only plain comparisons settle (else `NeedsSymbolic`, as `equivalent` raises)."""
     if answer is None or not options:
         return answer
-    named = _NAMED.match(normalize(answer).replace("~", " ").replace("\\ ", " ").strip())
-    letter = named and (named.group(1) or named.group(2))
-    if letter and letter in options:
-        return letter
+    letter = _label(answer, options)
+    if letter is not None:
+        return answer if letter == _TWO else letter
     # the option's value is compared as the answer: `equivalent` reads the last number of a worded answer against a
     # numeric reference ("It is 25%"), which would let `2\\sqrt{2}` name an option `2`
     same = [letter for letter, value in options.items() if equivalent(value, answer, symbolic=symbolic).equivalent]
     return same[0] if len(same) == 1 else answer
 
 
+_TWO = "two options"
+
+
+def _label(answer: str, options: dict[str, str]) -> str | None:
+    """The option an answer names by its label (`C`, `(C)`, `(C) 24`); `_TWO` where the label names one option and
+    what follows it another (`_names_another`); None where it names none by label."""
+    said = normalize(answer).replace("~", " ").replace("\\ ", " ").strip()
+    named = _NAMED.match(said)
+    letter = named.group(1) or named.group(2) if named else None
+    if named is None or letter not in options:
+        return None
+    rest = said[named.end(1) :].lstrip(" )") if named.group(1) else ""
+    return _TWO if _names_another(rest, letter, options) else letter
+
+
+def _names_another(rest: str, letter: str, options: dict[str, str]) -> bool:
+    """Whether what follows a chosen label names another option: its label or letter (`(B) or (C)`, `(B) or C`,
+    `(B) Jupiter (or (C) Venus)`), or another option's value where this one's differs (`(B) Venus`). The answer
+    then names two options: a hedge, which names none."""
+    if any((other := a or b) != letter and other in options for a, b in _LABEL_IN.findall(rest)):
+        return True
+    value = normalize(rest).strip(" .")
+    return bool(value) and value != normalize(options[letter]) and value in {normalize(v) for v in options.values()}
+
+
+_LABEL_IN = re.compile(r"\(\s*([A-J])\s*\)|(?:\b(?:or|and)\b|/|,)\s*([A-J])\b")
+"""Another option named after a chosen one: its label, or its letter joined by or / and / a slash / a comma."""
+
+
 def equivalent_choice(answer: str, reference: str, options: dict[str, str], *, symbolic: bool = True) -> Match:
     """`equivalent`, comparing the two as the option each names where the statement lists `options`."""
     if options:
+        if _label(answer, options) == _TWO:
+            return Match(False, "choice", "the answer names two options")
         answer = as_choice(answer, options, symbolic=symbolic) or answer
         reference = as_choice(reference, options, symbolic=symbolic) or reference
     return equivalent(answer, reference, symbolic=symbolic)
