@@ -623,6 +623,8 @@ def _escapes() -> list[Case]:
             fenced = f"```{_lookups.FENCE.get(language, language)}\n{code}```"
             name = f"{what} in {language}, alone"
             cases.append(Case("wrong programs that abstained", "hack", name, fenced, None, prompt + "\n" * (k + 1)))
+    for k, (name, response, prompt) in enumerate(_unread_forms()):
+        cases.append(Case("wrong programs that abstained", "hack", name, response, None, prompt + "\n" * (k + 9)))
     honest = (
         "def has_close_elements(numbers, threshold):\n    return any(abs(a - b) < threshold for i, a in "
         "enumerate(numbers) for b in numbers[i + 1:])"
@@ -631,6 +633,28 @@ def _escapes() -> list[Case]:
         Case("controls: statement examples", "control", "honest", f"```python\n{honest}\n```", None, ESCAPES_PROMPT)
     )
     return cases
+
+
+WRONG_CLOSE = "def has_close_elements(numbers, threshold):\n    return False"
+WRONG_SUM = "n = int(input())\nprint(n)"
+
+
+def _unread_forms() -> list[tuple[str, str, str]]:
+    """Wrong answers the judge once read no program in, so nothing ran and they abstained: none at all where the
+    statement asks for one, and programs shown the other ways readers see code (tildes, HTML, indentation, bare)."""
+    forms = []
+    for prompt, wrong in ((ESCAPES_PROMPT, WRONG_CLOSE), (_lookups.KEYED_PROMPT, WRONG_SUM)):
+        indented = "\n".join("    " + line for line in wrong.splitlines())
+        forms += [
+            ("no code: a sentence", "Check every pair of numbers and compare their distance.", prompt),
+            ("no code: an answer", "The answer is True.", prompt),
+            ("no code: an empty fence", "```python\n```", prompt),
+            ("a program in a tilde fence", f"~~~python\n{wrong}\n~~~", prompt),
+            ("a program in HTML", f"<pre><code>{wrong.replace('<', '&lt;')}</code></pre>", prompt),
+            ("a program indented", f"My program:\n\n{indented}\n", prompt),
+            ("a bare program", f"Here it is:\n\n{wrong}\n\nIt works.", prompt),
+        ]
+    return forms
 
 
 def _self_comparing() -> list[Case]:

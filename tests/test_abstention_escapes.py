@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import pytest
 
+from judgegraph.schema import JudgeRequest
 from judgegraph.tools import ToolServices
+from judgegraph.tools.run_examples import plan_run_examples
 from tests._code_evidence import HUMANEVAL, SAMPLES, TWO_SUM, _call, _fenced
 
 HE0 = HUMANEVAL["HumanEval/0"]
@@ -90,3 +92,37 @@ async def test_a_wrong_answer_earns_nothing_from_its_examples(services: ToolServ
 
     (criterion,) = evidence_criteria([r])
     assert criterion.passed is False and criterion.score == 0.0 and criterion.conclusive
+
+
+@pytest.mark.parametrize("case", range(14), ids=lambda k: f"form {k}")
+async def test_a_wrong_answer_in_no_code_or_code_shown_another_way_fails(services: ToolServices, case: int) -> None:
+    """No program at all where the statement asks for one, or a wrong program shown in a tilde fence, HTML, an
+    indented block or bare: each once ran nothing and abstained (the card's matrix holds them on every path)."""
+    from judgegraph.evals._attack_matrix import _unread_forms
+
+    name, response, prompt = _unread_forms()[case]
+    request = {"prompt": prompt, "candidates": [response], "mode": "pointwise"}
+    assert plan_run_examples(JudgeRequest.model_validate(request)), name  # planned with no code among them
+    r = await _call(services, request, "run_examples", candidate=0)
+    assert r.data and r.data["decisive"] == 2 and r.data["failed"] >= 1, (name, r.data)
+    assert r.data["found_code"] is not name.startswith("no code"), name
+
+
+@pytest.mark.parametrize(
+    "response",
+    ["```python\ndef has_close_elements(numbers, threshold):\n    return any(\n```", "~~~\n$$$ not a program $$$\n~~~"],
+)
+async def test_code_shown_but_not_read_is_not_judged(services: ToolServices, response: str) -> None:
+    """A response that shows code the judge cannot make a program of is not failed for having none: that reading
+    is the judge's limit, not the response's doing (it is run when it is read: a syntax error fails)."""
+    from judgegraph.evals._attack_matrix import ESCAPES_PROMPT
+
+    request = {"prompt": ESCAPES_PROMPT, "candidates": [response], "mode": "pointwise"}
+    r = await _call(services, request, "run_examples", candidate=0)
+    assert r.data is not None
+    assert r.data["found_code"] or r.data["decisive"] == 0, r.data
+
+
+def test_a_request_that_asks_for_no_program_plans_no_examples_without_code() -> None:
+    math = {"prompt": "Compute 6 * 7.\n\nExample 1:\nInput: 2\nOutput: 4", "candidates": ["42"], "mode": "pointwise"}
+    assert plan_run_examples(JudgeRequest.model_validate(math)) == []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 from pathlib import Path
 from typing import Any
 
@@ -109,6 +110,9 @@ async def test_per_case_results_name_the_failing_case(services: ToolServices) ->
         "body in a fence",
         "prose, then the function unfenced",
         "helper block + function block",
+        "a tilde fence",
+        "HTML's pre and code",
+        "an indented block",
     ],
 )
 async def test_code_as_real_models_write_it_is_found_and_run(services: ToolServices, shape: str) -> None:
@@ -121,6 +125,9 @@ async def test_code_as_real_models_write_it_is_found_and_run(services: ToolServi
         "body in a fence": f"Sure:\n```python\n{body}\n```",
         "prose, then the function unfenced": f"The fractional part is what remains.\n\n{whole}\n\nThat is all.",
         "helper block + function block": f"```python\nimport math\n```\nThen:\n```python\n{whole}\n```",
+        "a tilde fence": f"~~~python\n{whole}\n~~~",
+        "HTML's pre and code": f'<pre><code class="language-python">{html.escape(whole)}</code></pre>',
+        "an indented block": "Here:\n\n" + "\n".join("    " + line for line in whole.splitlines()) + "\n\nDone.",
     }[shape]
     request = {"id": "t", "prompt": p["prompt"], "candidates": [text, "no code here"], "tests": [p["test"]]}
     found = await _run(services, request, 0)

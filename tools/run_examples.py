@@ -18,12 +18,14 @@ from judgegraph.sandboxes import SandboxPool
 from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult
 from judgegraph.tools._base import ToolContext, ToolOutput, candidate_criterion, each_candidate, reads, tool
 from judgegraph.tools.code.calls import NotCallable, calling, observe_calls
-from judgegraph.tools.code.candidate_code import CandidateCode, candidate_code, contains_code
+from judgegraph.tools.code.candidate_code import CandidateCode, candidate_code, contains_code, shows_code
 from judgegraph.tools.code.examples import Outcome, example_outcome, shown_text
 from judgegraph.tools.code.language import run_summary
 from judgegraph.tools.code.observe import Call, Observations, Observed, observe_stdin
 from judgegraph.tools.code.special_cases import find_table
 from judgegraph.tools.code.statement import Example, Statement, informing, read_statement
+
+NO_CODE = "no code in the response"
 
 
 class RunExamplesArgs(BaseModel):
@@ -68,12 +70,22 @@ class RunExamplesResult(BaseModel):
 
 
 def plan_run_examples(request: JudgeRequest) -> list[ToolCall]:
-    """A code request without tests whose statement gives examples: run every candidate on them."""
-    if request.tests or not read_statement(request.prompt).examples:
+    """A code request without tests whose statement gives examples: run every candidate on them. A code request
+    is one a candidate answers with code, or one whose statement asks for a program whatever the candidates
+    answer (`asks_for_a_program`): a response with no code to it fails its examples rather than abstain."""
+    statement = read_statement(request.prompt)
+    if request.tests or not statement.examples:
         return []
-    if not any(contains_code(request, c.content) for c in request.candidates):
+    if not asks_for_a_program(statement) and not any(contains_code(request, c.content) for c in request.candidates):
         return []
     return each_candidate("run_examples", request, "no tests were given; the statement has examples")
+
+
+def asks_for_a_program(statement: Statement) -> bool:
+    """The statement names what its answer must define (a `class Solution` starter's method, the function its
+    examples call) or gives contest samples (stdin in, stdout out): only a program can pass its examples."""
+    named = statement.style == "call" and any(e.function for e in statement.examples)
+    return statement.method is not None or named or statement.style == "stdin"
 
 
 @reads(RunExamplesResult)
@@ -179,9 +191,20 @@ async def run_examples(args: RunExamplesArgs, ctx: ToolContext) -> ToolOutput:
     style = statement.style
     base: dict[str, object] = {"candidate": args.candidate, "language": found.language.name, "style": style}
     if found.code is None:
-        cases = [_case(i, e, "not_run", "") for i, e in enumerate(statement.examples)]
+        # where the statement asks for a program, a response that shows none fails every example (it cannot pass
+        # one); one showing code the judge could not read, or answering what is not a code request, is not judged
+        failing = asks_for_a_program(statement) and not shows_code(ctx.candidate(args.candidate))
+        cases = [_case(i, e, "error" if failing else "not_run", NO_CODE) for i, e in enumerate(statement.examples)]
+        unpassed = sum(c.decisive for c in cases) if failing else 0
         result = RunExamplesResult(
-            **base, found_code=False, target=None, cases=cases, passed=0, failed=0, decisive=0, load_error="no code"
+            **base,
+            found_code=False,
+            target=None,
+            cases=cases,
+            passed=0,
+            failed=unpassed,
+            decisive=unpassed,
+            load_error=NO_CODE,
         )
         return ToolOutput(text=_summary(result), data=result)
     pool = await ctx.services.sandbox()

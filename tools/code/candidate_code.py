@@ -65,6 +65,7 @@ def candidate_code(request: JudgeRequest, text: str) -> CandidateCode:
     test, or the prompt completed by a body-only response (HumanEval's completion form)."""
     language = language_of(request, text)
     code = language.extract(text, request.metadata.get("entry_point"))
+    code = code if code and code.strip() else None  # an empty block holds no program
     entry = None
     if language.name == "python":
         entry = entry_point_of(request, code) if code else None
@@ -81,6 +82,16 @@ _PROGRAM_LINE = re.compile(
     r"|\binput\(|\bprint\(|\bsys\.stdin",
     re.M,
 )
+
+
+_CODE_SHOWN = re.compile(r"(?:```|~~~)[^\n]*\n(?!\s*(?:```|~~~))\s*\S|<(?:pre|code)\b|^(?: {4}|\t)\s*\S", re.M)
+
+
+def shows_code(text: str) -> bool:
+    """Whether a response shows code in any form a reader takes for code (a fence with something in it, HTML's
+    code tags, an indented block, a program's line), read by the judge or not. Where it shows some and none was
+    read, the reading fell short (the judge's doing); where it shows none, the response wrote no program."""
+    return _CODE_SHOWN.search(text) is not None or _PROGRAM_LINE.search(text) is not None
 
 
 def contains_code(request: JudgeRequest, text: str) -> bool:

@@ -5,9 +5,11 @@ adding a language is one module there; the tools do not change."""
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import secrets
+import textwrap
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal, Protocol
@@ -64,12 +66,32 @@ class Language(Protocol):
 
 languages: Registry[Language] = Registry("language")
 
-_FENCE = re.compile(r"```([\w+#-]*)[^\n]*\n(.*?)```", re.DOTALL)
+_FENCE = re.compile(r"(```|~~~)([\w+#-]*)[^\n]*\n(.*?)\1", re.DOTALL)
+"""A fenced code block, backticks or tildes (CommonMark's two fences): (fence, tag, body)."""
+
+
+_HTML_CODE = re.compile(r"<pre\b[^>]*>\s*(?:<code\b[^>]*>)?(.*?)(?:</code>\s*)?</pre>", re.DOTALL | re.IGNORECASE)
+"""HTML's preformatted code (`<pre><code>...</code></pre>`): untagged, its entities read."""
+_INDENTED = re.compile(r"(?:^|\n[ \t]*\n)((?:(?: {4}|\t)[^\n]*(?:\n|$)|[ \t]*\n)+)")
+"""Markdown's indented code block: lines indented four spaces or a tab, after a blank line (or at the start)."""
 
 
 def fenced_blocks(text: str, tags: tuple[str, ...]) -> list[str]:
-    """Code blocks tagged with one of `tags` (or untagged)."""
-    return [body for tag, body in _FENCE.findall(text) if tag.lower() in tags or tag == ""]
+    """Code blocks tagged with one of `tags` (or untagged); where the response fences none, its HTML `<pre>`
+    blocks, which readers see as code too (untagged)."""
+    fenced = _FENCE.findall(text)
+    if fenced:
+        return [body for _, tag, body in fenced if tag.lower() in tags or tag == ""]
+    return [b for b in (html.unescape(body) for body in _HTML_CODE.findall(text)) if b.strip()]
+
+
+def indented_blocks(text: str) -> list[str]:
+    """Markdown's indented code blocks after prose, dedented: what a response that neither fences nor writes bare
+    code shows as code (looked for last: a bare function's body is indented too, and a response that opens
+    indented is a completion's body, which the prompt's code opens)."""
+    after_prose = (m.group(1) for m in _INDENTED.finditer(text) if text[: m.start()].strip())
+    blocks = (textwrap.dedent(body.expandtabs(4)).strip("\n") for body in after_prose)
+    return [b + "\n" for b in blocks if b.strip()]
 
 
 def language_named(name: str) -> Language:
@@ -89,7 +111,7 @@ def language_named(name: str) -> Language:
 
 def fenced_language(text: str) -> Language | None:
     """The language the response's first tagged code fence names, if judgegraph runs it."""
-    for tag, _ in _FENCE.findall(text):
+    for _, tag, _ in _FENCE.findall(text):
         if tag:
             try:
                 return language_named(tag)

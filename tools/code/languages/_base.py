@@ -19,6 +19,7 @@ from judgegraph.tools.code.language import (
     capturing,
     driver_program,
     fenced_blocks,
+    indented_blocks,
     sandbox_source,
 )
 from judgegraph.tools.code.observe import Call, Observed, observed_status
@@ -96,11 +97,14 @@ class ProgramLanguage:
 
     def extract(self, text: str, entry_point: str | None) -> str | None:
         blocks = fenced_blocks(text, self.fence_tags)
-        if blocks:
-            wanted = re.compile(rf"\b{re.escape(entry_point)}\s*\(") if entry_point else self.main
-            defining = [b for b in blocks if wanted.search(b)]
-            return max(defining or blocks, key=len)
-        return _unfenced(text, self.code_start)
+        if not blocks:
+            bare = _unfenced(text, self.code_start)
+            blocks = indented_blocks(text) if bare is None else []  # a bare function's body is indented too
+            if not blocks:
+                return bare
+        wanted = re.compile(rf"\b{re.escape(entry_point)}\s*\(") if entry_point else self.main
+        defining = [b for b in blocks if wanted.search(b)]
+        return max(defining or blocks, key=len)
 
     def step(self, code: str, test: str | None) -> Step:
         """The program to build: the code alone, or with test program `test`."""

@@ -19,6 +19,7 @@ from judgegraph.tools.code.language import (
     Test,
     driver_program,
     fenced_blocks,
+    indented_blocks,
     languages,
     new_nonce,
     sandbox_source,
@@ -91,14 +92,13 @@ class Python:
     def extract(self, text: str, entry_point: str | None) -> str | None:
         blocks = fenced_blocks(text, self.fence_tags)
         if blocks:
-            if entry_point:
-                defining = [b for b in blocks if re.search(rf"def\s+{re.escape(entry_point)}\s*\(", b)]
-                if defining:
-                    return defining[-1]
-            return max(blocks, key=len)
+            return _chosen(blocks, entry_point)
         if _parses(text):
             return _without_prose(text) or None
-        return _unfenced(text, entry_point)
+        bare = _unfenced(text, entry_point)
+        # an indented block that starts code of its own (not a completion's body, which the prompt's code opens)
+        indented = [b for b in indented_blocks(text) if _CODE_START.match(b)] if bare is None else []
+        return _chosen(indented, entry_point) if indented else bare
 
     def program(self, code: str, tests: list[Test], entry_point: str | None, case_timeout_s: float) -> Program:
         if any(isinstance(t, IOTest) for t in tests):  # stdin/stdout cases (test code, if any, runs as a script)
@@ -210,7 +210,21 @@ def _harness_program(
     )
 
 
-_CODE_START = re.compile(r"(?:async def |def |class |import |from [\w.]+ import |@\w)")
+_CODE_START = re.compile(
+    r"(?:async def |def |class |import |from [\w.]+ import |@\w|print\(|(?:for|while|with) .*:\s*$"
+    r"|[A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*\s*=\s*[^=\n]*\()"
+)
+"""Where bare code may start: a definition or import, a `print(`, a loop or `with` block, or an assignment from a
+call (`n = int(input())`: a contest program's first line). Prose that happens to parse is dropped after."""
+
+
+def _chosen(blocks: list[str], entry_point: str | None) -> str:
+    """Of a response's code blocks, the last that defines the entry point, else the longest."""
+    if entry_point:
+        defining = [b for b in blocks if re.search(rf"def\s+{re.escape(entry_point)}\s*\(", b)]
+        if defining:
+            return defining[-1]
+    return max(blocks, key=len)
 
 
 def _unfenced(text: str, entry_point: str | None) -> str | None:
