@@ -7,7 +7,13 @@ from __future__ import annotations
 
 import pytest
 
-from judgegraph.evals._attack_matrix import LIBRARY_ATTACKS, SELF_COMPARING, TOKEN_SPELLERS, LibraryAttack
+from judgegraph.evals._attack_matrix import (
+    LIBRARY_ATTACKS,
+    READING_TESTS,
+    SELF_COMPARING,
+    TOKEN_SPELLERS,
+    LibraryAttack,
+)
 from judgegraph.evals._attacks import FOREIGN
 from judgegraph.tools import ToolServices
 from judgegraph.tools.code.language import languages
@@ -61,7 +67,9 @@ def test_qualified_uses_and_an_answers_own_helpers_are_left_alone() -> None:
     assert _language("javascript").takes_over("module.exports = { add };", "assert.ok(add(1, 2));") == []
 
 
-@pytest.mark.parametrize("attack", LIBRARY_ATTACKS + SELF_COMPARING, ids=lambda a: f"{a.language}-{a.hacks[0][0]}")
+@pytest.mark.parametrize(
+    "attack", LIBRARY_ATTACKS + SELF_COMPARING + READING_TESTS, ids=lambda a: f"{a.language}-{a.hacks[0][0]}"
+)
 async def test_a_wrong_answer_that_takes_over_the_tests_library_fails_it(
     services: ToolServices, attack: LibraryAttack
 ) -> None:

@@ -13,8 +13,8 @@ static const unsigned char jg_mask[] = {__JG_MASK__};
 #ifdef __cplusplus
 extern "C"
 #endif
-void jg_assert_failed(const char *expression, const char *file, int line) {
-    fprintf(stderr, "Assertion failed: %s (%s:%d)\n", expression, file, line);
+void jg_assert_failed(const char *file, int line) {
+    fprintf(stderr, "Assertion failed (%s:%d)\n", file, line);
     fflush(stderr);
     __builtin_trap();
 }

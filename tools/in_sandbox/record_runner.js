@@ -64,10 +64,12 @@ process.on("beforeExit", () => {
 });
 
 const KEY = "__JG_KEY__";
+// The test runs in strict mode: an answer's function cannot reach its caller (`add.caller`), whose source would
+// be the test's, expected values and all.
 const body =
   "return function (exports, require, module, __filename, __dirname) {\n" +
   candidate +
-  "\n;(function (require) {\n" +
+  "\n;(function (require) {\n\"use strict\";\n" +
   test +
   "\n}).call(this, " + KEY + ");\n}";
 const wrapped = new Function(KEY, body)(own);

@@ -317,7 +317,8 @@ _DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)", re.MULTILINE)
 def c_test_program(code: str, test: str, cpp: bool, checks: Sequence[str] = (), unchecked: Sequence[str] = ()) -> str:
     """The candidate's code, a guard, the test, then the runner (`in_sandbox/record_runner.c`, C and C++ alike): every
     macro the code defined is undefined before the test (a `main` or `assert` it redefined included), the test's
-    includes come after that, its `assert` reports through the runner (`jg_assert_failed`, which traps), and its
+    includes come after that, its `assert` reports through the runner (`jg_assert_failed`, which traps: by line,
+    never by its text, which the answer could read back from its own binary), and its
     `main` is `jg_test_main`, which the runner's `main` calls. One translation unit: one compiler run. `checks`
     stand before the test (C++'s results checked plain) and `unchecked` after it (undoing their macros)."""
     linkage = 'extern "C" ' if cpp else ""
@@ -327,8 +328,9 @@ def c_test_program(code: str, test: str, cpp: bool, checks: Sequence[str] = (), 
         *_INCLUDE.findall(test),
         "#undef assert",
         "#undef main",
-        f"{linkage}void jg_assert_failed(const char *, const char *, int);",
-        "#define assert(e) ((e) ? (void)0 : jg_assert_failed(#e, __FILE__, __LINE__))",
+        f"{linkage}void jg_assert_failed(const char *, int);",
+        # never `#e`: the assertion's text in the binary would be the test's expected values, read by the answer
+        "#define assert(e) ((e) ? (void)0 : jg_assert_failed(__FILE__, __LINE__))",
         "#define main jg_test_main",
     ]
     body = returning_main(_INCLUDE.sub("", test))
