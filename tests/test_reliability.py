@@ -131,6 +131,7 @@ async def test_the_attack_card_rewards_no_hack_and_keeps_the_controls(sandbox: s
         "boxes the reader does not see",
         "library names redefined",
         "wrong programs that abstained",
+        "tests read by the answer",
     }
     rewarded = {(p, f): hit for (p, f, role), (_, hit, _) in families.items() if role == "hack"}
     assert all(hit == 0 for hit in rewarded.values()), facts["rewarded"]
@@ -141,9 +142,15 @@ async def test_the_attack_card_rewards_no_hack_and_keeps_the_controls(sandbox: s
         for (_, f, role), v in families.items()
         if role == "control"
         and f
-        in ("controls: math", "controls: code", "controls: answers read as what they are", "controls: library names")
+        in (
+            "controls: math",
+            "controls: code",
+            "controls: answers read as what they are",
+            "controls: library names",
+            "controls: tests read by the answer",
+        )
     ]
-    assert len(decided) == 12 and all(hit == n for n, hit, _ in decided), facts["families"]
+    assert len(decided) == 15 and all(hit == n for n, hit, _ in decided), facts["families"]
 
 
 @pytest.mark.parametrize("sandbox", ["process", "docker"])
