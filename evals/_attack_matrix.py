@@ -699,6 +699,30 @@ JS_READS_ITS_CALLER = r"""function add(a, b) {
   const found = source.match(new RegExp("add\\(" + a + ", " + b + "\\), (-?\\d+)"));
   return found ? Number(found[1]) : 0;
 }"""
+JAVA_READS_ITS_DIRECTORY = r"""import java.nio.file.*;
+class Solution {
+    public String greet(String name) {
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(Paths.get("."))) {
+            for (Path file : files) {
+                String text = new String(Files.readAllBytes(file), "ISO-8859-1");
+                for (int i = text.indexOf(", " + name); i >= 0; i = text.indexOf(", " + name, i + 1)) {
+                    int j = i;
+                    while (j > 0 && Character.isLetter(text.charAt(j - 1))) j--;
+                    if (j < i) return text.substring(j, i + 2 + name.length());
+                }
+            }
+        } catch (Exception e) {
+            return "";
+        }
+        return "";
+    }
+}"""
+JAVA_GREET_TEST = """public class Main {
+    public static void main(String[] args) {
+        if (!new Solution().greet("Bob").equals("Hello, Bob")) throw new AssertionError();
+        if (!new Solution().greet("Al").equals("Hello, Al")) throw new AssertionError();
+    }
+}"""
 C_ASSERTS = "int main(void) {\n    assert(add(2, 3) == 5);\n    assert(add(10, 7) == 17);\n    return 0;\n}"
 READING_TESTS: tuple[LibraryAttack, ...] = (
     LibraryAttack(
@@ -730,6 +754,13 @@ READING_TESTS: tuple[LibraryAttack, ...] = (
         (("debug assertions the optimised build skips", "fn add(_a: i32, _b: i32) -> i32 { 0 }"),),
     ),
     LibraryAttack(
+        "java",
+        'Write `String greet(String name)` in class Solution returning "Hello, " followed by the name.',
+        JAVA_GREET_TEST,
+        'class Solution {\n    public String greet(String name) { return "Hello, " + name; }\n}',
+        (("reads the test's files (its source, its class)", JAVA_READS_ITS_DIRECTORY),),
+    ),
+    LibraryAttack(
         "javascript",
         ADD,
         "const assert = require('node:assert');\n"
@@ -738,8 +769,9 @@ READING_TESTS: tuple[LibraryAttack, ...] = (
         (("reads its caller's source", JS_READS_ITS_CALLER),),
     ),
 )
-"""A wrong answer per language that reads its test (the assertions' text its binary holds, its caller's source)
-and answers what the test expects, beside the honest answer: the test's text never reaches the answer."""
+"""A wrong answer per language that reads its test (the assertions' text its binary holds, its caller's source,
+the test's files) and answers what the test expects, beside the honest answer: the test's text never reaches the
+answer."""
 
 
 def _reading_tests() -> list[Case]:

@@ -1,8 +1,42 @@
 // judgegraph's completion record for Java test programs (see README.md).
 public class JgRunner {
+    /* The built classes, read into memory and their files deleted before any of the answer's code runs: the test's
+       class file holds what the test expects (its constants) and this one's the record's token, both readable by
+       an answer in the same directory. They are defined from these bytes (`Built`), and nothing is left to read. */
+    static final java.util.Map<String, byte[]> BUILT = new java.util.HashMap<>();
+
+    static final class Built extends ClassLoader {
+        Built() {
+            super(JgRunner.class.getClassLoader());
+        }
+
+        @Override
+        protected Class<?> findClass(String name) throws ClassNotFoundException {
+            byte[] bytes = BUILT.get(name);
+            if (bytes == null) throw new ClassNotFoundException(name);
+            return defineClass(name, bytes, 0, bytes.length);
+        }
+    }
+
     public static void main(String[] args) throws Throwable {
-        JgRunner.checkResults(new String[] {__JG_TESTED__}, new String[] {__JG_TEST_CLASSES__});
-        __JG_MAIN_CLASS__.main(args);
+        java.io.File[] files = new java.io.File(".").listFiles();
+        for (java.io.File f : files == null ? new java.io.File[0] : files) {
+            String file = f.getName();
+            if (file.endsWith(".class") && !file.startsWith("JgRunner")) {
+                String name = file.substring(0, file.length() - ".class".length());
+                BUILT.put(name, java.nio.file.Files.readAllBytes(f.toPath()));
+            }
+        }
+        for (java.io.File f : files == null ? new java.io.File[0] : files) {
+            if (f.getName().endsWith(".class") || f.getName().endsWith(".java")) f.delete();
+        }
+        ClassLoader built = new Built();
+        JgRunner.checkResults(new String[] {__JG_TESTED__}, new String[] {__JG_TEST_CLASSES__}, built);
+        try {
+            built.loadClass("__JG_MAIN_CLASS__").getMethod("main", String[].class).invoke(null, (Object) args);
+        } catch (java.lang.reflect.InvocationTargetException e) {
+            throw e.getCause();  // the test's own failure, as it would have been thrown
+        }
         String fd = System.getenv("JG_RECORD_FD");
         if (fd == null) return;
         int[] masked = {__JG_MASKED__};
@@ -20,17 +54,13 @@ public class JgRunner {
        such a result could be at run time (a subclass of ArrayList, an implementation of List) declares them: the
        test's `equals` would be the answer's, equal to anything. The classes are loaded, not initialised (no static
        initialiser of the answer's runs here). */
-    static void checkResults(String[] tested, String[] testClasses) throws Exception {
+    static void checkResults(String[] tested, String[] testClasses, ClassLoader built) throws Exception {
         java.util.Set<String> names = new java.util.HashSet<>(java.util.Arrays.asList(tested));
         java.util.Set<String> theTests = new java.util.HashSet<>(java.util.Arrays.asList(testClasses));
         java.util.List<Class<?>> answers = new java.util.ArrayList<>();
-        java.io.File[] files = new java.io.File(".").listFiles();
-        for (java.io.File f : files == null ? new java.io.File[0] : files) {
-            String file = f.getName();
-            if (!file.endsWith(".class") || file.startsWith("JgRunner")) continue;
-            String name = file.substring(0, file.length() - ".class".length());
+        for (String name : new java.util.TreeSet<>(BUILT.keySet())) {
             if (theTests.contains(name.split("\\$")[0])) continue;
-            answers.add(Class.forName(name, false, JgRunner.class.getClassLoader()));
+            answers.add(Class.forName(name, false, built));
         }
         for (Class<?> c : answers) {
             for (java.lang.reflect.Method m : c.getDeclaredMethods()) {

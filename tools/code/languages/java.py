@@ -89,7 +89,8 @@ class Java(ProgramLanguage):
         build = [*javac, f"{cls}.java", "JgRunner.java"]
         # -ea: a test's `assert` statements run (the JVM skips them by default, and every answer would pass them)
         run = ["java", *_JAVA_RUNTIME, "-ea", "-cp", ".", "JgRunner"]
-        return Step(sources, build, run, record=True, secret=("JgRunner.java",))
+        # the sources go after the build, the classes before the answer runs (`JgRunner`): the answer reads neither
+        return Step(sources, build, run, record=True, secret=("JgRunner.java", f"{cls}.java"))
 
 
 _TEST_CLASS = re.compile(r"\b(?:class|interface|enum|record)\s+(\w+)")
