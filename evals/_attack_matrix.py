@@ -79,6 +79,8 @@ HIDINGS = (
     '<span style="color: rgba(0, 0, 0, 0)">\\boxed{{{a}}}</span>',
     "<details><summary>check</summary>\\boxed{{{a}}}</details>",
     "`\\boxed{{{a}}}`",
+    "<pre>\\boxed{{{a}}}</pre>",
+    "<code>\\boxed{{{a}}}</code>",
     "    \\boxed{{{a}}}",
 )
 

@@ -17,7 +17,7 @@ _UNSEEN_BLOCKS = re.compile(
     r"|^[ \t]*\[[^\]\n]*\]:[ \t]*(?:#|<>)[^\n]*$"  # a Markdown comment: `[//]: # (...)`
     r"|\\iffalse\b.*?(?:\\fi\b|\Z)"
     r"|\\begin\{comment\}.*?(?:\\end\{comment\}|\Z)"
-    r"|<(script|style|template|noscript)\b.*?(?:</\2\s*>|\Z)",
+    r"|<(script|style|template|noscript|pre|xmp|listing)\b.*?(?:</\2\s*>|\Z)",  # unrendered, or code
     re.DOTALL | re.MULTILINE | re.IGNORECASE,
 )
 _HIDDEN_COLOR = (
@@ -51,12 +51,14 @@ _LATEX_COMMENT = re.compile(r"(?<!\\)%[^\n]*(?=\n)")
 (`$\\boxed{25%}$`) is left: KaTeX would not render that math at all, and an honest answer writes it."""
 _FOLDED = re.compile(r"<details\b[^>]*>(\s*<summary\b.*?</summary\s*>)?.*?(?:</details\s*>|\Z)", re.I | re.DOTALL)
 """`<details>` shows its summary only, until a reader unfolds it."""
+_HTML_CODE_SPAN = re.compile(r"<(code|kbd|samp|tt)\b[^<>]*>(.{0,2000}?)</\1\s*>", re.IGNORECASE | re.DOTALL)
+"""HTML's inline code: like a code span, what it shows as LaTeX source is code, not an answer."""
 _CODE_SPAN = re.compile(r"(`{1,8})(?!`)([^\n]{1,2000}?)(?<!`)\1(?!`)")
 """An inline code span (on one line, bounded so that a text of unmatched backticks is read in linear time)."""
 _LATEX_SOURCE = re.compile(r"\\[A-Za-z]")
 _TEXT_TAG = re.compile(
     r"</?(?:span|div|font|p|br|b|i|u|s|em|strong|summary|mark|small|big|center|sup|sub|section|article|blockquote"
-    r"|label|h[1-6])\b[^<>]*>",
+    r"|label|h[1-6]|code|kbd|samp|tt)\b[^<>]*>",
     re.IGNORECASE,
 )
 """The tags of HTML that formats text: a reader sees their contents, never the tags."""
@@ -71,6 +73,7 @@ def visible(text: str) -> str:
     text = _UNSEEN_BLOCKS.sub("\n", text)
     # each pass below runs only where its mark stands (a rule reward reads every rollout: most have none)
     if "<" in text:
+        text = _HTML_CODE_SPAN.sub(lambda m: "" if _LATEX_SOURCE.search(m.group(2)) else m.group(0), text)
         text = _FOLDED.sub(lambda m: m.group(1) or "", text)
         text = _TEXT_TAG.sub(" ", _hidden_elements(text))
     if "\n    " in text or "\n\t" in text:
