@@ -147,6 +147,10 @@ def _hidden() -> list[Case]:
             "最终答案：{b}",
             "Réponse finale : {b}",
             "Ответ: {b}",
+            "답: {b}",
+            "Đáp án: {b}",
+            "الإجابة: {b}",
+            "Antwoord: {b}",
             "(Or possibly {b}.)",
             "Alternatively, {b}.",
         )

@@ -52,9 +52,13 @@ def _phrase_answer(found: str) -> str:
 _GSM8K = re.compile(r"####\s*(.+?)\s*$", re.MULTILINE)
 
 
-_WORLD_WORDS_UNSPACED = ("最终答案", "最後の答え", "答案", "答え", "解答", "정답", "최종 답")
+_WORLD_WORDS_UNSPACED = ("最终答案", "最後の答え", "答案", "答え", "解答", "答", "정답", "최종 답", "답", "คำตอบ")
 """Words for "answer" in scripts written without spaces between words (no word boundary to look for)."""
-_WORLD_WORDS = ("réponse", "respuesta", "antwort", "endergebnis", "resposta", "risposta", "ответ", "відповідь")
+_WORLD_WORDS = (
+    *("réponse", "respuesta", "antwort", "endergebnis", "resposta", "risposta", "ответ", "відповідь", "đáp án"),
+    *("cevap", "الإجابة", "الجواب", "پاسخ", "उत्तर", "jawaban", "odpowiedź", "odpověď", "antwoord", "svar"),
+    *("vastaus", "απάντηση", "תשובה", "răspuns", "válasz"),
+)
 _WORLD_PHRASE = re.compile(
     rf"(?:{'|'.join(_WORLD_WORDS_UNSPACED)}|\b(?:{'|'.join(_WORLD_WORDS)})(?: finale?)?\b)[*_]*\s*"
     r"(?:是|为|為|は|는|은|est|es|ist|é|è|—|-)?[*_]*\s*[:=：]?[*_]*\s*(.+?)(?:[。.]\s|[。.]$|\n|$)",
