@@ -655,6 +655,8 @@ def _unread_forms() -> list[tuple[str, str, str]]:
             ("no code: a sentence", "Check every pair of numbers and compare their distance.", prompt),
             ("no code: an answer", "The answer is True.", prompt),
             ("no code: an empty fence", "```python\n```", prompt),
+            ("no code: an indented aside", "Compare the numbers.\n\n    (as above)\n", prompt),
+            ("no code: a block of words", "```text\nCompare every pair of numbers.\n```", prompt),
             ("a program in a tilde fence", f"~~~python\n{wrong}\n~~~", prompt),
             ("a program in HTML", f"<pre><code>{wrong.replace('<', '&lt;')}</code></pre>", prompt),
             ("a program indented", f"My program:\n\n{indented}\n", prompt),

@@ -94,7 +94,7 @@ async def test_a_wrong_answer_earns_nothing_from_its_examples(services: ToolServ
     assert criterion.passed is False and criterion.score == 0.0 and criterion.conclusive
 
 
-@pytest.mark.parametrize("case", range(14), ids=lambda k: f"form {k}")
+@pytest.mark.parametrize("case", range(18), ids=lambda k: f"form {k}")
 async def test_a_wrong_answer_in_no_code_or_code_shown_another_way_fails(services: ToolServices, case: int) -> None:
     """No program at all where the statement asks for one, or a wrong program shown in a tilde fence, HTML, an
     indented block or bare: each once ran nothing and abstained (the card's matrix holds them on every path)."""

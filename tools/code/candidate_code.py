@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from judgegraph.errors import ToolFailure
 from judgegraph.schema import JudgeRequest
-from judgegraph.tools.code.language import Language, fenced_language, language_named, languages
+from judgegraph.tools.code.language import Language, any_blocks, fenced_language, language_named, languages
 
 
 def entry_point_of(request: JudgeRequest, code: str) -> str | None:
@@ -84,14 +84,20 @@ _PROGRAM_LINE = re.compile(
 )
 
 
-_CODE_SHOWN = re.compile(r"(?:```|~~~)[^\n]*\n(?!\s*(?:```|~~~))\s*\S|<(?:pre|code)\b|^(?: {4}|\t)\s*\S", re.M)
+_PROGRAM_START = re.compile(
+    r"^\s*(?:async def |def |class \w+\s*[:(]|import \w|from \S+ import |#include\b|public |fn \w|func \w|package \w"
+    r"|print\(|\w+\s*=\s*(?:int\()?input\()",
+    re.M,
+)
+"""A line that starts a program, in the languages judgegraph runs."""
 
 
 def shows_code(text: str) -> bool:
-    """Whether a response shows code in any form a reader takes for code (a fence with something in it, HTML's
-    code tags, an indented block, a program's line), read by the judge or not. Where it shows some and none was
-    read, the reading fell short (the judge's doing); where it shows none, the response wrote no program."""
-    return _CODE_SHOWN.search(text) is not None or _PROGRAM_LINE.search(text) is not None
+    """Whether a response sets code apart that the judge may not have read: a block (fenced with any tag, or HTML's
+    `<pre>`) holding a line that starts a program. Where it shows such code and none was read, the reading fell
+    short (the judge's doing); where it shows none, the response wrote no program: prose, an indented aside, a
+    block of words or an empty fence are no code."""
+    return any(_PROGRAM_START.search(block) for block in any_blocks(text))
 
 
 def contains_code(request: JudgeRequest, text: str) -> bool:

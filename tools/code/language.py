@@ -85,6 +85,11 @@ def fenced_blocks(text: str, tags: tuple[str, ...]) -> list[str]:
     return [b for b in (html.unescape(body) for body in _HTML_CODE.findall(text)) if b.strip()]
 
 
+def any_blocks(text: str) -> list[str]:
+    """Every fenced block whatever its tag, and every HTML `<pre>` block: what a reader sees set apart as code."""
+    return [body for _, _, body in _FENCE.findall(text)] + [html.unescape(b) for b in _HTML_CODE.findall(text)]
+
+
 def indented_blocks(text: str) -> list[str]:
     """Markdown's indented code blocks after prose, dedented: what a response that neither fences nor writes bare
     code shows as code (looked for last: a bare function's body is indented too, and a response that opens
