@@ -2,14 +2,17 @@
 test program in C, Go and JavaScript built with its completion-record runner (`tools/in_sandbox/`) against the
 same test program built the way it was before (the candidate's code and the test in one program, passing on exit
 status 0 alone), a test program in C++, Rust and Java with and without the checks that what it compares is plain
-(`in_sandbox/plain_result.hpp`, `plain_result.rs`, `JgRunner.java`), and a Python assertion test through the
-harness (every name resolved to the tests' bindings or the real builtins)."""
+(`in_sandbox/plain_result.hpp`, `plain_result.rs`, `JgRunner.java`), a test program in C, C++ and Rust with and
+without the check that it defines no symbol of the runtime's libraries (the driver lists its symbols and reads
+the preprocessed source for code that names its own), and a Python assertion test through the harness (every
+name resolved to the tests' bindings or the real builtins)."""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 
 from benchmarks._util import Stats, table
 from judgegraph.sandboxes import SandboxPool
@@ -96,6 +99,32 @@ def _without_plain_checks() -> Iterator[None]:
         java.__dict__["runner_source"] = runner_source
 
 
+@contextmanager
+def _without_symbol_checks() -> Iterator[None]:
+    """The test programs built as they were before the driver checked their symbols."""
+    from judgegraph.tools.code.languages.c import C
+    from judgegraph.tools.code.languages.cpp import Cpp
+    from judgegraph.tools.code.languages.rust import Rust
+
+    saved: dict[type[ProgramLanguage], Callable[..., Step]] = {cls: cls.step for cls in (C, Cpp, Rust)}
+
+    def unchecked(original: Callable[..., Step]) -> Callable[..., Step]:
+        def step(self: ProgramLanguage, code: str, test: str | None) -> Step:
+            built = original(self, code, test)
+            build = [arg for arg in built.build or [] if arg != "-save-temps"]
+            return replace(built, build=build, runtime_libraries=())
+
+        return step
+
+    try:
+        for cls, original in saved.items():
+            cls.step = unchecked(original)  # type: ignore[method-assign]
+        yield
+    finally:
+        for cls, original in saved.items():
+            cls.step = original  # type: ignore[method-assign]
+
+
 async def _time(pool: SandboxPool, program: Program, n: int) -> tuple[Stats, int]:
     times, passed = [], 0
     for _ in range(n + 1):  # the first run warms the sandbox and the page cache
@@ -124,6 +153,15 @@ async def bench(n: int = 10) -> str:
             after, ok_after = await _time(pool, checked, n)
             ratio = after.p50_ms / before.p50_ms
             label = f"{language} (results checked plain)"
+            rows.append([label, f"{ok_before}/{n + 1}", before.p50_ms, f"{ok_after}/{n + 1}", after.p50_ms, ratio])
+        for language, (code, test) in (("c", CASES["c"]), ("cpp", PLAIN["cpp"]), ("rust", PLAIN["rust"])):
+            with _without_symbol_checks():
+                unchecked = language_named(language).program(code, [test], None, CASE_TIMEOUT_S)
+            checked = language_named(language).program(code, [test], None, CASE_TIMEOUT_S)
+            before, ok_before = await _time(pool, unchecked, n)
+            after, ok_after = await _time(pool, checked, n)
+            ratio = after.p50_ms / before.p50_ms
+            label = f"{language} (own symbols checked)"
             rows.append([label, f"{ok_before}/{n + 1}", before.p50_ms, f"{ok_after}/{n + 1}", after.p50_ms, ratio])
         python = language_named("python").program(PYTHON[0], [PYTHON[1]], "add", CASE_TIMEOUT_S)
         stats, ok = await _time(pool, python, n)

@@ -786,6 +786,108 @@ def _reading_tests() -> list[Case]:
     return _attack_cases(READING_TESTS, "tests read by the answer", "controls: tests read by the answer")
 
 
+C_WRONG_LENGTH = """#include <string.h>
+const char *greet(const char *n) {
+    static char b[64];
+    memset(b, '?', 3);
+    b[3] = 0;
+    return b;
+}
+"""
+"""Wrong, and built at run time: the compiler cannot fold the test's comparisons of it away."""
+GREET = 'Write `greet(name)` returning "Hello, " followed by the name.'
+CPP_GREET_TEST = """#include <cassert>
+#include <string>
+int main() {
+    assert(greet("Bob") == "Hello, Bob");
+    assert(greet("Al") == "Hello, Al");
+}"""
+CPP_NOPE = "#include <string>\nstd::string greet(std::string n) { return std::string(n.size() + 7, '?'); }\n"
+STRING_COMPARE = "_ZNKSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEE7compareEPKc"
+"""libstdc++'s `std::string::compare(const char*) const`, which `==` with a C string calls in the library."""
+CPP_LABELLED = f'int my_compare(const void*, const char*) __asm__("{STRING_COMPARE}") __attribute__((weak));\n'
+CPP_LABELLED_BODY = "int my_compare(const void*, const char*) { return 0; }"
+RUST_GREET_TEST = """fn main() {
+    assert_eq!(greet("Bob".to_string()), "Hello, Bob");
+    assert!(greet("Al".to_string()) == "Hello, Al".to_string());
+}"""
+RUST_NOPE = 'fn greet(n: String) -> String {\n    "?".repeat(n.len() + 7)\n}\n'
+RUST_ZERO = "(_a: *const u8, _b: *const u8, _n: usize) -> i32 {\n    0\n}"
+
+RUNTIME_SYMBOLS: tuple[LibraryAttack, ...] = (
+    LibraryAttack(
+        "c",
+        'Write `const char *greet(const char *name)` returning "Hello, " followed by the name.',
+        '#include <assert.h>\n#include <string.h>\nint main(void) {\n    assert(strlen(greet("Al")) == 9);\n}',
+        C_HONEST,
+        (
+            (
+                "strlen under an asm label",
+                C_WRONG_LENGTH + 'unsigned long my_len(const char *s) __asm__("strlen");\n'
+                "unsigned long my_len(const char *s) { return 9; }",
+            ),
+            (
+                "strlen in assembly",
+                C_WRONG_LENGTH + '__asm__(".globl strlen\\nstrlen:\\n\\tmovl $9, %eax\\n\\tret");',
+            ),
+        ),
+    ),
+    LibraryAttack(
+        "cpp",
+        GREET,
+        CPP_GREET_TEST,
+        '#include <string>\nstd::string greet(std::string n) { return "Hello, " + n; }',
+        (
+            (
+                "memcmp, which std::string's == calls",
+                CPP_NOPE + 'extern "C" int memcmp(const void*, const void*, unsigned long) { return 0; }',
+            ),
+            (
+                "memcmp declared in a namespace",
+                CPP_NOPE
+                + 'namespace q {\nextern "C" int memcmp(const void*, const void*, unsigned long) { return 0; }\n}',
+            ),
+            ("a weak std::string::compare under an asm label", CPP_NOPE + CPP_LABELLED + CPP_LABELLED_BODY),
+            (
+                "the asm label spelled by a macro",
+                CPP_NOPE
+                + "#define JOIN(a, b) a##b\n#define LABEL(x) JOIN(__as, m__)(x)\n"
+                + CPP_LABELLED.replace("__asm__(", "LABEL(")
+                + CPP_LABELLED_BODY,
+            ),
+            (
+                "the label's lines renamed a header's with #line",
+                CPP_NOPE + '#line 1 "/usr/include/c++/12/bits/basic_string.h"\n' + CPP_LABELLED + CPP_LABELLED_BODY,
+            ),
+            (
+                "an inline definition under the label",
+                CPP_NOPE
+                + f'inline int my_compare(const void*, const char*) __asm__("{STRING_COMPARE}");\n'
+                + "inline int my_compare(const void*, const char*) { return 0; }\n"
+                + "int (*keep)(const void*, const char*) = my_compare;",
+            ),
+        ),
+    ),
+    LibraryAttack(
+        "rust",
+        GREET,
+        RUST_GREET_TEST,
+        'fn greet(n: String) -> String {\n    format!("Hello, {}", n)\n}',
+        (
+            ("bcmp, which String's == calls", RUST_NOPE + '#[no_mangle]\npub extern "C" fn bcmp' + RUST_ZERO),
+            ("bcmp by export_name", RUST_NOPE + '#[export_name = "bcmp"]\npub extern "C" fn my_bcmp' + RUST_ZERO),
+        ),
+    ),
+)
+"""A wrong answer per language that defines a symbol of the runtime's libraries (by its name, in a namespace, under
+an asm label, weak, in assembly, by a Rust attribute) that the test reaches directly or through the library's own
+inlined code, beside the honest answer: the program may define no symbol those libraries export."""
+
+
+def _runtime_symbols() -> list[Case]:
+    return _attack_cases(RUNTIME_SYMBOLS, "runtime symbols the answer defines", "controls: runtime symbols")
+
+
 def _spelled_tokens() -> list[Case]:
     """Each language's test beside a wrong answer that spells the build's token and writes the record itself."""
     from judgegraph.evals._attacks import FOREIGN
@@ -811,4 +913,5 @@ def matrix_cases() -> list[Case]:
         + _spelled_tokens()
         + _self_comparing()
         + _reading_tests()
+        + _runtime_symbols()
     )

@@ -10,6 +10,7 @@ import pytest
 from judgegraph.evals._attack_matrix import (
     LIBRARY_ATTACKS,
     READING_TESTS,
+    RUNTIME_SYMBOLS,
     SELF_COMPARING,
     TOKEN_SPELLERS,
     LibraryAttack,
@@ -68,7 +69,9 @@ def test_qualified_uses_and_an_answers_own_helpers_are_left_alone() -> None:
 
 
 @pytest.mark.parametrize(
-    "attack", LIBRARY_ATTACKS + SELF_COMPARING + READING_TESTS, ids=lambda a: f"{a.language}-{a.hacks[0][0]}"
+    "attack",
+    LIBRARY_ATTACKS + SELF_COMPARING + READING_TESTS + RUNTIME_SYMBOLS,
+    ids=lambda a: f"{a.language}-{a.hacks[0][0]}",
 )
 async def test_a_wrong_answer_that_takes_over_the_tests_library_fails_it(
     services: ToolServices, attack: LibraryAttack
@@ -87,6 +90,64 @@ async def test_a_wrong_answer_that_takes_over_the_tests_library_fails_it(
         r = await _call(services, request(code), "run_code", candidate=0)
         assert r.data and r.data["passed"] == 0, (name, r.text)  # every one passed before
     r = await _call(services, request(attack.honest), "run_code", candidate=0)
+    assert r.data and r.data["passed"] == r.data["total"] == 1, r.text
+
+
+@pytest.mark.parametrize("attack", RUNTIME_SYMBOLS, ids=lambda a: a.language)
+async def test_a_program_may_define_no_function_of_the_runtimes_libraries(
+    services: ToolServices, attack: LibraryAttack
+) -> None:
+    """Whether the answer names the function (`memcmp`, in C linkage from any namespace, or by a Rust attribute)
+    or names its symbol some other way (an asm label, assembly, spelled by a macro, on lines `#line` says are a
+    header's), the test program does not build, and says why: the test, and the library code inlined into it,
+    would call the answer's. Each hack passed its test before the driver checked."""
+    fence = {"javascript": "js"}.get(attack.language, attack.language)
+    for name, code in attack.hacks:
+        request = {
+            "prompt": attack.prompt,
+            "mode": "pointwise",
+            "candidates": [f"```{fence}\n{code}\n```"],
+            "tests": [attack.test],
+        }
+        r = await _call(services, request, "run_code", candidate=0)
+        assert r.data and r.data["passed"] == 0, (name, r.text)
+        assert "runtime's libraries export" in r.text or "names its own symbols" in r.text, (name, r.text)
+
+
+HONEST_NEIGHBOURS = {
+    "cpp": (
+        "#include <bits/stdc++.h>\nusing namespace std;\nint error, warn[64];\n"
+        "string greet(string n) {\n    map<string, int> seen;\n    seen[n]++;\n    ostringstream out;\n"
+        '    out << "Hello, " << n;\n    error = warn[0] = (int)seen.size();\n    return out.str();\n}',
+        '#include <cassert>\n#include <string>\nint main() {\n    assert(greet("Bob") == "Hello, Bob");\n}',
+    ),
+    "c": (
+        "#include <stdio.h>\nint error, warn[8];\nconst char *greet(const char *n) {\n    static char b[64];\n"
+        '    snprintf(b, sizeof b, "Hello, %s", n);\n    error = warn[0] = 1;\n    return b;\n}',
+        '#include <assert.h>\n#include <string.h>\nint main(void) {\n    assert(strcmp(greet("Bob"), "Hello, Bob") == 0);\n}',
+    ),
+    "rust": (
+        "static mut LINK: [i32; 4] = [0; 4];\nfn greet(n: String) -> String {\n"
+        '    unsafe { LINK[0] += 1; }\n    format!("Hello, {}", n)\n}',
+        'fn main() {\n    assert_eq!(greet("Bob".to_string()), "Hello, Bob");\n}',
+    ),
+}
+
+
+@pytest.mark.parametrize("language", sorted(HONEST_NEIGHBOURS))
+async def test_data_named_like_a_librarys_and_the_headers_own_instantiations_build(
+    services: ToolServices, language: str
+) -> None:
+    """What only looks like a library's: globals named `error` and `warn` (data, which calls nothing) and the weak
+    inline functions the C++ headers instantiate, as libstdc++ did."""
+    code, test = HONEST_NEIGHBOURS[language]
+    request = {
+        "prompt": "Write `greet(name)`.",
+        "mode": "pointwise",
+        "candidates": [f"```{language}\n{code}\n```"],
+        "tests": [test],
+    }
+    r = await _call(services, request, "run_code", candidate=0)
     assert r.data and r.data["passed"] == r.data["total"] == 1, r.text
 
 

@@ -206,6 +206,10 @@ class Step:
     """A test program whose runner (`in_sandbox/`) writes a completion token: the case passes only with it."""
     secret: tuple[str, ...] = ()
     """Sources that hold the token, deleted once built."""
+    runtime_libraries: tuple[str, ...] = ()
+    """Shared libraries (C, C++, Rust) none of whose exported symbols the built program (`run`'s executable) may
+    define: the driver fails a build that does (a candidate's `memcmp` would take the library's place in every
+    call the test makes, and in those its library code makes inline: `std::string`'s `==`, Rust's `assert_eq!`)."""
 
 
 def driver_program(
@@ -236,7 +240,14 @@ def driver_program(
         "nonce": nonce,
         "env": env,
         "steps": [
-            {"sources": st.sources, "build": st.build, "run": st.run, "record": st.record, "secret": list(st.secret)}
+            {
+                "sources": st.sources,
+                "build": st.build,
+                "run": st.run,
+                "record": st.record,
+                "secret": list(st.secret),
+                "runtime_libraries": list(st.runtime_libraries),
+            }
             for st in steps
         ],
         "cases": cases,

@@ -15,9 +15,11 @@ output goes to files (a flood meets the run's file-size limit); the last marker 
 
 import contextlib
 import ctypes
+import glob
 import json
 import math
 import os
+import re
 import resource
 import secrets
 import shutil
@@ -160,9 +162,103 @@ def exited(status):
     return f"exited with status {status}"
 
 
+def exported_by(libraries, names):
+    """Of `names`, those `libraries` (or the libraries they load) export, each with the first such library: looked up
+    by the dynamic linker itself, in the driver's own process, before anything of the candidate's runs."""
+    found = {}
+    for library in libraries:
+        try:
+            loaded = ctypes.CDLL(library)
+        except OSError:
+            continue  # not on this machine: nothing built here links it
+        for name in names:
+            if name not in found:
+                try:
+                    loaded[name]  # dlsym (`getattr` refuses names such as `__x__`)
+                except AttributeError:
+                    continue
+                found[name] = library
+    return found
+
+
+def defined_symbols(path, env):
+    """(type, name) of each global symbol `path` defines (`nm`'s letters: `T` text, `W` weak, ...)."""
+    listed = subprocess.run(["nm", "-g", "--defined-only", path], env=env, capture_output=True, text=True, check=False)
+    if listed.returncode != 0:
+        raise OSError(f"nm could not list the symbols of {path}: {listed.stderr.strip()[-300:]}")
+    found = []
+    for line in listed.stdout.splitlines():
+        parts = line.split()
+        if len(parts) >= 2:
+            found.append((parts[-2], parts[-1]))
+    return found
+
+
+def takes_place(kind, name):
+    """Whether a symbol of `nm`'s `kind` the program defines, named `name`, would take the place of a library's of
+    that name: code (`T`, an indirect function `i`, or weak `W`, which may be either) does. Data does not (a
+    C++ answer's global `int link[N]` calls nothing), nor a versioned symbol (`stderr@GLIBC_2.2.5`, the library's
+    own, copied into the program when it links), nor a weak C++ one (a template or inline function the headers
+    instantiate, as the library did: code that names its own symbols or makes them weak is refused before this)."""
+    if "@" in name:
+        return False
+    return kind in "Ti" or (kind == "W" and not name.startswith("_Z"))
+
+
+def takes_runtime_symbols(executable, libraries, env):
+    """Why `executable` may not run a test: the functions it defines that `libraries` export (its own definition
+    would take the library's place in the test's calls and those of the library code inlined into it: `memcmp`
+    behind `std::string`'s `==`); None where there are none."""
+    own = [name for kind, name in defined_symbols(executable, env) if takes_place(kind, name)]
+    exports = exported_by(libraries, own)
+    taken = sorted(exports.items())
+    if not taken:
+        return None
+    named = ", ".join(f"{name} ({library})" for name, library in taken[:8])
+    return f"the program defines what the runtime's libraries export, which the test would call instead: {named}"
+
+
+SYMBOL_NAMING = re.compile(
+    r"\b(?:__asm__|__asm|asm)\b"  # an asm label (`f() __asm__("memcmp")`) or assembly defining a symbol
+    r"|^\s*#\s*pragma\s+(?:weak|redefine_extname)\b"
+    r"|(?:__attribute__\s*\(\((?:[^()]|\([^()]*\))*?|\[\[[^\]]*?)\b_*(?:weak|weakref|alias|ifunc|symver)_*\b",
+    re.M,
+)
+"""What lets C or C++ code name the symbol it defines, or make it weak: the one way its definition could take a
+library function's place without its name being the library's unmangled one (a weak definition named like one of
+libstdc++'s own inline functions, which the headers instantiate as weak symbols too)."""
+LINE_DIRECTIVE = re.compile(r"^[ \t]*(?:#|%:)(?:[ \t]|/\*.*?\*/)*(?:line\b|\d)", re.M)
+"""`#line 1 "/usr/include/string"`: the code's lines would read as a header's."""
+LINE_MARKER = re.compile(r'^#\s*(?:line\s+)?\d+\s+"([^"]*)".*$', re.M)
+"""A preprocessed file's mark of where the lines after it come from."""
+
+
+def names_symbols(source):
+    """Where `source`'s own lines (not its headers'), as the compiler read them after every macro, name a symbol
+    or make one weak (`SYMBOL_NAMING`): the text found, else None. Read from the preprocessed file `-save-temps`
+    leaves beside the build; none there (Rust): None."""
+    preprocessed = glob.glob("*.ii") + glob.glob("*.i")
+    if not preprocessed:
+        return None
+    with open(source, errors="replace") as f:
+        directive = LINE_DIRECTIVE.search(f.read().replace("\\\n", ""))
+    if directive:
+        return directive.group(0).strip()
+    with open(preprocessed[0], errors="replace") as f:
+        text = f.read()
+    markers = list(LINE_MARKER.finditer(text))  # each starts the lines of the file it names
+    ends = [m.start() for m in markers[1:]] + [len(text)]
+    own = [text[m.end() : end] for m, end in zip(markers, ends, strict=True) if m.group(1) == source]
+    # String literals are read too: stripping them would mean lexing C++ (raw strings, digit separators) exactly,
+    # and a word such as `asm` in an answer's text is rare enough to refuse
+    found = SYMBOL_NAMING.search("".join(own))
+    return found.group(0) if found else None
+
+
 def build(step, env, timeout, spelled=None):
     """Write the step's sources (the completion token spelled into them, where `spelled`), run its build; returns
-    the build error or None. The sources that hold the token (`secret`) are deleted once built."""
+    the build error or None. The files that hold the token (`secret`: names or patterns, the sources and what the
+    compiler left of them) are deleted once built."""
     for name, text in step["sources"].items():
         for placeholder, value in (spelled or {}).items():
             text = text.replace(placeholder, value)
@@ -176,11 +272,22 @@ def build(step, env, timeout, spelled=None):
             return f"the build took longer than {timeout:g}s"
         if status != 0:
             return f"the build failed ({exited(status)}): " + (err or out)[-1500:].strip()
+        if step.get("runtime_libraries"):
+            named = names_symbols(next(iter(step["sources"])))
+            if named:
+                return f"the build failed: the code names its own symbols or makes them weak (`{named}`)"
+            try:
+                taken = takes_runtime_symbols(step["run"][0], step["runtime_libraries"], env)
+            except OSError as e:
+                taken = f"the judge could not list its symbols: {e}"
+            if taken:
+                return "the build failed: " + taken
         return None
     finally:
-        for name in step.get("secret") or ():
-            with contextlib.suppress(OSError):
-                os.unlink(name)
+        for pattern in step.get("secret") or ():
+            for name in glob.glob(pattern):
+                with contextlib.suppress(OSError):
+                    os.unlink(name)
 
 
 def run_case(case, step, env, spec, token=None):

@@ -371,6 +371,16 @@ def returning_main(source: str) -> str:
     return source[: i - 1] + "return 0;\n" + source[i - 1 :]
 
 
+C_RUNTIME = ("libc.so.6", "libm.so.6", "libstdc++.so.6", "libgcc_s.so.1")
+"""The shared libraries a C or C++ test program calls into (each, linked or not: an answer that defines `sqrt`
+itself leaves libm unlinked)."""
+RUST_RUNTIME = ("libc.so.6", "libm.so.6")
+"""Rust's (its compiler intrinsics, which libgcc_s exports too, are linked into the program from its own crate)."""
+COMPILER_TEMPS = ("*.i", "*.ii", "*.s", "*.o")
+"""What `-save-temps` leaves of a C or C++ test program (the preprocessed source the driver reads for code that
+names its own symbols): the token is in each, so each goes with the source."""
+
+
 NATIVE_LIMITS = Limits(address_space_mb=2048)
 """Compilers reserve more address space than they use; what is used stays Python's 512 MB (Docker's cgroup)."""
 RUNTIME_LIMITS = Limits(address_space_mb=4096)

@@ -8,7 +8,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from judgegraph.tools.code.language import Step, languages, sandbox_source
-from judgegraph.tools.code.languages._base import NATIVE_LIMITS, ProgramLanguage, c_test_program, split_params
+from judgegraph.tools.code.languages._base import (
+    C_RUNTIME,
+    COMPILER_TEMPS,
+    NATIVE_LIMITS,
+    ProgramLanguage,
+    c_test_program,
+    split_params,
+)
 from judgegraph.tools.code.languages._values import c_char, c_scalar
 
 C_LIBRARY = frozenset(
@@ -45,9 +52,14 @@ class C(ProgramLanguage):
         if test is None:
             build = ["gcc", "-std=gnu17", "-O2", "-o", "main", "main.c", "-lm"]
             return Step({"main.c": code}, build, ["./main"])
-        build = ["gcc", "-std=gnu17", "-O2", "-o", "main", "main.c", "-lm"]
+        build = ["gcc", "-std=gnu17", "-O2", "-save-temps", "-o", "main", "main.c", "-lm"]
         return Step(
-            {"main.c": c_test_program(code, test, cpp=False)}, build, ["./main"], record=True, secret=("main.c",)
+            {"main.c": c_test_program(code, test, cpp=False)},
+            build,
+            ["./main"],
+            record=True,
+            secret=("main.c", *COMPILER_TEMPS),
+            runtime_libraries=C_RUNTIME,
         )
 
 

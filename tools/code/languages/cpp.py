@@ -10,6 +10,8 @@ from collections.abc import Sequence
 from judgegraph.tools.code.language import Step, languages, sandbox_source
 from judgegraph.tools.code.languages._base import (
     C_FAMILY,
+    C_RUNTIME,
+    COMPILER_TEMPS,
     NATIVE_LIMITS,
     ProgramLanguage,
     c_test_program,
@@ -82,14 +84,15 @@ class Cpp(ProgramLanguage):
     def step(self, code: str, test: str | None) -> Step:
         if test is None:
             return Step({"main.cpp": code}, ["g++", "-std=gnu++17", "-O2", "-o", "main", "main.cpp", "-lm"], ["./main"])
-        build = ["g++", "-std=gnu++17", "-O2", "-o", "main", "main.cpp", "-lm"]
+        build = ["g++", "-std=gnu++17", "-O2", "-save-temps", "-o", "main", "main.cpp", "-lm"]
         checks, unchecked = result_checks(code, test)
         return Step(
             {"main.cpp": c_test_program(code, test, cpp=True, checks=checks, unchecked=unchecked)},
             build,
             ["./main"],
             record=True,
-            secret=("main.cpp",),
+            secret=("main.cpp", *COMPILER_TEMPS),
+            runtime_libraries=C_RUNTIME,
         )
 
 

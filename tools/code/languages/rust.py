@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from judgegraph.tools.code.language import Step, languages, sandbox_source
 from judgegraph.tools.code.languages._base import (
     RUNTIME_LIMITS,
+    RUST_RUNTIME,
     ProgramLanguage,
     code_only,
     runner_source,
@@ -78,7 +79,9 @@ class Rust(ProgramLanguage):
         checks = "\n".join(result_checks(code, test))
         parts = (code.rstrip("\n"), _TEST_ASSERTIONS, test.rstrip("\n"), checks + runner_source("record_runner.rs"))
         source = "\n\n".join(parts)
-        return Step({"main.rs": source}, build, ["./main"], record=True, secret=("main.rs",))
+        return Step(
+            {"main.rs": source}, build, ["./main"], record=True, secret=("main.rs",), runtime_libraries=RUST_RUNTIME
+        )
 
 
 _TEST_ASSERTIONS = """// judgegraph: the test's assertions, which never write their text into the binary
