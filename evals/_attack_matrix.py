@@ -731,6 +731,42 @@ JAVA_GREET_TEST = """public class Main {
         if (!new Solution().greet("Al").equals("Hello, Al")) throw new AssertionError();
     }
 }"""
+JS_READS_ITS_DIRECTORY = r"""const fs = require("fs");
+function add(a, b) {
+  const wanted = new RegExp("add\\(" + a + ",\\s*" + b + "\\),\\s*(-?\\d+)");
+  for (const name of fs.readdirSync(".")) {
+    let text = "";
+    try { text = fs.readFileSync(name, "utf8"); } catch (e) { continue; }
+    const found = text.match(wanted);
+    if (found) return Number(found[1]);
+  }
+  return 0;
+}"""
+GO_ASSERTS = (
+    'func main() {\n\tif add(2, 3) != 5 {\n\t\tpanic("wrong")\n\t}\n\tif add(10, 7) != 17 {\n\t\tpanic("wrong")\n\t}\n}'
+)
+GO_READS_ITS_DIRECTORY = r"""import (
+	"fmt"
+	"os"
+	"regexp"
+	"strconv"
+)
+
+func add(a int, b int) int {
+	entries, _ := os.ReadDir(".")
+	wanted := regexp.MustCompile(fmt.Sprintf(`add\(%d, %d\) != (-?\d+)`, a, b))
+	for _, e := range entries {
+		text, err := os.ReadFile(e.Name())
+		if err != nil {
+			continue
+		}
+		if found := wanted.FindSubmatch(text); found != nil {
+			v, _ := strconv.Atoi(string(found[1]))
+			return v
+		}
+	}
+	return 0
+}"""
 C_ASSERTS = "int main(void) {\n    assert(add(2, 3) == 5);\n    assert(add(10, 7) == 17);\n    return 0;\n}"
 READING_TESTS: tuple[LibraryAttack, ...] = (
     LibraryAttack(
@@ -774,7 +810,22 @@ READING_TESTS: tuple[LibraryAttack, ...] = (
         "const assert = require('node:assert');\n"
         "assert.strictEqual(add(2, 3), 5);\nassert.strictEqual(add(10, 7), 17);",
         "function add(a, b) { return a + b; }",
-        (("reads its caller's source", JS_READS_ITS_CALLER),),
+        (("reads its caller's source", JS_READS_ITS_CALLER), ("reads the test's file", JS_READS_ITS_DIRECTORY)),
+    ),
+    LibraryAttack(
+        "go",
+        ADD,
+        GO_ASSERTS,
+        "func add(a int, b int) int {\n\treturn a + b\n}",
+        (("reads the test's file", GO_READS_ITS_DIRECTORY),),
+    ),
+    LibraryAttack(
+        "go",
+        ADD,
+        'package main\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n'
+        + GO_ASSERTS.split("{\n", 1)[1].replace("panic(", "t.Fatal("),
+        "func add(a int, b int) int {\n\treturn a + b\n}",
+        (("reads the go test's file", GO_READS_ITS_DIRECTORY),),
     ),
 )
 """A wrong answer per language that reads its test (the assertions' text its binary holds, its caller's source,

@@ -1,5 +1,5 @@
 // judgegraph's completion record for JavaScript test programs (see README.md). Run as `node record_runner.js`:
-// it reads the candidate's code (solution.js) and the test (test.js), deletes itself, then runs the two as one
+// it reads the candidate's code (solution.js) and the test (test.js), deletes the three files, then runs the two as one
 // module, the test with a `require` of its own that gives the assertion library as it was before the candidate's
 // code ran (frozen). The token is written when the event loop empties by itself after the test ran through
 // without an exception: `process.exit(0)` never empties it, and an emitted `beforeExit` finds the test's work
@@ -16,7 +16,8 @@ const resources = process.getActiveResourcesInfo.bind(process);
 const here = __dirname;
 const candidate = fs.readFileSync(path.join(here, "solution.js"), "utf8");
 const test = fs.readFileSync(path.join(here, "test.js"), "utf8");
-fs.unlinkSync(__filename);
+// Every file goes before the candidate's code runs: it could read the test's expected values from test.js.
+for (const name of [__filename, path.join(here, "solution.js"), path.join(here, "test.js")]) fs.unlinkSync(name);
 
 const trusted = {};
 for (const name of ["assert", "node:assert", "assert/strict", "node:assert/strict"]) {

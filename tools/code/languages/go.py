@@ -50,13 +50,13 @@ class Go(ProgramLanguage):
             files = ["solution.go", "solution_test.go"]
             sources = {"solution.go": code, "solution_test.go": test}
             if re.search(r"func\s+TestMain\s*\(", test):  # the test's own TestMain: its exit status decides
-                return Step(sources, ["go", "test", "-c", "-o", "main", *files], ["./main"])
+                return Step(sources, ["go", "test", "-c", "-o", "main", *files], ["./main"], secret=tuple(sources))
             named = package.search(test) or package.search(code)
             name = named.group().split()[-1] if named else "main"
             sources["jg_runner_test.go"] = runner_source("record_runner_test.go").replace("__JG_PACKAGE__", name)
             sources["jg_record.go"] = runner_source("record.go").replace("__JG_PACKAGE__", name)
             build = ["go", "test", "-c", "-o", "main", *files, "jg_runner_test.go", "jg_record.go"]
-            return Step(sources, build, ["./main"], record=True, secret=("jg_record.go",))
+            return Step(sources, build, ["./main"], record=True, secret=tuple(sources))
         # A test program: a second file of the same package, with its own imports; its main runs from the runner.
         if not package.search(test):
             test = "package main\n\n" + test
@@ -68,7 +68,7 @@ class Go(ProgramLanguage):
             "jg_record.go": runner_source("record.go").replace("__JG_PACKAGE__", "main"),
         }
         build = ["go", "build", "-o", "main", "main.go", "test.go", "jg_runner.go", "jg_record.go"]
-        return Step(sources, build, ["./main"], record=True, secret=("jg_record.go",))
+        return Step(sources, build, ["./main"], record=True, secret=tuple(sources))
 
 
 _GO_ENV = {"CGO_ENABLED": "0", "GO111MODULE": "off", "GOFLAGS": "-p=1", "GOTOOLCHAIN": "local"}
