@@ -767,6 +767,23 @@ func add(a int, b int) int {
 	}
 	return 0
 }"""
+JAVA_READS_THE_RUNNER = r"""import java.util.*;
+class Solution {
+    public String greet(String name) {
+        try {
+            java.lang.reflect.Field f = Class.forName("JgRunner").getDeclaredField("BUILT");
+            f.setAccessible(true);
+            for (Object bytes : ((Map<?, ?>) f.get(null)).values()) {
+                for (String part : new String((byte[]) bytes, "ISO-8859-1").split("[\\x00-\\x1f]")) {
+                    if (part.endsWith(name) && part.length() > name.length()) return part;
+                }
+            }
+        } catch (Exception e) {
+            return "";
+        }
+        return "";
+    }
+}"""
 C_ASSERTS = "int main(void) {\n    assert(add(2, 3) == 5);\n    assert(add(10, 7) == 17);\n    return 0;\n}"
 READING_TESTS: tuple[LibraryAttack, ...] = (
     LibraryAttack(
@@ -802,7 +819,10 @@ READING_TESTS: tuple[LibraryAttack, ...] = (
         'Write `String greet(String name)` in class Solution returning "Hello, " followed by the name.',
         JAVA_GREET_TEST,
         'class Solution {\n    public String greet(String name) { return "Hello, " + name; }\n}',
-        (("reads the test's files (its source, its class)", JAVA_READS_ITS_DIRECTORY),),
+        (
+            ("reads the test's files (its source, its class)", JAVA_READS_ITS_DIRECTORY),
+            ("reads the runner's copy of the test's class", JAVA_READS_THE_RUNNER),
+        ),
     ),
     LibraryAttack(
         "javascript",

@@ -2,7 +2,8 @@
 public class JgRunner {
     /* The built classes, read into memory and their files deleted before any of the answer's code runs: the test's
        class file holds what the test expects (its constants) and this one's the record's token, both readable by
-       an answer in the same directory. They are defined from these bytes (`Built`), and nothing is left to read. */
+       an answer in the same directory. They are defined from these bytes (`Built`), all of them before any of the
+       answer's code runs, and the bytes then dropped: nothing is left to read. */
     static final java.util.Map<String, byte[]> BUILT = new java.util.HashMap<>();
 
     static final class Built extends ClassLoader {
@@ -32,6 +33,10 @@ public class JgRunner {
         }
         ClassLoader built = new Built();
         JgRunner.checkResults(new String[] {__JG_TESTED__}, new String[] {__JG_TEST_CLASSES__}, built);
+        // Every class defined now (none initialised), and the bytes dropped: an answer reaches this map by reflection,
+        // and the test's class bytes hold what it expects.
+        for (String name : new java.util.TreeSet<>(BUILT.keySet())) Class.forName(name, false, built);
+        BUILT.clear();
         try {
             built.loadClass("__JG_MAIN_CLASS__").getMethod("main", String[].class).invoke(null, (Object) args);
         } catch (java.lang.reflect.InvocationTargetException e) {
