@@ -784,6 +784,40 @@ class Solution {
         return "";
     }
 }"""
+TABLE_TESTS = {
+    "c": "#include <assert.h>\nint cases[2][3] = {{2, 3, 5}, {10, 7, 17}};\nint main(void) {\n"
+    "    for (int i = 0; i < 2; i++) assert(add(cases[i][0], cases[i][1]) == cases[i][2]);\n    return 0;\n}",
+    "cpp": "#include <cassert>\n#include <vector>\n"
+    "const std::vector<std::vector<int>> cases = {{2, 3, 5}, {10, 7, 17}};\n"
+    "int main() {\n    for (const auto& c : cases) assert(add(c[0], c[1]) == c[2]);\n}",
+    "go": "var cases = [][3]int{{2, 3, 5}, {10, 7, 17}}\n\nfunc main() {\n\tfor _, c := range cases {\n"
+    '\t\tif add(c[0], c[1]) != c[2] {\n\t\t\tpanic("wrong")\n\t\t}\n\t}\n}',
+    "rust": "const CASES: [(i32, i32, i32); 2] = [(2, 3, 5), (10, 7, 17)];\nfn main() {\n"
+    "    for (a, b, want) in CASES {\n        assert_eq!(add(a, b), want);\n    }\n}",
+    "javascript": "const assert = require('node:assert');\nconst cases = [[2, 3, 5], [10, 7, 17]];\n"
+    "for (const [a, b, want] of cases) assert.strictEqual(add(a, b), want);",
+}
+"""Tests that keep their cases in a table of their own, at the top level of the program built with the answer."""
+TABLE_READERS = {
+    "c": "extern int cases[2][3];\nint add(int a, int b) {\n"
+    "    for (int i = 0; i < 2; i++) if (cases[i][0] == a && cases[i][1] == b) return cases[i][2];\n    return 0;\n}",
+    "cpp": "#include <vector>\nextern const std::vector<std::vector<int>> cases;\nint add(int a, int b) {\n"
+    "    for (const auto& c : cases) if (c[0] == a && c[1] == b) return c[2];\n    return 0;\n}",
+    "go": "func add(a int, b int) int {\n\tfor _, c := range cases {\n\t\tif c[0] == a && c[1] == b {\n"
+    "\t\t\treturn c[2]\n\t\t}\n\t}\n\treturn 0\n}",
+    "rust": "fn add(a: i32, b: i32) -> i32 {\n    for (x, y, want) in CASES {\n        if x == a && y == b {\n"
+    "            return want;\n        }\n    }\n    0\n}",
+    "javascript": "function add(a, b) {\n  const hit = cases.find(([x, y]) => x === a && y === b);\n"
+    "  return hit ? hit[2] : 0;\n}",
+}
+"""Wrong answers that name the test's table and answer each call from it."""
+HONEST_ADD = {
+    "c": "int add(int a, int b) { return a + b; }",
+    "cpp": "int add(int a, int b) { return a + b; }",
+    "go": "func add(a int, b int) int {\n\treturn a + b\n}",
+    "rust": "fn add(a: i32, b: i32) -> i32 {\n    a + b\n}",
+    "javascript": "function add(a, b) { return a + b; }",
+}
 C_ASSERTS = "int main(void) {\n    assert(add(2, 3) == 5);\n    assert(add(10, 7) == 17);\n    return 0;\n}"
 READING_TESTS: tuple[LibraryAttack, ...] = (
     LibraryAttack(
@@ -831,6 +865,10 @@ READING_TESTS: tuple[LibraryAttack, ...] = (
         "assert.strictEqual(add(2, 3), 5);\nassert.strictEqual(add(10, 7), 17);",
         "function add(a, b) { return a + b; }",
         (("reads its caller's source", JS_READS_ITS_CALLER), ("reads the test's file", JS_READS_ITS_DIRECTORY)),
+    ),
+    *(
+        LibraryAttack(language, ADD, TABLE_TESTS[language], HONEST_ADD[language], (("names the test's table", reader),))
+        for language, reader in TABLE_READERS.items()
     ),
     LibraryAttack(
         "go",

@@ -22,6 +22,7 @@ from judgegraph.tools.code.language import (
     indented_blocks,
     sandbox_source,
 )
+from judgegraph.tools.code.languages._test_names import C_LITERALS, c_defined, renamed
 from judgegraph.tools.code.observe import Call, Observed, observed_status
 from judgegraph.tools.code.statement import Example, Statement
 
@@ -319,7 +320,8 @@ def c_test_program(code: str, test: str, cpp: bool, checks: Sequence[str] = (), 
     macro the code defined is undefined before the test (a `main` or `assert` it redefined included), the test's
     includes come after that, its `assert` reports through the runner (`jg_assert_failed`, which traps: by line,
     never by its text, which the answer could read back from its own binary), and its
-    `main` is `jg_test_main`, which the runner's `main` calls. One translation unit: one compiler run. `checks`
+    `main` is `jg_test_main`, which the runner's `main` calls; every name the test defines for itself is spelled with
+    the build's secret key (`_test_names`). One translation unit: one compiler run. `checks`
     stand before the test (C++'s results checked plain) and `unchecked` after it (undoing their macros)."""
     linkage = 'extern "C" ' if cpp else ""
     guard = [
@@ -334,6 +336,7 @@ def c_test_program(code: str, test: str, cpp: bool, checks: Sequence[str] = (), 
         "#define main jg_test_main",
     ]
     body = returning_main(_INCLUDE.sub("", test))
+    body = renamed(body, c_defined(body), C_LITERALS)  # the test's own names: none the answer can write
     with_args = re.search(r"\bmain\s*\(\s*int\b", body) is not None
     runner = runner_source("record_runner.c")
     runner = runner.replace("__JG_CALL__", "jg_test_main(argc, argv)" if with_args else "jg_test_main()")

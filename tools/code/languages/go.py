@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 from judgegraph.tools.code.language import Step, languages, sandbox_source
 from judgegraph.tools.code.languages._base import RUNTIME_LIMITS, ProgramLanguage, runner_source, split_params
+from judgegraph.tools.code.languages._test_names import GO_LITERALS, go_defined, renamed
 from judgegraph.tools.code.languages._values import c_char, c_scalar, call_on_locals, declared_locals
 
 GO_PREDECLARED = frozenset(
@@ -48,6 +49,8 @@ class Go(ProgramLanguage):
             return Step({"main.go": code}, ["go", "build", "-o", "main", "main.go"], ["./main"])
         if re.search(r"func\s+Test\w*\s*\(\s*\w+\s+\*testing\.T\s*\)", test):  # `go test` style
             files = ["solution.go", "solution_test.go"]
+            # The test's own names, spelled with the build's secret key: none the answer can write
+            test = renamed(test, go_defined(test), GO_LITERALS, go=True)
             sources = {"solution.go": code, "solution_test.go": test}
             if re.search(r"func\s+TestMain\s*\(", test):  # the test's own TestMain: its exit status decides
                 return Step(sources, ["go", "test", "-c", "-o", "main", *files], ["./main"], secret=tuple(sources))
@@ -61,6 +64,7 @@ class Go(ProgramLanguage):
         if not package.search(test):
             test = "package main\n\n" + test
         test = re.sub(r"\bfunc\s+main\s*\(\s*\)", "func jgTestMain()", test, count=1)
+        test = renamed(test, go_defined(test), GO_LITERALS, go=True)
         sources = {
             "main.go": code,
             "test.go": test,

@@ -15,6 +15,7 @@ from judgegraph.tools.code.languages._base import (
     runner_source,
     split_params,
 )
+from judgegraph.tools.code.languages._test_names import RUST_LITERALS, renamed, rust_defined
 from judgegraph.tools.code.languages._values import c_char, c_scalar, declared_locals
 from judgegraph.tools.math.arithmetic import braced_from
 
@@ -77,6 +78,7 @@ class Rust(ProgramLanguage):
         else:
             test = re.sub(r"\bfn\s+main\s*\(\s*\)", "fn jg_test_main()", test, count=1)
         checks = "\n".join(result_checks(code, test))
+        test = renamed(test, rust_defined(test), RUST_LITERALS)  # the test's own names: none the answer can write
         parts = (code.rstrip("\n"), _TEST_ASSERTIONS, test.rstrip("\n"), checks + runner_source("record_runner.rs"))
         source = "\n\n".join(parts)
         return Step(
