@@ -102,7 +102,16 @@ def _readings() -> list[Case]:
 
 
 CHOICES_PROMPT = "Which planet is the largest?\n(A) Mars\n(B) Jupiter\n(C) Venus\n(D) Earth"
-TWO_CHOICES = ("(B) or (C)", "(B) or C", "(B) Jupiter (or (C) Venus)", "(B) Venus", "B/C", "\\text{B and C}")
+TWO_CHOICES = (
+    "(B) or (C)",
+    "(B) or C",
+    "(B) Jupiter (or (C) Venus)",
+    "(B) Venus",
+    "B/C",
+    "\\text{B and C}",
+    *("B 或 C", "B oder C", "B или C", "B または C", "B 또는 C", "B o D"),  # "or" in other languages
+    *("B & C", "B + C", "B vs C", "B (also C)"),
+)
 """Answers naming two options, the right one first (the reference is B): each names none."""
 ONE_CHOICE = ("(B) Jupiter", "B", "(B)", "Jupiter", "\\textbf{(B) } Jupiter")
 

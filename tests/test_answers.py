@@ -369,6 +369,21 @@ def test_an_answer_naming_two_options_names_none(answer: str) -> None:
     assert equivalent_choice("(C) 24.5", "C", options).equivalent  # one option, its value beside it
 
 
+@pytest.mark.parametrize(
+    "answer",
+    ["C 或 D", "C oder D", "C или D", "C または D", "C 또는 D", "C o D", "C & D", "C + D", "C vs D", "C (also D)"],
+)
+def test_two_options_joined_in_any_language_or_by_any_mark_name_none(answer: str) -> None:
+    """The same hedge with the joining word of another language, or a mark: with the statement's options and
+    without them (where the reference alone is a letter, `choice_letter` reads the answer's)."""
+    options = choice_options(AMC)
+    for reference in ("C", "D"):
+        assert not equivalent_choice(answer, reference, options).equivalent, reference
+        assert not equivalent_choice(answer, reference, {}).equivalent, reference
+    for honest in ("C", "(C)", "C. 24.5", "C) it is the only one", "C since it is the largest"):
+        assert equivalent_choice(honest, "C", {}).equivalent, honest
+
+
 def test_a_reference_letter_matches_an_answer_that_names_its_value() -> None:
     """A reference `C` and a response boxing option C's value, then writing CCCCC: one answer, not two."""
     text = "The side is $\\boxed{\\frac{49}{2}}$.\n\nCCCCC"

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from judgegraph.tools.math.equivalence import Match, equivalent
-from judgegraph.tools.math.normal import normalize
+from judgegraph.tools.math.normal import names_another_letter, normalize
 
 _LABEL = re.compile(
     r"(?:\\(?:textbf|mathrm|text|mathbf|textrm)\s*\{\s*)?"  # \textbf{(A) }
@@ -110,14 +110,10 @@ def _names_another(rest: str, letter: str, options: dict[str, str]) -> bool:
     """Whether what follows a chosen label names another option: its label or letter (`(B) or (C)`, `(B) or C`,
     `(B) Jupiter (or (C) Venus)`), or another option's value where this one's differs (`(B) Venus`). The answer
     then names two options: a hedge, which names none."""
-    if any((other := a or b) != letter and other in options for a, b in _LABEL_IN.findall(rest)):
+    if names_another_letter(rest, letter, options):
         return True
     value = normalize(rest).strip(" .")
     return bool(value) and value != normalize(options[letter]) and value in {normalize(v) for v in options.values()}
-
-
-_LABEL_IN = re.compile(r"\(\s*([A-J])\s*\)|(?:\b(?:or|and)\b|/|,)\s*([A-J])\b")
-"""Another option named after a chosen one: its label, or its letter joined by or / and / a slash / a comma."""
 
 
 def equivalent_choice(answer: str, reference: str, options: dict[str, str], *, symbolic: bool = True) -> Match:

@@ -4,6 +4,7 @@ full-width or Unicode math characters spelled one way, and a plain number read e
 from __future__ import annotations
 
 import re
+from collections.abc import Container
 from fractions import Fraction
 
 MAX_NUMBER_DIGITS = 40
@@ -93,6 +94,36 @@ def meaningful(s: str) -> bool:
 _CHOICE = re.compile(r"^\(?([A-Ea-e])\)?(?:[.:)]|\s|$)")
 
 
+_JOINING_WORDS = (
+    "or|and|also|plus|vs|versus|either|both"  # English
+    "|oder|und|ou|et|o|y|e|u|i|og|och|eller|en|of|ili|lub|albo|veya|ve|atau|dan|hoặc|và"  # Latin scripts
+    "|или|и|ή|και|או|أو|या|और|หรือ|และ"  # Cyrillic, Greek, Hebrew, Arabic, Devanagari, Thai
+)
+"""Words that join two options, in the languages whose answer phrases the readers take (`answers._WORLD_WORDS`)."""
+_JOINING_MARKS = (
+    "或者|或是|或|还是|還是|和|与|與|及|または|又は|か|と|や"  # Chinese, Japanese
+    "|또는|혹은|이나|나|와|과"  # Korean
+    "|/|／|,|，|、|;|；|&|\\+|\\|"
+)
+"""Marks and unspaced words that join two options (CJK's `或`, `または`, `또는`; `/`, `&`, `+`, `|`)."""
+ANOTHER_LABEL = re.compile(
+    rf"\(\s*([A-J])\s*\)|(?:(?<!\w)(?:{_JOINING_WORDS})(?!\w)\.?|{_JOINING_MARKS})\s*\(?\s*([A-J])(?![A-Za-z])"
+)
+"""Another option named after a chosen one: its label, or its letter joined to it by a word or mark that joins two
+options in any language the readers take (`(B) or C`, `B 或 C`, `B oder C`, `B & C`, `B (also C)`)."""
+
+
+def names_another_letter(rest: str, letter: str, letters: Container[str]) -> bool:
+    """Whether `rest`, what follows an answer's chosen option `letter`, names another of `letters` (`ANOTHER_LABEL`):
+    the answer then names two options, a hedge, which names none."""
+    return any((other := a or b) != letter and other in letters for a, b in ANOTHER_LABEL.findall(rest))
+
+
 def choice_letter(s: str) -> str | None:
-    m = _CHOICE.match(s.strip())
-    return m.group(1).upper() if m else None
+    """The option letter (A-E) an answer starts with (`B`, `(B)`, `B. Jupiter`); None where it names none, or names
+    another option after it (`B & C`, `B 或 C`)."""
+    s = s.strip()
+    m = _CHOICE.match(s)
+    if m is None or names_another_letter(s[m.end() :], m.group(1).upper(), "ABCDE"):
+        return None
+    return m.group(1).upper()
