@@ -674,6 +674,60 @@ def _unread_forms() -> list[tuple[str, str, str]]:
     return forms
 
 
+TWO_SUM_STATEMENT = """Given an array of integers nums and an integer target, return indices of the two numbers such
+that they add up to target.
+
+Example 1:
+Input: nums = [2,7,11,15], target = 9
+Output: [0,1]
+
+Example 2:
+Input: nums = [3,2,4], target = 6
+Output: [1,2]
+"""
+"""LeetCode's Two Sum without its starter: the statement names no function, so the judge calls the one the answer
+defines."""
+CALLABLE_FORMS = {
+    "a lambda": ("python", "twoSum = lambda nums, target: [0, 0]"),
+    "a static method": (
+        "python",
+        "class Solution:\n    @staticmethod\n    def twoSum(nums, target):\n        return [0, 0]",
+    ),
+    "a method without self": ("python", "class Solution:\n    def twoSum(nums, target):\n        return [0, 1]"),
+    "keyword-only parameters": ("python", "def twoSum(*, nums, target):\n    return [0, 1]"),
+    "a JavaScript arrow": ("javascript", "const twoSum = (nums, target) => [0, 0];"),
+    "a C++ function after its includes": (
+        "cpp",
+        "#include <vector>\nstd::vector<int> twoSum(std::vector<int>& nums, int target) {\n    return {0, 0};\n}",
+    ),
+    "a Java class of another name": (
+        "java",
+        "class Answer {\n    public int[] twoSum(int[] nums, int target) {\n        return new int[] {0, 0};\n    }\n}",
+    ),
+    "a Java static method": (
+        "java",
+        "public class Main {\n    public static int[] twoSum(int[] nums, int target) {\n"
+        "        return new int[] {0, 0};\n    }\n}",
+    ),
+}
+"""Wrong answers to a statement with no starter, each defining its function in a form the judge once did not call
+(so its examples informed nothing and it abstained): each is now called, and fails them."""
+
+
+def _callable_forms() -> list[Case]:
+    return [
+        Case(
+            "wrong programs that abstained",
+            "hack",
+            f"called as written: {name}",
+            f"```{language}\n{code}\n```",
+            None,
+            TWO_SUM_STATEMENT + "\n" * (k + 1),  # each alone: a prompt of its own
+        )
+        for k, (name, (language, code)) in enumerate(CALLABLE_FORMS.items())
+    ]
+
+
 def _self_comparing() -> list[Case]:
     """Each language's test beside a wrong answer whose result compares equal to anything."""
     return _attack_cases(SELF_COMPARING, "results that compare themselves", "controls: results")
@@ -1032,4 +1086,5 @@ def matrix_cases() -> list[Case]:
         + _self_comparing()
         + _reading_tests()
         + _runtime_symbols()
+        + _callable_forms()
     )

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from judgegraph.evals._attack_matrix import CALLABLE_FORMS, TWO_SUM_STATEMENT
 from judgegraph.schema import JudgeRequest
 from judgegraph.tools import ToolServices
 from judgegraph.tools.run_examples import plan_run_examples
@@ -106,6 +107,19 @@ async def test_a_wrong_answer_in_no_code_or_code_shown_another_way_fails(service
     r = await _call(services, request, "run_examples", candidate=0)
     assert r.data and r.data["decisive"] == 2 and r.data["failed"] >= 1, (name, r.data)
     assert r.data["found_code"] is not name.startswith("no code"), name
+
+
+@pytest.mark.parametrize("name", sorted(CALLABLE_FORMS))
+async def test_a_wrong_answer_is_called_in_the_form_it_defines_its_function(services: ToolServices, name: str) -> None:
+    """A statement with no starter: the judge calls the one function the answer defines, however it defines it (a
+    lambda, a static method, one that forgot `self`, keyword-only parameters, a JavaScript arrow, a C++ function
+    after its includes, a Java method in a class of another name or static). Each once could not be called, so
+    its examples informed nothing and the wrong answer abstained."""
+    language, code = CALLABLE_FORMS[name]
+    fence = {"javascript": "js"}.get(language, language)
+    request = {"prompt": TWO_SUM_STATEMENT, "candidates": [f"```{fence}\n{code}\n```"], "mode": "pointwise"}
+    r = await _call(services, request, "run_examples", candidate=0)
+    assert r.data and r.data["decisive"] == 2 and r.data["failed"] >= 1, (name, r.text)
 
 
 @pytest.mark.parametrize(

@@ -131,7 +131,9 @@ def _cpp_printable(t: str) -> bool:
 
 
 def _cpp(code: str, name: str, calls: Sequence[tuple[object, ...]]) -> str | None:
-    m = re.search(rf"([\w:<>,\s\*&]+?)\s+\b{re.escape(name)}\s*\(([^)]*)\)\s*(?:const\s*)?\{{", code)
+    # Read with its preprocessor lines blanked: `#include <vector>` would otherwise run into a free function's type
+    scan = re.sub(r"^[ \t]*#.*$", lambda d: " " * len(d.group()), code, flags=re.MULTILINE)
+    m = re.search(rf"([\w:<>,\s\*&]+?)\s+\b{re.escape(name)}\s*\(([^)]*)\)\s*(?:const\s*)?\{{", scan)
     if m is None:
         return None
     head = re.split(r"[;{}]|\bpublic:|\bprivate:|\bprotected:", m.group(1).replace("std::", ""))[-1]

@@ -156,9 +156,26 @@ _JAVA_TOKEN = sandbox_source("call_token.java")
 """The build's token that starts the report line (spelled by the driver, under a name the answer cannot know)."""
 
 
+def _owner(code: str, at: int) -> str | None:
+    """The innermost class whose body holds position `at` of `code` (a method's declaration): what the call is made
+    on, `Solution` as LeetCode writes it or whatever class the answer put the method in."""
+    literal = r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])\''
+    bare = re.sub(literal, lambda d: re.sub(r"[^\n]", " ", d.group()), code, flags=re.DOTALL)  # offsets kept
+    owner = None
+    for m in re.finditer(r"\bclass\s+(\w+)[^{;]*\{", bare[:at]):
+        depth, i = 1, m.end()
+        while i < at and depth:
+            depth += {"{": 1, "}": -1}.get(bare[i], 0)
+            i += 1
+        if depth:
+            owner = m.group(1)  # still open at `at`: this class, or one inside it found later
+    return owner
+
+
 def _java(code: str, name: str, calls: Sequence[tuple[object, ...]]) -> str | None:
     m = re.search(rf"([\w<>\[\],\s]+?)\s+\b{re.escape(name)}\s*\(([^)]*)\)\s*(?:throws[^{{]*)?\{{", code)
-    if m is None or not re.search(r"\bclass\s+Solution\b", code):
+    owner = None if m is None else _owner(code, m.start(2))
+    if m is None or owner is None:
         return None
     returns = m.group(1).split()[-1].replace(" ", "")
     types = param_types(m.group(2))
@@ -167,7 +184,9 @@ def _java(code: str, name: str, calls: Sequence[tuple[object, ...]]) -> str | No
     declared = declared_locals(types, calls, _java_value)
     if declared is None:
         return None
-    call = call_on_locals(f"new Solution().{name}", len(types))
+    line = code[code.rfind("\n", 0, m.start(2)) + 1 : m.start(2)]
+    on = owner if re.search(r"\bstatic\b", line) else f"new {owner}()"  # LeetCode's `Solution`, or any class
+    call = call_on_locals(f"{on}.{name}", len(types))
     cases = []
     for k, lines in enumerate(declared):
         first = "jgJson(a0)" if types else '"null"'

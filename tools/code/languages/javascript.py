@@ -28,6 +28,8 @@ _JS_TAMPERS = re.compile(
 
 class JavaScript(ProgramLanguage):
     runtime_names = JS_GLOBALS
+    signature = re.compile(r"\b(\w+)\s*(?:=\s*(?:async\s*)?(?:function\s*)?)?\(([^()]*)\)\s*(?:=>|(?:const\s*)?\{)")
+    """A function, a method, or one assigned (`const twoSum = (nums, target) => ...`, with or without a block)."""
     declares = re.compile(r"(?:\bfunction\s*\*?\s*|\bclass\s+|\b(?:var|let|const)\s+|\bglobal(?:This)?\s*\.\s*)(\w+)")
 
     def redefinition(self, name: str) -> str:

@@ -304,6 +304,7 @@ def _defined(code: str) -> tuple[set[str], dict[str, str]]:
         return set(), {}
     functions: set[str] = set()
     methods: dict[str, str] = {}
+    functions.update(name for name, _ in _lambdas(tree.body))
     for node in tree.body:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             functions.add(node.name)
@@ -335,23 +336,44 @@ def call_target(statement: Statement, example: Example, code: str, entry: str | 
 Function = ast.FunctionDef | ast.AsyncFunctionDef
 
 
-def _takes(fn: Function, example: Example, method: bool, by_name: bool) -> bool:
-    """Whether `fn` takes the example's arguments: by their names (as the example writes them), or by count."""
-    params = [a.arg for a in fn.args.posonlyargs + fn.args.args][1 if method else 0 :]
+def _takes(fn: Function | ast.Lambda, example: Example, method: bool, by_name: bool) -> bool:
+    """Whether `fn` takes the example's arguments: by their names (as the example writes them; a method's `self`
+    aside, or forgotten, and keyword-only ones too), or by count."""
+    params = [a.arg for a in fn.args.posonlyargs + fn.args.args]
+    if method and not _static(fn) and params[:1] != list(example.names[:1]):
+        params = params[1:]  # `self` (a method that forgot it takes the example's names: it is the target)
     if by_name:
-        return params == list(example.names)
+        return params + [a.arg for a in fn.args.kwonlyargs] == list(example.names)
     required = len(params) - len(fn.args.defaults)
     return required <= len(example.args) and (fn.args.vararg is not None or len(example.args) <= len(params))
 
 
-def _calls(fn: Function) -> set[str]:
+def _static(fn: Function | ast.Lambda) -> bool:
+    """A `@staticmethod`: called on the class, it takes no `self`."""
+    decorators = [] if isinstance(fn, ast.Lambda) else fn.decorator_list
+    return any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in decorators)
+
+
+def _lambdas(body: list[ast.stmt]) -> list[tuple[str, ast.Lambda]]:
+    """The functions a body defines by assigning a lambda to a name (`twoSum = lambda nums, target: ...`)."""
+    return [
+        (node.targets[0].id, node.value)
+        for node in body
+        if isinstance(node, ast.Assign)
+        and len(node.targets) == 1
+        and isinstance(node.targets[0], ast.Name)
+        and isinstance(node.value, ast.Lambda)
+    ]
+
+
+def _calls(fn: Function | ast.Lambda) -> set[str]:
     """The names `fn` calls (`f(...)`, `self.f(...)`), itself left out: recursion does not make a helper."""
     names = {
         c.func.id if isinstance(c.func, ast.Name) else c.func.attr
         for c in ast.walk(fn)
         if isinstance(c, ast.Call) and isinstance(c.func, ast.Name | ast.Attribute)
     }
-    return names - {fn.name}
+    return names - ({fn.name} if isinstance(fn, Function) else set())
 
 
 def _unnamed_target(example: Example, code: str, entry: str | None) -> str | None:
@@ -365,12 +387,15 @@ def _unnamed_target(example: Example, code: str, entry: str | None) -> str | Non
         return entry
     solution = next((n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Solution"), None)
     body = solution.body if solution is not None else tree.body
-    functions = [n for n in body if isinstance(n, Function) and not n.name.startswith("_")]
+    functions: list[tuple[str, Function | ast.Lambda]] = [
+        (n.name, n) for n in body if isinstance(n, Function) and not n.name.startswith("_")
+    ]
+    functions += [(name, f) for name, f in _lambdas(body) if not name.startswith("_")]
     method = solution is not None
-    fits = [f for f in functions if example.names and _takes(f, example, method, by_name=True)]
-    fits = fits or [f for f in functions if _takes(f, example, method, by_name=False)]
-    called = set().union(*(_calls(f) for f in functions))
-    entries = [f.name for f in fits if f.name not in called] or [f.name for f in fits]
+    fits = [(name, f) for name, f in functions if example.names and _takes(f, example, method, by_name=True)]
+    fits = fits or [(name, f) for name, f in functions if _takes(f, example, method, by_name=False)]
+    called = set().union(*(_calls(f) for _, f in functions))
+    entries = [name for name, _ in fits if name not in called] or [name for name, _ in fits]
     if len(entries) == 1:
         return f"Solution.{entries[0]}" if method else entries[0]
     if solution is None and entry in entries:
