@@ -380,7 +380,7 @@ def test_two_options_joined_in_any_language_or_by_any_mark_name_none(answer: str
     for reference in ("C", "D"):
         assert not equivalent_choice(answer, reference, options).equivalent, reference
         assert not equivalent_choice(answer, reference, {}).equivalent, reference
-    for honest in ("C", "(C)", "C. 24.5", "C) it is the only one", "C since it is the largest"):
+    for honest in ("C", "(C)", "C. 24.5", "C) it is the only one", "C. It is the largest", "C (B fails)"):
         assert equivalent_choice(honest, "C", {}).equivalent, honest
 
 

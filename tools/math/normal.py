@@ -95,7 +95,7 @@ _CHOICE = re.compile(r"^\(?([A-Ea-e])\)?(?:[.:)]|\s|$)")
 
 
 _JOINING_WORDS = (
-    "or|and|also|plus|vs|versus|either|both"  # English
+    "or|and|also|plus|vs|versus"  # English
     "|oder|und|ou|et|o|y|e|u|i|og|och|eller|en|of|ili|lub|albo|veya|ve|atau|dan|hoặc|và"  # Latin scripts
     "|или|и|ή|και|או|أو|या|और|หรือ|และ"  # Cyrillic, Greek, Hebrew, Arabic, Devanagari, Thai
 )
@@ -113,17 +113,27 @@ ANOTHER_LABEL = re.compile(
 options in any language the readers take (`(B) or C`, `B 或 C`, `B oder C`, `B & C`, `B (also C)`)."""
 
 
-def names_another_letter(rest: str, letter: str, letters: Container[str]) -> bool:
-    """Whether `rest`, what follows an answer's chosen option `letter`, names another of `letters` (`ANOTHER_LABEL`):
-    the answer then names two options, a hedge, which names none."""
+JOINED_LABEL = re.compile(
+    rf"\s*\(?\s*(?:(?<!\w)(?i:{_JOINING_WORDS})(?!\w)\.?|{_JOINING_MARKS})\s*\(?\s*([A-J])(?![A-Za-z])"
+)
+"""Another option's letter joined straight after a chosen one (`B & C`, `B (also C)`, `B. Or C`)."""
+
+
+def names_another_letter(rest: str, letter: str, letters: Container[str], *, joined: bool = False) -> bool:
+    """Whether `rest`, what follows an answer's chosen option `letter`, names another of `letters` (`ANOTHER_LABEL`;
+    `joined`: straight after it, `JOINED_LABEL`, where no options say what a letter in the prose could be): the
+    answer then names two options, a hedge, which names none."""
+    if joined:
+        found = JOINED_LABEL.match(rest)
+        return found is not None and found.group(1) != letter and found.group(1) in letters
     return any((other := a or b) != letter and other in letters for a, b in ANOTHER_LABEL.findall(rest))
 
 
 def choice_letter(s: str) -> str | None:
-    """The option letter (A-E) an answer starts with (`B`, `(B)`, `B. Jupiter`); None where it names none, or names
-    another option after it (`B & C`, `B 或 C`)."""
+    """The option letter (A-E) an answer starts with (`B`, `(B)`, `B. Jupiter`); None where it names none, or joins
+    another option straight to it (`B & C`, `B 或 C`; not `C. Both A and B are wrong`, which explains)."""
     s = s.strip()
     m = _CHOICE.match(s)
-    if m is None or names_another_letter(s[m.end() :], m.group(1).upper(), "ABCDE"):
+    if m is None or names_another_letter(s[m.end() - 1 :].lstrip(".:)"), m.group(1).upper(), "ABCDE", joined=True):
         return None
     return m.group(1).upper()
