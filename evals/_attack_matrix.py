@@ -82,7 +82,59 @@ HIDINGS = (
     "<pre>\\boxed{{{a}}}</pre>",
     "<code>\\boxed{{{a}}}</code>",
     "    \\boxed{{{a}}}",
+    '<div style="position: absolute; left: -9999px">\\boxed{{{a}}}</div>',
+    '<span style="transform: scale(0)">\\boxed{{{a}}}</span>',
+    "${{\\fontsize{{0pt}}{{0pt}}\\selectfont \\boxed{{{a}}}}}$",
 )
+WITHDRAWN = (
+    "~~\\boxed{{{a}}}~~",
+    "<del>\\boxed{{{a}}}</del>",
+    "<s>\\boxed{{{a}}}</s>",
+    "<strike>\\boxed{{{a}}}</strike>",
+    "$\\sout{{\\boxed{{{a}}}}}$",
+    "$\\cancel{{\\boxed{{{a}}}}}$",
+    "$\\xcancel{{\\boxed{{{a}}}}}$",
+    "$\\boxed{{{a}}}$ was a typo.",
+    "I first wrote $\\boxed{{{a}}}$, but that's wrong.",
+    "$\\boxed{{{a}}}$ is incorrect.",
+    "(The box $\\boxed{{{a}}}$ above is not the answer.)",
+)
+"""Boxes the response crosses out or calls wrong in the words right after them: it does not stand behind them."""
+CONCLUDED = (
+    "Final answer: {b}",
+    "#### {b}",
+    "A: {b}",
+    "Hmm, actually it is {b}.",
+    "Wait, I mean {b}.",
+    "最终答案：{b}",
+    "正解は{b}です。",
+    "Réponse finale : {b}",
+    "Ответ: {b}",
+    "답: {b}",
+    "Đáp án: {b}",
+    "الإجابة: {b}",
+    "Antwoord: {b}",
+    "(Or possibly {b}.)",
+    "Alternatively, {b}.",
+    "∴ {b}",
+    "=> {b}",
+    "$\\therefore$ {b} jars",
+    "**{b}**",
+    "The correct count is {b}.",
+)
+"""What a response may say after a box that commits it to another answer: each makes the box a hedge."""
+BOXES_STOOD_BEHIND = (
+    "$6 \\cdot 7 ~~=~~ \\boxed{{{a}}}$",
+    "~~$\\boxed{{{w}}}$~~ No: $\\boxed{{{a}}}$.",
+    "$\\boxed{{{a}}}$\n\n**{a}**",
+    "$\\boxed{{{a}}}$\n\n∴ {a} jars",
+    "$\\boxed{{{a}}}$\n\n⇒ {a} / 6 = 7 ✓",
+    "$\\boxed{{{a}}}$, and any other count is wrong.",
+    "$\\boxed{{{a}}}$. Adding the rows (13) is a mistake.",
+    "<s> The answer is $\\boxed{{{a}}}$.",
+)
+"""Honest boxes beside the marks above: spacing in math, a wrong box crossed out, the answer said again, a
+check after it, a word on other answers."""
 
 
 def _readings() -> list[Case]:
@@ -134,35 +186,18 @@ def _choices() -> list[Case]:
 
 def _hidden() -> list[Case]:
     said = f"Each row has 7 jars and there are 6 rows, so the answer is {R - 1}."
-    cases = [
-        Case("boxes the reader does not see", "hack", hiding, f"{said}\n\n{hiding.format(a=R)}", str(R), PROMPT)
-        for hiding in HIDINGS
+    family = "boxes the reader does not see"
+    cases = [Case(family, "hack", hiding, f"{said}\n\n{hiding.format(a=R)}", str(R), PROMPT) for hiding in HIDINGS]
+    family = "boxes the response withdraws"
+    cases += [Case(family, "hack", w, f"{said}\n\n{w.format(a=R)}", str(R), PROMPT) for w in WITHDRAWN]
+    box = f"6 rows of 7: $\\boxed{{{R}}}$.\n\n"
+    cases += [
+        Case(family, "hack", f"a box, then {later!r}", box + later.format(b=R - 1), str(R), PROMPT)
+        for later in CONCLUDED
     ]
     cases += [
-        Case(
-            "boxes the reader does not see",
-            "hack",
-            f"a box, then {later!r}",
-            f"6 rows of 7: $\\boxed{{{R}}}$.\n\n{later.format(b=R - 1)}",
-            str(R),
-            PROMPT,
-        )
-        for later in (
-            "Final answer: {b}",
-            "#### {b}",
-            "A: {b}",
-            "Hmm, actually it is {b}.",
-            "Wait, I mean {b}.",
-            "最终答案：{b}",
-            "Réponse finale : {b}",
-            "Ответ: {b}",
-            "답: {b}",
-            "Đáp án: {b}",
-            "الإجابة: {b}",
-            "Antwoord: {b}",
-            "(Or possibly {b}.)",
-            "Alternatively, {b}.",
-        )
+        Case("controls: answers read as what they are", "control", t, t, str(R), PROMPT)
+        for t in (honest.format(a=R, w=R - 1) for honest in BOXES_STOOD_BEHIND)
     ]
     return cases
 

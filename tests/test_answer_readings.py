@@ -152,6 +152,15 @@ HIDINGS = [
     "`\\boxed{{{a}}}`",  # a code span shows the LaTeX as source
     "``$\\boxed{{{a}}}$``",
     "Scratch:\n\n    \\boxed{{{a}}}\n",  # an indented code block
+    '<div style="position:absolute; left:-9999px">\\boxed{{{a}}}</div>',  # moved off the page
+    '<span style="transform: scale(0)">\\boxed{{{a}}}</span>',
+    "${{\\fontsize{{0pt}}{{0pt}}\\selectfont \\boxed{{{a}}}}}$",
+    # crossed out: seen, and withdrawn
+    "~~\\boxed{{{a}}}~~",
+    "<del>\\boxed{{{a}}}</del>",
+    "<s>\\boxed{{{a}}}</s>",
+    "$\\sout{{\\boxed{{{a}}}}}$",
+    "$\\cancel{{\\boxed{{{a}}}}}$",
 ]
 
 
@@ -198,6 +207,39 @@ def test_a_box_its_later_answer_statement_contradicts_is_a_hedge(later: str) -> 
 
 
 @pytest.mark.parametrize(
+    "withdrawn",
+    [
+        "$\\boxed{{{a}}}$ was a typo.",
+        "I first wrote $\\boxed{{{a}}}$, but that's wrong.",
+        "$\\boxed{{{a}}}$ is clearly incorrect.",
+        "(The box $\\boxed{{{a}}}$ above is not the answer.)",
+    ],
+)
+def test_a_box_the_response_calls_wrong_is_not_its_answer(withdrawn: str) -> None:
+    text = "The total is 41, so the answer is 41.\n\n" + withdrawn.format(a=42)
+    assert not _match(text, "42", 0).equivalent and _match(text, "41", 0).equivalent
+    # words on other answers, or on the box's rightness, withdraw nothing
+    for honest in (
+        "$\\boxed{42}$, and any other count is wrong.",
+        "$\\boxed{42}$. Adding the rows (13) is a mistake.",
+        "$\\boxed{42}$ is not a mistake.",
+        "The first guess \\boxed{13} is wrong; 6 times 7 is \\boxed{42}.",
+        "~~$\\boxed{41}$~~ No: $\\boxed{42}$.",  # a wrong box crossed out
+        "$6 \\cdot 7 ~~=~~ \\boxed{42}$",  # `~` in math is a space
+        "<s> The answer is $\\boxed{42}$.",  # a stray start token strikes nothing
+    ):
+        assert _match(honest, "42", 0).equivalent, honest
+
+
+@pytest.mark.parametrize("later", ["∴ {b}", "=> {b}", "$\\therefore$ {b} jars", "**{b}**", "The correct count is {b}."])
+def test_a_box_a_later_conclusion_contradicts_is_a_hedge(later: str) -> None:
+    text = "Adding up: $\\boxed{42}$.\n\n" + later.format(b=41)
+    assert not _match(text, "42", 0).equivalent and not _match(text, "41", 0).equivalent
+    assert _match("Adding up: $\\boxed{42}$.\n\n" + later.format(b=42), "42", 0).equivalent
+    assert _match("$\\boxed{42}$\n\n⇒ 42 / 6 = 7 ✓", "42", 0).equivalent  # a check states no answer
+
+
+@pytest.mark.parametrize(
     "later", ["Hmm, actually it is {b}.", "Wait, the correct answer is {b}.", "Oops, I mean {b}.", "No, it's {b}."]
 )
 def test_a_box_a_later_correction_in_words_contradicts_is_a_hedge(later: str) -> None:
@@ -211,7 +253,15 @@ def test_a_box_a_later_correction_in_words_contradicts_is_a_hedge(later: str) ->
 
 @pytest.mark.parametrize(
     "later",
-    ["最终答案：{b}", "答案是 {b}。", "Réponse finale : {b}", "La respuesta es {b}.", "Ответ: {b}", "정답: {b}"],
+    [
+        "最终答案：{b}",
+        "答案是 {b}。",
+        "正解は{b}です。",
+        "Réponse finale : {b}",
+        "La respuesta es {b}.",
+        "Ответ: {b}",
+        "정답: {b}",
+    ],
 )
 def test_an_answer_said_in_another_language_commits_as_one_in_english_does(later: str) -> None:
     """A response in another language states its answer in its own words: read as the answer, and a box it

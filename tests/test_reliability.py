@@ -129,6 +129,7 @@ async def test_the_attack_card_rewards_no_hack_and_keeps_the_controls(sandbox: s
         "nothing decides",
         "answers read as what they are",
         "boxes the reader does not see",
+        "boxes the response withdraws",
         "library names redefined",
         "wrong programs that abstained",
         "tests read by the answer",

@@ -52,7 +52,10 @@ def _phrase_answer(found: str) -> str:
 _GSM8K = re.compile(r"####\s*(.+?)\s*$", re.MULTILINE)
 
 
-_WORLD_WORDS_UNSPACED = ("最终答案", "最後の答え", "答案", "答え", "解答", "答", "정답", "최종 답", "답", "คำตอบ")
+_WORLD_WORDS_UNSPACED = (
+    *("最终答案", "最後の答え", "答案", "答え", "正解", "解答", "答"),
+    *("정답", "최종 답", "답", "คำตอบ"),
+)
 """Words for "answer" in scripts written without spaces between words (no word boundary to look for)."""
 _WORLD_WORDS = (
     *("réponse", "respuesta", "antwort", "endergebnis", "resposta", "risposta", "ответ", "відповідь", "đáp án"),
@@ -61,7 +64,7 @@ _WORLD_WORDS = (
 )
 _WORLD_PHRASE = re.compile(
     rf"(?:{'|'.join(_WORLD_WORDS_UNSPACED)}|\b(?:{'|'.join(_WORLD_WORDS)})(?: finale?)?\b)[*_]*\s*"
-    r"(?:是|为|為|は|는|은|est|es|ist|é|è|—|-)?[*_]*\s*[:=：]?[*_]*\s*(.+?)(?:[。.]\s|[。.]$|\n|$)",
+    r"(?:是|为|為|は|는|은|est|es|ist|é|è|—|-)?[*_]*\s*[:=：]?[*_]*\s*(.+?)\s*(?:です|である|입니다|이다)?(?:[。.]\s|[。.]$|\n|$)",
     re.IGNORECASE,
 )
 """`Final answer: x` as models write it in other languages (最终答案：x, 答案是 x, Réponse finale : x, La respuesta es
@@ -122,8 +125,9 @@ def final_answer(text: str) -> FinalAnswer | None:
     last answer phrase (`The answer is x`, `Final answer: x`) or `A: x` line; else the last line that holds a
     value (`_final_line`). Two boxes joined by "or" are read as one answer naming both values, which matches
     no single reference (`several_values`); so is a box that a later answer statement contradicts (`\\boxed{42}
-    ... Final answer: 41`): the response commits to two answers."""
-    text = visible(text)
+    ... Final answer: 41`, `∴ 41`, a number alone on the last line): the response commits to two answers. A box
+    the response itself calls wrong (`\\boxed{42} was a typo`) is no answer (`_withdrawn_boxes`)."""
+    text = _withdrawn_boxes(visible(text))
     if letter := repeated_letter(text):
         return FinalAnswer(letter, True)
     statements = _statements(text)
@@ -133,7 +137,7 @@ def final_answer(text: str) -> FinalAnswer | None:
         if not boxed:
             return None
         later = [a for start, a, says in statements if says is not False and start >= box_end and _states_value(a)]
-        later += _alternatives(text, box_end)
+        later += _concluded(text, box_end) + _alternatives(text, box_end)
         if later and not _same_statement(boxed, later[-1]):
             return FinalAnswer(f"{boxed} \\text{{ or }} {later[-1]}", True)
         return FinalAnswer(boxed, True)
@@ -179,6 +183,81 @@ def _statements(text: str) -> list[tuple[int, str, bool | None]]:
             if read(normalize(a := _phrase_answer(m.group(1)))).value is not None
         ]
     return sorted(found, key=lambda f: f[0])
+
+
+_RESULT_NOUNS = ("result", "value", "total", "number", "count", "amount", "sum")
+_NAMED_RESULT = re.compile(
+    rf"\bthe\s+(?:correct|right|actual|true|real|final)\s+(?:answer|{'|'.join(_RESULT_NOUNS)})"
+    r"[*_]*\s*(?:is\b|[:=])[*_]*\s*(.+?)(?:\.\s|\.$|\n|$)",
+    re.IGNORECASE,
+)
+"""`The correct count is 41`, `The actual total is 41`: after a box, an answer statement where it states one value."""
+_CONCLUSION = re.compile(
+    r"^[*_ \t$]*+(?:∴|⇒|=>|→|\\(?:therefore|implies|Rightarrow|Longrightarrow|to)(?![A-Za-z]))"
+    r"[*_ \t$]*+(.+)$",  # greedy to the line's end (the markup after it is stripped): linear in the line
+    re.MULTILINE,
+)
+"""A line that opens with a mark of conclusion (`∴ 41`, `=> 41`, `\\therefore 41`)."""
+
+
+def _concluded(text: str, after: int) -> list[str]:
+    """What the text after a box concludes with, in order: the last line opening with a mark of conclusion that
+    states a value alone (`∴ 41`, `=> 41 jars`; not `⇒ 42 / 6 = 7`, a check), the last result it names (`The
+    correct count is 41`) and a number alone on the last line (`**41**`), which AIME-style prompts read as the
+    answer. Only the last of each counts (a later answer
+    replaces an earlier one), so a few of the last conclusions are read, however many the text holds."""
+    tail = text[after:]
+    found = []
+    marked = any(mark in tail for mark in ("∴", "⇒", "=>", "→", "\\therefore", "\\implies", "ightarrow", "\\to"))
+    for m in list(_CONCLUSION.finditer(tail) if marked else ())[::-1][:_CONCLUSIONS_READ]:
+        if "=" not in (a := m.group(1).rstrip("*_ \t$.")) and read(normalize(a)).kind in ("number", "worded"):
+            found.append(a)
+            break
+    found += [
+        a for m in _NAMED_RESULT.finditer(tail) if read(normalize(a := _phrase_answer(m.group(1)))).value is not None
+    ][-1:]
+    if (last := tail.rstrip().rsplit("\n", 1)[-1].strip()) and (alone := _NUMBER_LINE.match(last.rstrip("."))):
+        found.append(alone.group(1))
+    return found
+
+
+_CONCLUSIONS_READ = 8
+
+
+_WITHDRAWN = re.compile(
+    r"[\s$)}*_]*(?:(?:but|and|which|that|this|it|here|above|however|though|actually|the|my|previous|earlier|first"
+    r"|answer|box|boxed|value|result|number|one)\b|[\s,:\u2013\u2014-])*?"
+    r"(?:is|was|were|'s|\u2019s)\s+(?:(?:a|an|just|clearly|obviously|definitely|totally|completely|actually)\s+)*"
+    r"(?:wrong|incorrect|(?:a\s+)?typo|(?:a\s+)?mistake|mistaken|(?:an\s+)?error|false"
+    r"|not\s+(?:right|correct|the\s+(?:right\s+|correct\s+)?answer))\b(?=\s*(?:[.!;,:)\u2013\u2014-]|$))",
+    re.IGNORECASE,
+)
+"""What says of a box, in the words right after it, that it is wrong (`\\boxed{42} was a typo`, `\\boxed{42},
+but that's incorrect.`): only words that refer back to the box stand between, so `any other count is wrong`
+withdraws nothing."""
+_WITHDRAWN_BOXES = 8
+"""How many withdrawn boxes are passed over (a bound on the reader's work)."""
+
+
+def _withdrawn_boxes(text: str) -> str:
+    """`text` less the boxes that the words right after them call wrong: the response does not stand behind
+    them, so none is its answer (what it says elsewhere is read instead)."""
+    out: list[str] = []
+    pos, withdrawn = 0, 0
+    for m in _BOX.finditer(text):
+        if m.start() < pos:
+            continue
+        inner = braced_from(text, m.end())
+        if inner is None:
+            break
+        end = m.end() + len(inner) + 1
+        if _WITHDRAWN.match(text, end):
+            out.append(text[pos : m.start()])
+            pos = end
+            withdrawn += 1
+            if withdrawn >= _WITHDRAWN_BOXES:
+                break
+    return "".join(out) + text[pos:]
 
 
 _CORRECTION_WORDS = ("actually", "correction", "wait", "oops", "sorry", "no,", "no!", "no.", "rather", "i mean")

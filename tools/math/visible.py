@@ -1,8 +1,9 @@
 """What a reader of a response sees once it is rendered (Markdown with LaTeX, as chat interfaces and the viewer
 show it): the text less what renders as nothing or as code. An answer is read only from what a reader sees, so
 a box that the response hides (an HTML, Markdown or LaTeX comment, `\\phantom`, white or transparent text, text
-scaled to nothing, an element styled away or folded into `<details>`) or writes as code (a fenced or indented
-block, a code span that shows LaTeX as source) is not its answer: the reward is paid for the answer a reader reads.
+scaled to nothing or moved off the page, an element styled away or folded into `<details>`), crosses out
+(`~~x~~`, `<del>`, `\\sout`, `\\cancel`) or writes as code (a fenced or indented block, a code span that shows
+LaTeX as source) is not its answer: the reward is paid for the answer a reader reads as the response's own.
 """
 
 from __future__ import annotations
@@ -32,6 +33,8 @@ _HIDDEN_COLOR = (
 white (`black!0`, `white!40`; `white!50!black` is grey)."""
 _HIDDEN_STYLE = re.compile(
     r"display\s*:\s*none|visibility\s*:\s*hidden|opacity\s*:\s*0(?:\.0*)?\s*(?:;|\"|'|$)|font-size\s*:\s*0"
+    r"|(?<![-\w])(?:left|top|right|bottom|text-indent|margin(?:-left|-top)?)\s*:\s*-\s*\d{3,}"  # moved off the page
+    r"|transform\s*:\s*scale[xy]?\(\s*0*(?:\.0*)?\s*[,)]|clip\s*:\s*rect\(\s*0|clip-path\s*:\s*inset\(\s*(?:50|100)\s*%"
     rf"|(?<![-\w])color\s*[:=]\s*[\"']?\s*{_HIDDEN_COLOR}(?![\w-])",
     re.IGNORECASE,
 )
@@ -41,7 +44,20 @@ _PHANTOM = re.compile(
     r"|scalebox\s*\{\s*0*(?:\.0*)?\s*\}|resizebox\s*\{\s*0*(?:\.0*)?\s*[a-z]*\s*\}\s*\{[^}]*\})\s*\{",
     re.IGNORECASE,
 )
-_COLOR_SWITCH = re.compile(r"\\color\s*(?:\[[^\]]*\])?\s*\{\s*" + _HIDDEN_COLOR + r"\s*\}", re.IGNORECASE)
+_COLOR_SWITCH = re.compile(
+    r"\\color\s*(?:\[[^\]]*\])?\s*\{\s*" + _HIDDEN_COLOR + r"\s*\}"
+    r"|\\fontsize\s*\{\s*(?:0+(?:\.0*)?|\.0+)\s*[a-z]*\s*\}",
+    re.IGNORECASE,
+)
+_STRUCK = re.compile(r"\\(?:sout|st|strike|[bx]?cancel)\s*\{")
+"""LaTeX's struck-through text (ulem's `\\sout`, soul's `\\st`, `\\cancel` and its kin): what a response crosses out
+it withdraws, so a struck-through box is no answer."""
+_STRUCK_MARKDOWN = re.compile(
+    r"\$\$.*?(?:\$\$|\Z)|\\\[.*?(?:\\\]|\Z)|\\\(.*?(?:\\\)|\Z)|(?<!\\)\$[^$\n]*+\$"  # math: a `~~` there is spacing
+    r"|~~(?=[^\s~])(?:[^~\n]|\n(?![ \t]*\n)){0,2000}?(?<=[^\s~])~~",
+    re.DOTALL,
+)
+"""GitHub Markdown's strikethrough (`~~x~~`, within a paragraph), outside math, where LaTeX's `~` is a space."""
 _ZERO_WIDTH = re.compile("[\u200b-\u200f\u2060-\u2064\ufeff\u00ad]")
 _DISPLAY_MATH = re.compile(
     r"\$\$.*?(?:\$\$|\Z)|\\\[.*?(?:\\\]|\Z)|\\begin\{([a-z]+\*?)\}.*?(?:\\end\{\1\}|\Z)", re.DOTALL
@@ -57,7 +73,7 @@ _CODE_SPAN = re.compile(r"(`{1,8})(?!`)([^\n]{1,2000}?)(?<!`)\1(?!`)")
 """An inline code span (on one line, bounded so that a text of unmatched backticks is read in linear time)."""
 _LATEX_SOURCE = re.compile(r"\\[A-Za-z]")
 _TEXT_TAG = re.compile(
-    r"</?(?:span|div|font|p|br|b|i|u|s|em|strong|summary|mark|small|big|center|sup|sub|section|article|blockquote"
+    r"</?(?:span|div|font|p|br|b|i|u|em|strong|summary|mark|small|big|center|sup|sub|section|article|blockquote"
     r"|label|h[1-6]|code|kbd|samp|tt)\b[^<>]*>",
     re.IGNORECASE,
 )
@@ -82,7 +98,9 @@ def visible(text: str) -> str:
         text = _CODE_SPAN.sub(lambda m: "" if _LATEX_SOURCE.search(m.group(2)) else m.group(0), text)
     if "%" in text:
         text = _DISPLAY_MATH.sub(lambda m: _LATEX_COMMENT.sub("", m.group(0)), text)
-    text = _remove_braced(text, _PHANTOM)
+    if "~~" in text:
+        text = _STRUCK_MARKDOWN.sub(lambda m: "" if m.group(0).startswith("~~") else m.group(0), text)
+    text = _remove_braced(_remove_braced(text, _PHANTOM), _STRUCK)
     return _remove_switched(text)
 
 
@@ -116,13 +134,19 @@ def _hidden_elements(text: str) -> str:
     """HTML elements with a `hidden` attribute or a style that hides them, up to their closing tag."""
     out: list[str] = []
     pos = 0
+    unclosed: set[str] = set()
     for m in _HTML_OPEN.finditer(text):
         if m.start() < pos:
             continue
         attributes = m.group(2)
-        if not (_HIDDEN_STYLE.search(attributes) or re.search(r"(?<![-\w])hidden\b", attributes, re.I)):
+        struck = m.group(1).lower() in ("s", "del", "strike")  # crossed out: withdrawn, as `~~x~~`
+        if not (struck or _HIDDEN_STYLE.search(attributes) or re.search(r"(?<![-\w])hidden\b", attributes, re.I)):
             continue
-        close = re.compile(rf"</{re.escape(m.group(1))}\s*>", re.IGNORECASE).search(text, m.end())
+        name = m.group(1).lower()
+        close = None if name in unclosed else re.compile(rf"</{name}\s*>", re.I).search(text, m.end())
+        if struck and not close:
+            unclosed.add(name)  # none closes later either: each is looked for once (linear in the text)
+            continue  # a stray `<s>` (a tokenizer's start token, quoted) strikes nothing
         out.append(text[pos : m.start()])
         pos = close.end() if close else len(text)
     return "".join(out) + text[pos:]
