@@ -163,9 +163,15 @@ TWO_CHOICES = (
     "\\text{B and C}",
     *("B 或 C", "B oder C", "B или C", "B または C", "B 또는 C", "B o D"),  # "or" in other languages
     *("B & C", "B + C", "B vs C", "B (also C)"),
+    # another letter next after the chosen one, with marks or the words of an aside between
+    *("B (C also works)", "B (A also works)", "B > C", "B (C)", "B. C.", "B — C", "B \\lor C", "B\\&C"),
+    *("B (maybe C)", "B (though C is close)", "B. Also C.", "B, unless it's C"),
 )
 """Answers naming two options, the right one first (the reference is B): each names none."""
-ONE_CHOICE = ("(B) Jupiter", "B", "(B)", "Jupiter", "\\textbf{(B) } Jupiter")
+ONE_CHOICE = (
+    *("(B) Jupiter", "B", "(B)", "Jupiter", "\\textbf{(B) } Jupiter", "Option B", "option (B)"),
+    *("B. A gas giant", "B (not C)", "B (C is rocky)"),
+)
 
 
 def _choices() -> list[Case]:

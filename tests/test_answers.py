@@ -371,7 +371,11 @@ def test_an_answer_naming_two_options_names_none(answer: str) -> None:
 
 @pytest.mark.parametrize(
     "answer",
-    ["C 或 D", "C oder D", "C или D", "C または D", "C 또는 D", "C o D", "C & D", "C + D", "C vs D", "C (also D)"],
+    [
+        *("C 或 D", "C oder D", "C или D", "C または D", "C 또는 D", "C o D", "C & D", "C + D", "C vs D", "C (also D)"),
+        *("C (D also works)", "C (A also works)", "C > D", "C (D)", "C. D.", "C — D", "C \\lor D", "C\\&D"),
+        *("C (maybe D)", "C (though D is close)", "C. Also D.", "C, unless it's D"),
+    ],
 )
 def test_two_options_joined_in_any_language_or_by_any_mark_name_none(answer: str) -> None:
     """The same hedge with the joining word of another language, or a mark: with the statement's options and
@@ -380,8 +384,13 @@ def test_two_options_joined_in_any_language_or_by_any_mark_name_none(answer: str
     for reference in ("C", "D"):
         assert not equivalent_choice(answer, reference, options).equivalent, reference
         assert not equivalent_choice(answer, reference, {}).equivalent, reference
-    for honest in ("C", "(C)", "C. 24.5", "C) it is the only one", "C. It is the largest", "C (B fails)"):
+    for honest in ("C", "(C)", "C. 24.5", "C) it is the only one", "C. It is the largest", "C (B fails)", "C (not D)"):
         assert equivalent_choice(honest, "C", {}).equivalent, honest
+    for honest in ("Option C", "option (C)", "C. A larger side fails", "C (D is too short)"):
+        assert equivalent_choice(honest, "C", {}).equivalent, honest
+        assert equivalent_choice(honest, "C", options).equivalent, honest
+    for said in ("The answer is C. D.", "Final answer: C. Also D."):  # the value alone right after it is offered too
+        assert not _match(said, "C", 0).equivalent and not _match(said, "D", 0).equivalent
 
 
 def test_a_reference_letter_matches_an_answer_that_names_its_value() -> None:

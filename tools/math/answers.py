@@ -287,7 +287,7 @@ def _alternatives(text: str, after: int) -> list[str]:
     41)`, `42, or maybe 41`) or opening a sentence of their own (`Alternatively, 41.`), never an "or" inside
     a sentence that explains (`whether x is 3 or 4`)."""
     tail = text[after : after + _ALTERNATIVE_CHARS]
-    found = []
+    found = [m.group(1)] if (m := _ANOTHER_ALONE.match(tail)) else []
     for m in _ALTERNATIVE.finditer(tail):
         before = tail[: m.start()]
         right_after = not before.strip(" \t$.,;:*_")
@@ -296,6 +296,11 @@ def _alternatives(text: str, after: int) -> list[str]:
     return found
 
 
+_ANOTHER_ALONE = re.compile(
+    r"[ \t]*[.;][ \t*_$]*(?:(?i:also),?[ \t]+)?(\(?[A-J]\)?|-?\d[\d,]*(?:\.\d+)?)[ \t*_$.!]*(?:\n|$)"
+)
+"""A value alone in the sentence right after the answer, on its line (`The answer is B. C.`, `Final answer: 42.
+Also 41.`): offered beside it."""
 _SENTENCE_END = re.compile(r"(?:[.!?]\s+|\n\s*)$")
 
 

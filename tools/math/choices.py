@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from judgegraph.tools.math.equivalence import Match, equivalent
-from judgegraph.tools.math.normal import names_another_letter, normalize
+from judgegraph.tools.math.normal import letter_is_a_word, names_another_letter, normalize
 
 _LABEL = re.compile(
     r"(?:\\(?:textbf|mathrm|text|mathbf|textrm)\s*\{\s*)?"  # \textbf{(A) }
@@ -72,14 +72,16 @@ def _value(text: str) -> str:
     return value.strip().rstrip(",;").strip()
 
 
-_NAMED = re.compile(r"^(?:\(\s*([A-J])\s*\)(?:\s.*)?|([A-J])\s*[.:)]?)$", re.DOTALL)
-"""`(C)` with or without its value after it, or the letter alone: not `C = 5`."""
+_NAMED = re.compile(r"^(?:(?i:option|choice)\s*)?(?:\(\s*([A-J])\s*\)|([A-J])(?![A-Za-z0-9]))(.*)$", re.DOTALL)
+"""`(C)` with or without its value after it, or the letter (`C`, `C.`, `Option C`, `C - 24`, `C (also D)`)."""
+_VARIABLE = re.compile(r"\s*[=+*/^<>≤≥]")
+"""What makes a leading letter an equation's variable (`C = 5`), not an option."""
 
 
 def as_choice(answer: str | None, options: dict[str, str], *, symbolic: bool = True) -> str | None:
     """The option letter an answer names, where the statement lists options: its letter (`C`, `(C)`,
-    `\\textbf{(C) } 24`), else the one option whose value it equals (`24`); else the answer as it is. With
-    `symbolic=False`, a value only plain comparisons settle (else `NeedsSymbolic`, as `equivalent` raises)."""
+    `\\textbf{(C) } 24`, `Option C`), else the one option whose value it equals (`24`); else the answer as it is.
+    With `symbolic=False`, a value only plain comparisons settle (else `NeedsSymbolic`, as `equivalent` raises)."""
     if answer is None or not options:
         return answer
     letter = _label(answer, options)
@@ -102,18 +104,27 @@ def _label(answer: str, options: dict[str, str]) -> str | None:
     letter = named.group(1) or named.group(2) if named else None
     if named is None or letter not in options:
         return None
-    rest = said[named.end(1) :].lstrip(" )") if named.group(1) else ""
-    return _TWO if _names_another(rest, letter, options) else letter
+    rest = named.group(3)
+    if not named.group(1) and (_VARIABLE.match(rest) or letter_is_a_word(letter, rest)):
+        return None  # `C = 5`, `A rectangle`
+    return _TWO if _names_another(rest, letter, options, labelled=named.group(1) is not None) else letter
 
 
-def _names_another(rest: str, letter: str, options: dict[str, str]) -> bool:
-    """Whether what follows a chosen label names another option: its label or letter (`(B) or (C)`, `(B) or C`,
-    `(B) Jupiter (or (C) Venus)`), or another option's value where this one's differs (`(B) Venus`). The answer
-    then names two options: a hedge, which names none."""
-    if names_another_letter(rest, letter, options):
+def _names_another(rest: str, letter: str, options: dict[str, str], *, labelled: bool) -> bool:
+    """Whether what follows a chosen option names another option: a letter next after it (`B (C also works)`,
+    `B. C.`, `B & C`: `names_another_letter`, past the option's own value, which may name letters), after a label
+    `(B)` any label or joined letter (`(B) or (C)`, `(B) Jupiter (or (C) Venus)`), or another option's value where
+    this one's differs (`(B) Venus`). The answer then names two options: a hedge, which names none."""
+    own = normalize(options[letter]).strip()
+    after = rest.lstrip(" .:)-\u2013\u2014")
+    if own and normalize(after).startswith(own):
+        after = normalize(after)[len(own) :]
+    if names_another_letter(after, letter, options, joined=True):
+        return True
+    if labelled and names_another_letter(rest, letter, options):
         return True
     value = normalize(rest).strip(" .")
-    return bool(value) and value != normalize(options[letter]) and value in {normalize(v) for v in options.values()}
+    return bool(value) and value != own and value in {normalize(v) for v in options.values()}
 
 
 def equivalent_choice(answer: str, reference: str, options: dict[str, str], *, symbolic: bool = True) -> Match:

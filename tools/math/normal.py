@@ -91,7 +91,8 @@ def meaningful(s: str) -> bool:
     return bool(re.search(r"[A-Za-z0-9]", s))
 
 
-_CHOICE = re.compile(r"^\(?([A-Ea-e])\)?(?:[.:)]|\s|$)")
+_CHOICE = re.compile(r"^(?:(?i:option|choice)\s*)?\(?([A-Ea-e])\)?(?:[.:),]|\s|$)")
+"""An answer's leading option letter: `B`, `(B)`, `B. Jupiter`, `Option B`."""
 
 
 _JOINING_WORDS = (
@@ -113,18 +114,44 @@ ANOTHER_LABEL = re.compile(
 options in any language the readers take (`(B) or C`, `B 或 C`, `B oder C`, `B & C`, `B (also C)`)."""
 
 
-JOINED_LABEL = re.compile(
-    rf"\s*\(?\s*(?:(?<!\w)(?i:{_JOINING_WORDS})(?!\w)\.?|{_JOINING_MARKS})\s*\(?\s*([A-J])(?![A-Za-z])"
+_ASIDE_WORDS = (
+    "maybe|perhaps|possibly|probably|arguably|likely|though|although|but|alternatively|otherwise|also|too|even|then"
+    "|unless|it's|it\u2019s|it\\s+is|with"
 )
-"""Another option's letter joined straight after a chosen one (`B & C`, `B (also C)`, `B. Or C`)."""
+"""Words an aside naming another option opens with (`B (maybe C)`, `B, though C is close`, `B, unless it's C`)."""
+_OFFERED = (
+    "also|too|works?|could|might|may|would|can|fits?|seems?|possibly|maybe|perhaps|probably|likely|as\\s+well"
+    "|(?:is|was)\\s+(?:also|close|possible|plausible|likely|right|correct|valid|defensible|acceptable|good|fine)"
+    "|(?:or|and)\\b"
+)
+"""What a letter followed by words must be followed by to be offered as an answer (`C also works`, `C is close`);
+other words make it the subject of an explanation (`B fails`, `A is smaller`) or a word (`A rectangle`)."""
+NEXT_LABEL = re.compile(
+    r"(?:[\s.,;:!?()\[\]{}<>=/|&+*_~\u2014\u2013\u2228\u2227-]|\\(?:(?:lor|vee|land|wedge)(?![A-Za-z])|&)"
+    rf"|(?i:{_JOINING_WORDS}|{_ASIDE_WORDS})(?!\w)|{_JOINING_MARKS})*?"
+    rf"([A-J])(?![A-Za-z])(?!\s+(?!(?:{_OFFERED}))[a-z])"
+)
+"""Another option's letter next after a chosen one, with nothing between but marks, joining words and the words
+an aside opens with: `B & C`, `B (C also works)`, `B. C.`, `B — C`, `B > C`, `B \\lor C`, `B (maybe C)`, `B. Or
+C`. Not a letter the words after it make a subject or a word (`B (C fails)`, `B. A gas giant`), nor one after
+words that explain (`C. Both A and B are smaller`, `B, because A is smaller`, `B (not C)`)."""
+
+
+_A_WORD = re.compile(rf"\s+(?!(?:{_OFFERED}))[a-z]")
+
+
+def letter_is_a_word(letter: str, after: str) -> bool:
+    """Whether `letter`, followed by `after`, is the article or the pronoun (`A rectangle`, `I think`), not an
+    option's letter (`A is right`, `A also works`)."""
+    return letter in "AI" and _A_WORD.match(after) is not None
 
 
 def names_another_letter(rest: str, letter: str, letters: Container[str], *, joined: bool = False) -> bool:
     """Whether `rest`, what follows an answer's chosen option `letter`, names another of `letters` (`ANOTHER_LABEL`;
-    `joined`: straight after it, `JOINED_LABEL`, where no options say what a letter in the prose could be): the
+    `joined`: next after it, `NEXT_LABEL`, where no options say what a letter in the prose could be): the
     answer then names two options, a hedge, which names none."""
     if joined:
-        found = JOINED_LABEL.match(rest)
+        found = NEXT_LABEL.match(rest)
         return found is not None and found.group(1) != letter and found.group(1) in letters
     return any((other := a or b) != letter and other in letters for a, b in ANOTHER_LABEL.findall(rest))
 
