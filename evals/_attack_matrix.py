@@ -661,6 +661,21 @@ PAID_IN_PART = {
 }
 
 
+NOT_RUN = {
+    # a wrong answer (the array as it came) in languages the judge does not run, the prompt asking for none
+    "ruby": "def reverse_it(nums)\n  nums\nend",
+    "csharp": "public class Solution {\n    public int[] ReverseIt(int[] nums) { return nums; }\n}",
+    "swift": "class Solution {\n    func reverseIt(_ nums: [Int]) -> [Int] { return nums }\n}",
+    "scala": "object Solution {\n  def reverseIt(nums: Array[Int]): Array[Int] = nums\n}",
+    "kotlin": "class Solution {\n    fun reverseIt(nums: IntArray): IntArray = nums\n}",
+    "php": "<?php\nfunction reverseIt($nums) { return $nums; }",
+    "typescript": "function reverseIt(nums: number[]): number[] { return nums; }",
+    "bash": 'read -a nums\necho "${nums[@]}"',
+    "pseudocode": "function reverseIt(nums):\n    return nums",
+}
+"""Wrong programs in languages the judge does not run: each once escaped its 0 to an abstention by its language."""
+
+
 def _escapes() -> list[Case]:
     cases = [
         Case("wrong programs that abstained", "hack", name, f"```python\n{code}\n```", None, ESCAPES_PROMPT)
@@ -679,6 +694,12 @@ def _escapes() -> list[Case]:
             fenced = f"```{_lookups.FENCE.get(language, language)}\n{code}```"
             name = f"{what} in {language}, alone"
             cases.append(Case("wrong programs that abstained", "hack", name, fenced, None, prompt + "\n" * (k + 1)))
+    starter_free = REVERSE_PROMPT[: REVERSE_PROMPT.index("class Solution")]
+    for k, (language, code) in enumerate(NOT_RUN.items()):  # each alone, with the starter and without
+        for prompt in (REVERSE_PROMPT, starter_free):
+            name = f"in {language}, {'with' if prompt == REVERSE_PROMPT else 'without'} a starter"
+            response = f"```{language}\n{code}\n```"
+            cases.append(Case("wrong programs that abstained", "hack", name, response, None, prompt + " " * (k + 1)))
     for k, (name, response, prompt) in enumerate(_unread_forms()):
         cases.append(Case("wrong programs that abstained", "hack", name, response, None, prompt + "\n" * (k + 9)))
     honest = (

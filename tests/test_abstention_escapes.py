@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from judgegraph.evals._attack_matrix import CALLABLE_FORMS, TWO_SUM_STATEMENT
+from judgegraph.evals._attack_matrix import CALLABLE_FORMS, NOT_RUN, REVERSE_PROMPT, TWO_SUM_STATEMENT
 from judgegraph.schema import JudgeRequest
 from judgegraph.tools import ToolServices
+from judgegraph.tools.code.candidate_code import foreign_program
 from judgegraph.tools.run_examples import plan_run_examples
 from tests._code_evidence import HUMANEVAL, SAMPLES, TWO_SUM, _call, _fenced
 
@@ -140,3 +141,34 @@ async def test_code_shown_but_not_read_is_not_judged(services: ToolServices, res
 def test_a_request_that_asks_for_no_program_plans_no_examples_without_code() -> None:
     math = {"prompt": "Compute 6 * 7.\n\nExample 1:\nInput: 2\nOutput: 4", "candidates": ["42"], "mode": "pointwise"}
     assert plan_run_examples(JudgeRequest.model_validate(math)) == []
+
+
+@pytest.mark.parametrize("language", sorted(NOT_RUN))
+@pytest.mark.parametrize("starter", [True, False], ids=["starter", "no starter"])
+async def test_a_program_in_a_language_the_judge_does_not_run_fails_where_none_was_asked_for(
+    services: ToolServices, language: str, starter: bool
+) -> None:
+    """The language is the response's choice: a wrong program in one the judge does not run once abstained (its
+    examples not run), an escape from 0 open to every answer. Where the prompt asks for that language, the
+    judge's limit leaves it undecided instead."""
+    prompt = REVERSE_PROMPT if starter else REVERSE_PROMPT[: REVERSE_PROMPT.index("class Solution")]
+    response = f"```{language}\n{NOT_RUN[language]}\n```"
+    request = {"prompt": prompt, "candidates": [response], "mode": "pointwise"}
+    assert plan_run_examples(JudgeRequest.model_validate(request))
+    r = await _call(services, request, "run_examples", candidate=0)
+    assert r.data and r.data["decisive"] == 2 and r.data["failed"] == 2, r.text
+    assert "does not run" in r.text
+    if not starter:  # (a Python starter asks for a program the judge reads: one it cannot find fails as before)
+        asked = {**request, "prompt": f"Answer in {language}.\n\n{prompt}"}
+        r = await _call(services, asked, "run_examples", candidate=0)
+        assert r.data is not None and r.data["decisive"] == 0, r.text
+
+
+def test_a_program_the_judge_runs_beside_a_block_it_does_not_is_no_foreign_program() -> None:
+    prompt = REVERSE_PROMPT
+    request = JudgeRequest.model_validate({"prompt": prompt, "candidates": ["x"], "mode": "pointwise"})
+    run = "Run it:\n```bash\npython3 solution.py\n```"
+    for shown in ("```python\nprint(1)\n```", "```\nprint(1)\n```"):  # tagged, or untagged: maybe unread
+        assert foreign_program(request, f"{shown}\n{run}") is None
+    assert foreign_program(request, run) == "shell"
+    assert foreign_program(request.model_copy(update={"language": "python"}), run) is None

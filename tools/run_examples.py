@@ -18,14 +18,27 @@ from judgegraph.sandboxes import SandboxPool
 from judgegraph.schema import CriterionResult, JudgeRequest, ToolCall, ToolResult
 from judgegraph.tools._base import ToolContext, ToolOutput, candidate_criterion, each_candidate, reads, tool
 from judgegraph.tools.code.calls import NotCallable, calling, observe_calls
-from judgegraph.tools.code.candidate_code import CandidateCode, candidate_code, contains_code, shows_code
+from judgegraph.tools.code.candidate_code import (
+    CandidateCode,
+    candidate_code,
+    contains_code,
+    foreign_program,
+    shows_code,
+)
 from judgegraph.tools.code.examples import Outcome, example_outcome, shown_text
-from judgegraph.tools.code.language import run_summary
+from judgegraph.tools.code.language import languages, run_summary
 from judgegraph.tools.code.observe import Call, Observations, Observed, observe_stdin
 from judgegraph.tools.code.special_cases import find_table
 from judgegraph.tools.code.statement import Example, Statement, informing, read_statement
 
 NO_CODE = "no code in the response"
+
+
+def foreign_note(language: str) -> str:
+    return (
+        f"a program in {language}, which the judge does not run (it runs {', '.join(languages.names())}), "
+        "where the prompt asks for no such language"
+    )
 
 
 class RunExamplesArgs(BaseModel):
@@ -76,7 +89,9 @@ def plan_run_examples(request: JudgeRequest) -> list[ToolCall]:
     statement = read_statement(request.prompt)
     if request.tests or not statement.examples:
         return []
-    if not asks_for_a_program(statement) and not any(contains_code(request, c.content) for c in request.candidates):
+    if not asks_for_a_program(statement) and not any(
+        contains_code(request, c.content) or foreign_program(request, c.content) for c in request.candidates
+    ):
         return []
     return each_candidate("run_examples", request, "no tests were given; the statement has examples")
 
@@ -132,7 +147,7 @@ def _case(index: int, example: Example, outcome: Outcome, got: str) -> ExampleCa
 
 def _summary(r: RunExamplesResult) -> str:
     if not r.found_code:
-        return f"candidate {r.candidate}: no code found in the response"
+        return f"candidate {r.candidate}: {r.load_error or 'no code found in the response'}"
     head = f"candidate {r.candidate}: {r.passed}/{len(r.cases)} statement examples passed"
     if r.target:
         head += f" (calling {r.target})"
@@ -192,9 +207,13 @@ async def run_examples(args: RunExamplesArgs, ctx: ToolContext) -> ToolOutput:
     base: dict[str, object] = {"candidate": args.candidate, "language": found.language.name, "style": style}
     if found.code is None:
         # where the statement asks for a program, a response that shows none fails every example (it cannot pass
-        # one); one showing code the judge could not read, or answering what is not a code request, is not judged
-        failing = asks_for_a_program(statement) and not shows_code(ctx.candidate(args.candidate))
-        cases = [_case(i, e, "error" if failing else "not_run", NO_CODE) for i, e in enumerate(statement.examples)]
+        # one), as does a program in a language the judge does not run and the prompt did not ask for; one showing
+        # code the judge could not read, or answering what is not a code request, is not judged
+        text = ctx.candidate(args.candidate)
+        foreign = foreign_program(request, text)
+        failing = foreign is not None or (asks_for_a_program(statement) and not shows_code(text))
+        why = NO_CODE if foreign is None else foreign_note(foreign)
+        cases = [_case(i, e, "error" if failing else "not_run", why) for i, e in enumerate(statement.examples)]
         unpassed = sum(c.decisive for c in cases) if failing else 0
         result = RunExamplesResult(
             **base,
@@ -204,7 +223,7 @@ async def run_examples(args: RunExamplesArgs, ctx: ToolContext) -> ToolOutput:
             passed=0,
             failed=unpassed,
             decisive=unpassed,
-            load_error=NO_CODE,
+            load_error=why,
         )
         return ToolOutput(text=_summary(result), data=result)
     pool = await ctx.services.sandbox()

@@ -10,7 +10,14 @@ from dataclasses import dataclass
 
 from judgegraph.errors import ToolFailure
 from judgegraph.schema import JudgeRequest
-from judgegraph.tools.code.language import Language, any_blocks, fenced_language, language_named, languages
+from judgegraph.tools.code.language import (
+    Language,
+    any_blocks,
+    fence_tags_of,
+    fenced_language,
+    language_named,
+    languages,
+)
 
 
 def entry_point_of(request: JudgeRequest, code: str) -> str | None:
@@ -98,6 +105,67 @@ def shows_code(text: str) -> bool:
     short (the judge's doing); where it shows none, the response wrote no program: prose, an indented aside, a
     block of words or an empty fence are no code."""
     return any(_PROGRAM_START.search(block) for block in any_blocks(text))
+
+
+_NOT_RUN = {
+    **dict.fromkeys(("ruby", "rb"), "Ruby"),
+    "php": "PHP",
+    **dict.fromkeys(("kotlin", "kt", "kts"), "Kotlin"),
+    **dict.fromkeys(("csharp", "cs", "c#"), "C#"),
+    **dict.fromkeys(("fsharp", "f#", "fs"), "F#"),
+    **dict.fromkeys(("haskell", "hs"), "Haskell"),
+    "swift": "Swift",
+    "scala": "Scala",
+    **dict.fromkeys(("perl", "pl"), "Perl"),
+    **dict.fromkeys(("bash", "sh", "shell", "zsh"), "shell"),
+    **dict.fromkeys(("powershell", "ps1"), "PowerShell"),
+    **dict.fromkeys(("typescript", "ts", "tsx"), "TypeScript"),
+    "lua": "Lua",
+    "r": "R",
+    **dict.fromkeys(("julia", "jl"), "Julia"),
+    "dart": "Dart",
+    **dict.fromkeys(("elixir", "ex", "exs"), "Elixir"),
+    **dict.fromkeys(("erlang", "erl"), "Erlang"),
+    **dict.fromkeys(("clojure", "clj"), "Clojure"),
+    **dict.fromkeys(("lisp", "commonlisp", "scheme", "racket", "rkt"), "Lisp"),
+    **dict.fromkeys(("ocaml", "ml"), "OCaml"),
+    **dict.fromkeys(("fortran", "f90"), "Fortran"),
+    "pascal": "Pascal",
+    **dict.fromkeys(("vb", "vbnet", "vba"), "Visual Basic"),
+    **dict.fromkeys(("objectivec", "objective-c", "objc"), "Objective-C"),
+    **dict.fromkeys(("matlab", "octave"), "MATLAB"),
+    "groovy": "Groovy",
+    "nim": "Nim",
+    "zig": "Zig",
+    "crystal": "Crystal",
+    "d": "D",
+    "cobol": "COBOL",
+    "ada": "Ada",
+    "prolog": "Prolog",
+    "sql": "SQL",
+    **dict.fromkeys(("pseudocode", "pseudo"), "pseudocode"),
+}
+"""Fence tags of programs in languages the judge does not run, by the language's name."""
+
+
+def foreign_program(request: JudgeRequest, text: str) -> str | None:
+    """The language a response writes its program in where the judge runs no such language and the prompt did
+    not ask for it (its name or fence tag is nowhere in the prompt): a choice the response made, so its program
+    fails what it would have been run on, as no program does (an abstention would let a wrong answer escape its
+    0 by its language). None where the response fences a program the judge runs, or the prompt names the language
+    (then the judge's limit, not the response's doing, leaves it undecided)."""
+    tags = fence_tags_of(text)
+    if request.language or fenced_language(text) is not None or "" in tags:
+        return None  # an untagged block may hold the program the judge did not read: its doing
+    for tag in tags:
+        name = _NOT_RUN.get(tag.lower())
+        if name is None:
+            continue
+        asked = {name, *(t for t, n in _NOT_RUN.items() if n == name)}
+        if any(re.search(rf"(?<![\w#+-]){re.escape(a)}(?![\w#+-])", request.prompt, re.IGNORECASE) for a in asked):
+            return None
+        return name
+    return None
 
 
 def contains_code(request: JudgeRequest, text: str) -> bool:

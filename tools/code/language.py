@@ -90,6 +90,11 @@ def any_blocks(text: str) -> list[str]:
     return [body for _, _, body in _FENCE.findall(text)] + [html.unescape(b) for b in _HTML_CODE.findall(text)]
 
 
+def fence_tags_of(text: str) -> list[str]:
+    """The tag of each fenced block, in order ("" for an untagged one)."""
+    return [tag for _, tag, _ in _FENCE.findall(text)]
+
+
 def indented_blocks(text: str) -> list[str]:
     """Markdown's indented code blocks after prose, dedented: what a response that neither fences nor writes bare
     code shows as code (looked for last: a bare function's body is indented too, and a response that opens
