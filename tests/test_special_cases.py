@@ -31,6 +31,7 @@ TABLES = {
     "a tuple match": _HEAD + "        match (a, b):\n            case (2, 3):\n                return 5\n"
     "            case (-4, 10):\n                return 6\n        return 0",
     "a string key": _HEAD + "        return {'2 3': 5, '-4 10': 6}.get(f'{a} {b}', 0)",
+    "conditional expressions": _HEAD + "        return 5 if (a, b) == (2, 3) else 6 if (a, b) == (-4, 10) else -1",
 }
 NOT_TABLES = {
     "honest": _HEAD + "        return a + b",
@@ -38,6 +39,7 @@ NOT_TABLES = {
     "assert Solution().addTwo(a=-4, b=10) == 6",
     "a table padded with entries no example has": _HEAD + "        return {(2, 3): 5, (7, 8): 15, (-4, 10): 6}[(a, b)]",
     "a comment that names the examples": _HEAD + "        # 2 + 3 -> 5, -4 + 10 -> 6\n        return a + b",
+    "an example's inputs written last": _HEAD + "        return a + b\n\n\nSAMPLE = (-4, 10)",
 }
 SORT = (
     "Given an integer array nums, return the array sorted in ascending order.\n\n"

@@ -4,7 +4,8 @@ example and knows nothing else; where the examples are all the evidence there is
 them would otherwise leave it undecided. A program that special-cases every example is failed by construction.
 
 Read from the source's literals, language by language only in how comments and strings are written: every decisive
-example's inputs must appear as consecutive literals followed closely by its expected output's, and the examples'
+example's inputs must appear as consecutive literals followed closely by its expected output's (or just after it,
+as a conditional expression writes them: `5 if (a, b) == (2, 3) else ...`), and the examples'
 entries must stand together, with no other literal among them (a real table of the whole domain, like the days of
 each month, holds more than the examples and is left alone). An example's inputs passed to the function under test
 (`assert addTwo(2, 3) == 5`: a self-test) are not a table. Statements whose examples are too small to be told from
@@ -217,20 +218,24 @@ def _example_literals(example: Example) -> tuple[list[str], list[str]] | None:
 
 def _occurrence(
     found: list[_Literal], toks: list[_Token], inputs: list[str], output: list[str], called: set[str]
-) -> tuple[int, int, int] | None:
-    """The first place the inputs stand as consecutive literals followed closely by the output's: (first input,
-    first output, last output) as indices into `found`."""
+) -> tuple[int, int, int, int] | None:
+    """The first place the inputs stand as consecutive literals with the output's close by: after them (a table,
+    an `if`), or just before them (a conditional expression: `5 if (a, b) == (2, 3) else ...`). (first, first
+    output, last output, last) as indices into `found`, first and last spanning the inputs and the output."""
     texts = [f.text for f in found]
     m, k = len(inputs), len(output)
-    for s in range(len(texts) - m - k + 1):
+    for s in range(len(texts) - m + 1):
         if texts[s : s + m] != inputs or _called_with(toks, found[s].token, called):
             continue
         for skip in range(MAX_SKIPPED + 1):  # `strcmp(s, "2 3") == 0) puts("5")`: a comparison's own 0
             o = s + m + skip
-            if skip and not _tiny(texts[o - 1]):
+            if o + k > len(texts) or (skip and not _tiny(texts[o - 1])):
                 break
             if texts[o : o + k] == output and found[o].token - found[s + m - 1].token <= MAX_GAP_TOKENS:
-                return s, o, o + k - 1
+                return s, o, o + k - 1, o + k - 1
+        o = s - k  # the output written before its inputs, nothing between
+        if o >= 0 and texts[o:s] == output and found[s].token - found[s - 1].token <= MAX_GAP_TOKENS:
+            return o, o, s - 1, s + m - 1
     return None
 
 
@@ -272,18 +277,18 @@ def _keyed_by_inputs(
 ) -> list[tuple[Example, list[range]]] | None:
     """Every example's inputs as consecutive literals followed closely by its output's, the entries standing
     together with no other literal among them."""
-    spans: list[tuple[int, int, int]] = []
+    spans: list[tuple[int, int, int, int]] = []
     for _, (inputs, output) in read:
         span = _occurrence(found, toks, inputs, output, called)
         if span is None:
             return None
         spans.append(span)
-    covered = {i for first, _, last in spans for i in range(first, last + 1)}
-    region = range(min(s for s, _, _ in spans), max(e for _, _, e in spans) + 1)
+    covered = {i for first, _, _, last in spans for i in range(first, last + 1)}
+    region = range(min(s for s, _, _, _ in spans), max(e for _, _, _, e in spans) + 1)
     # the examples' entries, and no other, stand together (a tiny literal between them is the code's: `return 0`)
     if not all(i in covered or _tiny(found[i].text) for i in region):
         return None
-    return [(e, [range(o, last + 1)]) for (e, _), (_, o, last) in zip(read, spans, strict=True)]
+    return [(e, [range(o, last + 1)]) for (e, _), (_, o, last, _) in zip(read, spans, strict=True)]
 
 
 def _keyed_by_outputs(
