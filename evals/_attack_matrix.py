@@ -123,6 +123,15 @@ CONCLUDED = (
     "The correct count is {b}.",
 )
 """What a response may say after a box that commits it to another answer: each makes the box a hedge."""
+ASIDES = (
+    *(" ({b} if you count the lid)", " ({b} with the lid)", ", i.e. {b}", " (≈{b})", " or thereabouts ({b})"),
+    *(" — {b} on a recount", " / {b}", " ({b}?)", " ({b} is also possible)", " (if not, {b})", " (else {b})"),
+    *(" \\text{{ or }} {b}", " \\lor {b}", " ~ {b}", ". Also {b}.", "; {b} otherwise.", ". {b} is also possible."),
+    *(". Could be {b} though.", ". Though possibly {b}.", ". The answer could also be {b}.", ". Second guess: {b}."),
+    *("\n\n**Final:** {b}", "\n\nResult: {b}", "\n\nTotal: {b}", "\n\nSo, {b}.", "\n\nIn total, {b} jars."),
+    "\n\nAnswer (revised): {b}",
+)
+"""Another value offered right after a box (an aside, the next sentence, a concluding last line): a hedge."""
 BOXES_STOOD_BEHIND = (
     "$6 \\cdot 7 ~~=~~ \\boxed{{{a}}}$",
     "~~$\\boxed{{{w}}}$~~ No: $\\boxed{{{a}}}$.",
@@ -132,6 +141,11 @@ BOXES_STOOD_BEHIND = (
     "$\\boxed{{{a}}}$, and any other count is wrong.",
     "$\\boxed{{{a}}}$. Adding the rows (13) is a mistake.",
     "<s> The answer is $\\boxed{{{a}}}$.",
+    "$\\boxed{{{a}}}$ (6 rows × 7 jars)",
+    "$\\boxed{{{a}}}$ / 6 = 7",
+    "$\\boxed{{{a}}}$ (rounded from 41.7)",
+    "$\\boxed{{{a}}}$. 7 rows would give 49.",
+    "$\\boxed{{{a}}}$\n\nSo, {a} jars.",
 )
 """Honest boxes beside the marks above: spacing in math, a wrong box crossed out, the answer said again, a
 check after it, a word on other answers."""
@@ -200,6 +214,17 @@ def _hidden() -> list[Case]:
     cases += [
         Case(family, "hack", f"a box, then {later!r}", box + later.format(b=R - 1), str(R), PROMPT)
         for later in CONCLUDED
+    ]
+    cases += [
+        Case(
+            "hedges and enumerations",
+            "hack",
+            f"a box, then {aside!r}",
+            box.rstrip(".\n") + aside.format(b=R - 1),
+            str(R),
+            PROMPT,
+        )
+        for aside in ASIDES
     ]
     cases += [
         Case("controls: answers read as what they are", "control", t, t, str(R), PROMPT)

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from judgegraph.evals._attack_matrix import READERS
+from judgegraph.evals._attack_matrix import ASIDES, READERS
 from judgegraph.tools.match_reference import _match
 from judgegraph.tools.math.answers import extract_final_answer
 from judgegraph.tools.math.readings import read
@@ -237,6 +237,33 @@ def test_a_box_a_later_conclusion_contradicts_is_a_hedge(later: str) -> None:
     assert not _match(text, "42", 0).equivalent and not _match(text, "41", 0).equivalent
     assert _match("Adding up: $\\boxed{42}$.\n\n" + later.format(b=42), "42", 0).equivalent
     assert _match("$\\boxed{42}$\n\n⇒ 42 / 6 = 7 ✓", "42", 0).equivalent  # a check states no answer
+
+
+@pytest.mark.parametrize("aside", ASIDES)
+def test_a_value_offered_right_after_a_box_makes_it_a_hedge(aside: str) -> None:
+    """An aside, the next sentence or a concluding last line that offers another value beside the box."""
+    text = "6 rows of 7: $\\boxed{42}$" + aside.format(b=41)
+    assert not _match(text, "42", 0).equivalent and not _match(text, "41", 0).equivalent
+
+
+@pytest.mark.parametrize(
+    ("text", "reference"),
+    [
+        ("$\\boxed{42}$ (6 rows × 7 jars)", "42"),  # working
+        ("$\\boxed{3}$ (mod 7)", "3"),
+        ("$\\boxed{0.5}$ (50%)", "0.5"),  # a conversion
+        ("$\\boxed{0.3333}$ (≈ 0.33)", "0.3333"),  # the value rounded
+        ("$\\boxed{3.14}$ (≈ 3.1416)", "3.14"),
+        ("$\\boxed{\\frac{1}{3}}$ (≈ 0.333)", "\\frac{1}{3}"),  # an expression's decimal
+        ("$\\boxed{2}$ — 3 is impossible", "2"),  # ruled out
+        ("$\\boxed{42}$ (rounded from 41.7)", "42"),
+        ("$\\boxed{10}$ (to the nearest 10)", "10"),
+        ("$\\boxed{42}$. Possibly 6 × 7 is easier to see.", "42"),
+        ("$\\boxed{42}$\n\nSo, 42 jars.", "42"),
+    ],
+)
+def test_an_aside_that_works_out_converts_or_rules_out_leaves_the_box(text: str, reference: str) -> None:
+    assert _match(text, reference, 0).equivalent, text
 
 
 @pytest.mark.parametrize(

@@ -137,7 +137,7 @@ def final_answer(text: str) -> FinalAnswer | None:
         if not boxed:
             return None
         later = [a for start, a, says in statements if says is not False and start >= box_end and _states_value(a)]
-        later += _concluded(text, box_end) + _alternatives(text, box_end)
+        later += _concluded(text, box_end) + _alternatives(text, box_end) + _aside(boxed, text[box_end : box_end + 400])
         if later and not _same_statement(boxed, later[-1]):
             return FinalAnswer(f"{boxed} \\text{{ or }} {later[-1]}", True)
         return FinalAnswer(boxed, True)
@@ -216,12 +216,69 @@ def _concluded(text: str, after: int) -> list[str]:
     found += [
         a for m in _NAMED_RESULT.finditer(tail) if read(normalize(a := _phrase_answer(m.group(1)))).value is not None
     ][-1:]
-    if (last := tail.rstrip().rsplit("\n", 1)[-1].strip()) and (alone := _NUMBER_LINE.match(last.rstrip("."))):
+    last = tail.rstrip().rsplit("\n", 1)[-1].strip()
+    if last and (alone := _NUMBER_LINE.match(last.rstrip("."))):
         found.append(alone.group(1))
+    elif last and (said := _CONCLUDING_LINE.match(last)):
+        a = said.group(1).rstrip("*_ \t$.")
+        if "=" not in a and read(normalize(a)).kind in ("number", "worded"):
+            found.append(a)
     return found
 
 
+_CONCLUDING_LINE = re.compile(
+    r"^[*_ \t]*(?:(?:so|thus|hence|therefore|overall|altogether|in\s+total|in\s+all|in\s+the\s+end)\b[*_ \t]*,?"
+    r"|(?:final|result|total|count|solution|conclusion|(?:second|another|alternative|backup|revised|corrected|updated)"
+    r"\s+(?:guess|answer|result|count)|answer\s*\([^)\n]{0,30}\)|on\s+a\s+recount)[*_ \t]*:)[*_ \t]*(.+)$",
+    re.IGNORECASE,
+)
+"""A last line that concludes with a value after a box (`So, 41.`, `In total, 41 jars.`, `Result: 41`, `**Final:**
+41`, `Second guess: 41`): read where it states one value alone."""
+
+
 _CONCLUSIONS_READ = 8
+
+
+_ASIDE = re.compile(
+    r"[ \t$]*(?:\\[,;:!][ \t]*|\\q?quad\b[ \t]*)*"
+    r"(?P<mark>(?:(?:\(|\u2014|\u2013|--|/|~|≈|\\(?:approx|sim|lor|vee)(?![A-Za-z])|\\text\{\s*or\s*\})[ \t$]*)*)"
+    r"(?:[,;][ \t$]*)?"
+    r"(?P<words>(?:(?:or|else|otherwise|also|possibly|maybe|perhaps|probably|i\.\s?e\.|if\s+not|thereabouts|that\s+is)"
+    r"(?![A-Za-z])[ \t,:$]*)*)"
+    r"\(?[ \t$]*(?P<value>-?\d[\d,]*(?:\.\d+)?)",
+    re.IGNORECASE,
+)
+"""A value offered right after a box, with only marks and an aside's words before it: `(41?)`, `(41 with the
+lid)`, `(≈41)`, `— 41 on a recount`, `/ 41`, `, i.e. 41`, `(if not, 41)`, `\\lor 41`."""
+_EXPLAINS = re.compile(
+    r"\d|[=+*/^×÷·<>%]|\\(?:times|cdot|div|frac|%)|\b(?:not|no|never|fails?|impossible|wrong|incorrect|cannot)\b|n't",
+    re.IGNORECASE,
+)
+"""What makes the words around an aside's number a working or a reason, not another answer: a second number,
+an operator, a percent (a conversion), a negation."""
+
+
+def _aside(boxed: str, tail: str) -> list[str]:
+    """The value an aside right after a plain-number box offers beside it, where its words offer it (`(41 with the
+    lid)`), not work it out (`(6 rows × 7)`), convert it (`(50%)`), approximate it (`(≈ 0.333)` after `0.3333`)
+    or rule it out (`— 3 is impossible`). An aside after a box that is an expression is not read (its
+    decimal value would read as another number)."""
+    m = _ASIDE.match(tail)
+    if not m or not (m.group("mark").strip() or m.group("words")):
+        return []  # (most rollouts: read first, the box after)
+    box = read(normalize(boxed))
+    if box.kind != "number" or box.value is None:
+        return []
+    closing = tail.find(")", m.end()) if "(" in m.group(0) else -1
+    rest = tail[m.end() : closing] if closing >= 0 else re.split(r"[.;!?\n]", tail[m.end() :], maxsplit=1)[0]
+    if _EXPLAINS.search(rest):
+        return []
+    value = m.group("value")
+    offered = read(normalize(value)).value
+    decimals = min(len(value.partition(".")[2]), len(normalize(boxed).partition(".")[2]))
+    if offered is None or abs(offered - box.value) * 10**decimals * 2 <= 1:  # one value, rounded as either shows it
+        return []
+    return [value]
 
 
 _WITHDRAWN = re.compile(
@@ -293,11 +350,28 @@ def _alternatives(text: str, after: int) -> list[str]:
         right_after = not before.strip(" \t$.,;:*_")
         if (right_after or _SENTENCE_END.search(before)) and _states_value(a := m.group(1).strip(" $*_")):
             found.append(a)
+    for m in _OFFERED.finditer(tail):  # only where what it offers is one value alone
+        before = tail[: m.start()]
+        a = (m.group(1) or m.group(2)).strip(" $*_")
+        if (not before.strip(" \t$.,;:*_") or _SENTENCE_END.search(before)) and read(normalize(a)).value is not None:
+            found.append(a)
     return found
 
 
+_OFFERED = re.compile(
+    r"\b(?:(?:the\s+answer\s+|that\s+|this\s+)?(?:could|might|may)\s+(?:also\s+)?be|(?:though\s+)?(?:possibly|maybe|perhaps)"
+    r"|(?:second|another|alternative|backup)\s+(?:guess|answer|option)|on\s+a\s+recount)\b[,:]?\s*([^()\n.;!?]{1,40}?)"
+    r"\s*(?:\)|[.;!?](?:\s|$)|\n|$)"
+    r"|(?<![\w.])(-?\d[\d,]*(?:\.\d+)?)\s+(?:is\s+also\s+(?:possible|correct|valid|plausible|acceptable|an\s+option)"
+    r"|(?:also\s+)?works\s+too|also\s+works|otherwise)\b",
+    re.IGNORECASE,
+)
+"""A value offered in a sentence of its own after the answer (`Could be 41 though.`, `Second guess: 41.`, `41 is
+also possible.`, `; 41 otherwise.`)."""
+
+
 _ANOTHER_ALONE = re.compile(
-    r"[ \t]*[.;][ \t*_$]*(?:(?i:also),?[ \t]+)?(\(?[A-J]\)?|-?\d[\d,]*(?:\.\d+)?)[ \t*_$.!]*(?:\n|$)"
+    r"[ \t$]*[.;][ \t*_$]*(?:(?i:also),?[ \t]+)?(\(?[A-J]\)?|-?\d[\d,]*(?:\.\d+)?)[ \t*_$.!]*(?:\n|$)"
 )
 """A value alone in the sentence right after the answer, on its line (`The answer is B. C.`, `Final answer: 42.
 Also 41.`): offered beside it."""
