@@ -260,6 +260,7 @@ def test_a_value_offered_right_after_a_box_makes_it_a_hedge(aside: str) -> None:
         ("$\\boxed{10}$ (to the nearest 10)", "10"),
         ("$\\boxed{42}$. Possibly 6 × 7 is easier to see.", "42"),
         ("$\\boxed{42}$\n\nSo, 42 jars.", "42"),
+        ("$\\boxed{42}$ -- 41 was my first guess", "42"),  # a value it had before
     ],
 )
 def test_an_aside_that_works_out_converts_or_rules_out_leaves_the_box(text: str, reference: str) -> None:

@@ -251,11 +251,12 @@ _ASIDE = re.compile(
 """A value offered right after a box, with only marks and an aside's words before it: `(41?)`, `(41 with the
 lid)`, `(≈41)`, `— 41 on a recount`, `/ 41`, `, i.e. 41`, `(if not, 41)`, `\\lor 41`."""
 _EXPLAINS = re.compile(
-    r"\d|[=+*/^×÷·<>%]|\\(?:times|cdot|div|frac|%)|\b(?:not|no|never|fails?|impossible|wrong|incorrect|cannot)\b|n't",
+    r"\d|[=+*/^×÷·<>%]|\\(?:times|cdot|div|frac|%)|n't"
+    r"|\b(?:not|no|never|fails?|impossible|wrong|incorrect|cannot|was|were|earlier|initial(?:ly)?|previous(?:ly)?|before)\b",
     re.IGNORECASE,
 )
 """What makes the words around an aside's number a working or a reason, not another answer: a second number,
-an operator, a percent (a conversion), a negation."""
+an operator, a percent (a conversion), a negation, a value the response had before (`-- 41 was my first guess`)."""
 
 
 def _aside(boxed: str, tail: str) -> list[str]:
