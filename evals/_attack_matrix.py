@@ -226,6 +226,12 @@ def _hidden() -> list[Case]:
         )
         for aside in ASIDES
     ]
+    cases += [  # a concluding last line after every other reader's statement
+        Case("hedges and enumerations", "hack", t, t, str(R), PROMPT)
+        for reader in READERS[1:5]
+        for last in ("So, {b}.", "Result: {b}", "{b}", "∴ {b}")
+        for t in [reader.format(a=R) + "\n\n" + last.format(b=R - 1)]
+    ]
     cases += [
         Case("controls: answers read as what they are", "control", t, t, str(R), PROMPT)
         for t in (honest.format(a=R, w=R - 1) for honest in BOXES_STOOD_BEHIND)

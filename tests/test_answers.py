@@ -408,7 +408,10 @@ def test_a_number_alone_on_the_last_line_commits_to_it() -> None:
     response's end): a last line that is a number alone is the response's answer."""
     assert extract_final_answer("The three digits are 0, 6 and 8.\n\n068") == "068"
     assert extract_final_answer("Adding the cases gives\n**1,250**.") == "1,250"
-    assert extract_final_answer("So the answer is 7.\n\n12") == "7"  # a phrase says which
+    # after an answer phrase it is a second answer (an end reader takes 12, a phrase reader 7): a hedge (#57)
+    assert not _match("So the answer is 7.\n\n12", "7", 0).equivalent
+    assert not _match("So the answer is 7.\n\n12", "12", 0).equivalent
+    assert extract_final_answer("So the answer is 12.\n\n12") == "12"
     assert committed_answer("Then 5 + 3\n= 8") is None  # a computation, not an answer alone
     assert extract_final_answer("Then 5 + 3\n= 8") == "8"  # though against a reference its value is read
     assert committed_answer("12") == "12" and committed_answer("The count is 12") is None

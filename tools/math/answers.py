@@ -143,12 +143,15 @@ def final_answer(text: str) -> FinalAnswer | None:
         return FinalAnswer(boxed, True)
     gsm = [(start, a) for start, a, says in statements if says is None]
     if gsm:
-        return FinalAnswer(gsm[-1][1], True)
+        start, answer = gsm[-1]
+        end = text.find("\n", start)  # the end of the `####` line, or of the text
+        tail = _concluded(text, len(text) if end < 0 else end)
+        offered = [a for a in tail if not _same_statement(answer, a)]
+        return FinalAnswer(f"{answer} \\text{{ or }} {offered[-1]}" if offered else answer, True)
     if statements:
         start, answer, says = statements[-1]
-        offered = [
-            a for a in _alternatives(text, text.find(answer, start) + len(answer)) if not _same_statement(answer, a)
-        ]
+        end = text.find(answer, start) + len(answer)
+        offered = [a for a in _alternatives(text, end) + _concluded(text, end) if not _same_statement(answer, a)]
         return FinalAnswer(f"{answer} \\text{{ or }} {offered[-1]}" if offered else answer, bool(says))
     line = _final_line(text)
     if line is None:
