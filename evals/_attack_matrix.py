@@ -188,6 +188,20 @@ ONE_CHOICE = (
 )
 
 
+LETTER_AFTER = (
+    *(" (C also works)", " (C?)", " — C on a recount", " \\lor C", "\n\nC", "\n\n**C**", "\n\n∴ C"),
+    *("\n\nSo, C.", "\n\nResult: C"),
+)
+"""Another option offered after a reader's answer B (an aside, a concluding last line): a hedge."""
+LETTER_EXPLAINED = (
+    "\n\nA) Mars: too small.\nC) Venus: too small.",
+    ". A and C are rocky planets.",
+    " (C is Venus)",
+    "\n\nOption A is Mars.",
+)
+"""Words about the other options after a reader's answer B: it stands."""
+
+
 def _choices() -> list[Case]:
     """Each answer naming two options in each reader, beside the honest ways of naming one."""
     readers = READERS[:5]  # the last line is not read where it names an option in prose
@@ -195,6 +209,16 @@ def _choices() -> list[Case]:
         Case("answers read as what they are", "hack", text, text, "B", CHOICES_PROMPT)
         for wrong in TWO_CHOICES
         for text in (reader.format(a=wrong) for reader in readers)
+    ]
+    cases += [
+        Case("hedges and enumerations", "hack", text, text, "B", CHOICES_PROMPT)
+        for after in LETTER_AFTER
+        for text in (reader.format(a="B").rstrip(".") + after for reader in readers)
+    ]
+    cases += [
+        Case("controls: answers read as what they are", "control", text, text, "B", CHOICES_PROMPT)
+        for k, after in enumerate(LETTER_EXPLAINED)
+        for text in [readers[k % len(readers)].format(a="B").rstrip(".") + after]
     ]
     cases += [
         Case("controls: answers read as what they are", "control", text, text, "B", CHOICES_PROMPT)

@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from judgegraph.errors import UnsafeExpression
+from judgegraph.evals._attack_matrix import LETTER_AFTER, LETTER_EXPLAINED
 from judgegraph.tools import equivalent, extract_final_answer
 from judgegraph.tools.match_reference import _match
 from judgegraph.tools.math import equivalence as _equivalence
@@ -479,3 +480,20 @@ def test_a_grade_school_solution_ending_in_an_a_line_is_read_the_same_with_or_wi
     text = "Q: The house cost $50,000 and rose 15%. What is it worth?\nA: 50000 * 1.15 = 57500.\nA: 57500"
     assert extract_final_answer(text) == committed_answer(text) == "57500"
     assert _match(text, "57500", 0).equivalent and not _match(text, "50000", 0).equivalent
+
+
+@pytest.mark.parametrize("after", LETTER_AFTER)
+@pytest.mark.parametrize("said", ["So it is $\\boxed{C}$", "The answer is C", "#### C", "A: C"])
+def test_another_option_offered_after_the_answer_names_none(said: str, after: str) -> None:
+    """An aside or a concluding last line offering another letter after a reader's answer: a hedge, with the
+    statement's options and without."""
+    text = said + after.replace("C", "D")
+    for options in (choice_options(AMC), {}):
+        assert not _match(text, "C", 0, options=options).equivalent, text
+        assert not _match(text, "D", 0, options=options).equivalent, text
+
+
+@pytest.mark.parametrize("after", LETTER_EXPLAINED)
+def test_words_about_the_other_options_after_the_answer_leave_it(after: str) -> None:
+    text = "So it is $\\boxed{B}$" + after
+    assert _match(text, "B", 0).equivalent, text

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 from judgegraph.tools.math.arithmetic import braced_from
-from judgegraph.tools.math.normal import THOUSANDS, meaningful, normalize
+from judgegraph.tools.math.normal import NEXT_LABEL, OFFERED_AFTER, THOUSANDS, choice_letter, meaningful, normalize
 from judgegraph.tools.math.readings import read
 from judgegraph.tools.math.visible import visible
 from judgegraph.tools.responses.silence import says_nothing
@@ -136,22 +136,24 @@ def final_answer(text: str) -> FinalAnswer | None:
         boxed, box_end = box
         if not boxed:
             return None
-        later = [a for start, a, says in statements if says is not False and start >= box_end and _states_value(a)]
-        later += _concluded(text, box_end) + _alternatives(text, box_end) + _aside(boxed, text[box_end : box_end + 400])
-        if later and not _same_statement(boxed, later[-1]):
-            return FinalAnswer(f"{boxed} \\text{{ or }} {later[-1]}", True)
-        return FinalAnswer(boxed, True)
+        stated = [a for start, a, says in statements if says is not False and start >= box_end and _states_value(a)]
+        tail = text[box_end : box_end + _ALTERNATIVE_CHARS]
+        offered = _concluded(text, box_end) + _alternatives(text, box_end) + _aside(boxed, tail)
+        other = [a for a in stated[-1:] + offered + _next_letter(boxed, tail) if not _same_statement(boxed, a)]
+        return FinalAnswer(f"{boxed} \\text{{ or }} {other[-1]}" if other else boxed, True)
     gsm = [(start, a) for start, a, says in statements if says is None]
     if gsm:
         start, answer = gsm[-1]
         end = text.find("\n", start)  # the end of the `####` line, or of the text
-        tail = _concluded(text, len(text) if end < 0 else end)
-        offered = [a for a in tail if not _same_statement(answer, a)]
+        end = len(text) if end < 0 else end
+        offered = _concluded(text, end) + _alternatives(text, end) + _next_letter(answer, text[end:])
+        offered = [a for a in offered if not _same_statement(answer, a)]
         return FinalAnswer(f"{answer} \\text{{ or }} {offered[-1]}" if offered else answer, True)
     if statements:
         start, answer, says = statements[-1]
         end = text.find(answer, start) + len(answer)
-        offered = [a for a in _alternatives(text, end) + _concluded(text, end) if not _same_statement(answer, a)]
+        offered = _alternatives(text, end) + _concluded(text, end) + _next_letter(answer, text[end : end + 2000])
+        offered = [a for a in offered if not _same_statement(answer, a)]
         return FinalAnswer(f"{answer} \\text{{ or }} {offered[-1]}" if offered else answer, bool(says))
     line = _final_line(text)
     if line is None:
@@ -213,7 +215,7 @@ def _concluded(text: str, after: int) -> list[str]:
     found = []
     marked = any(mark in tail for mark in ("∴", "⇒", "=>", "→", "\\therefore", "\\implies", "ightarrow", "\\to"))
     for m in list(_CONCLUSION.finditer(tail) if marked else ())[::-1][:_CONCLUSIONS_READ]:
-        if "=" not in (a := m.group(1).rstrip("*_ \t$.")) and read(normalize(a)).kind in ("number", "worded"):
+        if "=" not in (a := m.group(1).rstrip("*_ \t$.")) and _one_value(a):
             found.append(a)
             break
     found += [
@@ -224,7 +226,7 @@ def _concluded(text: str, after: int) -> list[str]:
         found.append(alone.group(1))
     elif last and (said := _CONCLUDING_LINE.match(last)):
         a = said.group(1).rstrip("*_ \t$.")
-        if "=" not in a and read(normalize(a)).kind in ("number", "worded"):
+        if "=" not in a and _one_value(a):
             found.append(a)
     return found
 
@@ -240,6 +242,27 @@ _CONCLUDING_LINE = re.compile(
 
 
 _CONCLUSIONS_READ = 8
+
+
+def _one_value(a: str) -> bool:
+    """Whether a conclusion states one value alone: a number, a worded number (`41 jars`), or an option's letter."""
+    letter = re.fullmatch(r"\(?[A-J]\)?(?:\s+(?:though|too|also|instead|as\s+well))?", a.strip(), re.IGNORECASE)
+    return (letter is not None and a.strip()[:2].strip("(").isupper()) or read(normalize(a)).kind in (
+        "number",
+        "worded",
+    )
+
+
+def _next_letter(answer: str, tail: str) -> list[str]:
+    """Where the answer is an option's letter alone (`B`, `(B)`), another letter offered next after it
+    (`normal.NEXT_LABEL`: `\\boxed{B} (C also works)`, `The answer is B.\\n\\nC`, `#### B\\n\\n**C**`)."""
+    letter = choice_letter(answer.strip("$ "))
+    if letter is None or re.sub(r"[()\s.*_$]", "", answer) != letter:
+        return []
+    m = NEXT_LABEL.match(tail.lstrip("$}"))
+    if m is None or m.group(1) == letter or not OFFERED_AFTER.match(tail.lstrip("$}"), m.end()):
+        return []
+    return [m.group(1)]
 
 
 _ASIDE = re.compile(
@@ -357,7 +380,7 @@ def _alternatives(text: str, after: int) -> list[str]:
     for m in _OFFERED.finditer(tail):  # only where what it offers is one value alone
         before = tail[: m.start()]
         a = (m.group(1) or m.group(2)).strip(" $*_")
-        if (not before.strip(" \t$.,;:*_") or _SENTENCE_END.search(before)) and read(normalize(a)).value is not None:
+        if (not before.strip(" \t$.,;:*_") or _SENTENCE_END.search(before)) and _one_value(a):
             found.append(a)
     return found
 

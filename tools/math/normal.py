@@ -116,18 +116,18 @@ options in any language the readers take (`(B) or C`, `B 或 C`, `B oder C`, `B 
 
 _ASIDE_WORDS = (
     "maybe|perhaps|possibly|probably|arguably|likely|though|although|but|alternatively|otherwise|also|too|even|then"
-    "|unless|it's|it\u2019s|it\\s+is|with"
+    "|unless|it's|it\u2019s|it\\s+is|with|else|if\\s+not|thereabouts"
 )
 """Words an aside naming another option opens with (`B (maybe C)`, `B, though C is close`, `B, unless it's C`)."""
 _OFFERED = (
     "also|too|works?|could|might|may|would|can|fits?|seems?|possibly|maybe|perhaps|probably|likely|as\\s+well"
     "|(?:is|was)\\s+(?:also|close|possible|plausible|likely|right|correct|valid|defensible|acceptable|good|fine)"
-    "|(?:or|and)\\b"
+    "|(?:or|and|if|with|on|otherwise|though|instead)\\b"
 )
 """What a letter followed by words must be followed by to be offered as an answer (`C also works`, `C is close`);
 other words make it the subject of an explanation (`B fails`, `A is smaller`) or a word (`A rectangle`)."""
 NEXT_LABEL = re.compile(
-    r"(?:[\s.,;:!?()\[\]{}<>=/|&+*_~\u2014\u2013\u2228\u2227-]|\\(?:(?:lor|vee|land|wedge)(?![A-Za-z])|&)"
+    r"(?:[\s.,;:!?()\[\]{}<>=/|&+*_~\u2014\u2013\u2228\u2227\u2248-]|\\(?:(?:lor|vee|land|wedge)(?![A-Za-z])|&|text\{\s*(?:or|and)\s*\})"
     rf"|(?i:{_JOINING_WORDS}|{_ASIDE_WORDS})(?!\w)|{_JOINING_MARKS})*?"
     rf"([A-J])(?![A-Za-z])(?!\s+(?!(?:{_OFFERED}))[a-z])"
 )
@@ -154,6 +154,12 @@ def names_another_letter(rest: str, letter: str, letters: Container[str], *, joi
         found = NEXT_LABEL.match(rest)
         return found is not None and found.group(1) != letter and found.group(1) in letters
     return any((other := a or b) != letter and other in letters for a, b in ANOTHER_LABEL.findall(rest))
+
+
+OFFERED_AFTER = re.compile(rf"[\s*_.)!?]*$|[\s*_)]*\?|\s+(?!and\b)(?:{_OFFERED})")
+"""What may follow a letter offered after an answer: nothing more on its line, a question mark, or the words
+that offer it (`(C also works)`, `(C if you count the lid)`); not a list's label (`C) Venus: too small`) nor
+a subject (`A and C are rocky`)."""
 
 
 def choice_letter(s: str) -> str | None:
