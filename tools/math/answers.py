@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from judgegraph.tools.math.arithmetic import braced_from
 from judgegraph.tools.math.normal import NEXT_LABEL, OFFERED_AFTER, THOUSANDS, choice_letter, meaningful, normalize
+from judgegraph.tools.math.offers import BOX, aside, withdrawn_boxes
 from judgegraph.tools.math.readings import read
 from judgegraph.tools.math.visible import visible
 from judgegraph.tools.responses.silence import says_nothing
@@ -126,8 +127,8 @@ def final_answer(text: str) -> FinalAnswer | None:
     value (`_final_line`). Two boxes joined by "or" are read as one answer naming both values, which matches
     no single reference (`several_values`); so is a box that a later answer statement contradicts (`\\boxed{42}
     ... Final answer: 41`, `∴ 41`, a number alone on the last line): the response commits to two answers. A box
-    the response itself calls wrong (`\\boxed{42} was a typo`) is no answer (`_withdrawn_boxes`)."""
-    text = _withdrawn_boxes(visible(text))
+    the response itself calls wrong (`\\boxed{42} was a typo`) is no answer (`offers.withdrawn_boxes`)."""
+    text = withdrawn_boxes(visible(text))
     if letter := repeated_letter(text):
         return FinalAnswer(letter, True)
     statements = _statements(text)
@@ -138,7 +139,7 @@ def final_answer(text: str) -> FinalAnswer | None:
             return None
         stated = [a for start, a, says in statements if says is not False and start >= box_end and _states_value(a)]
         tail = text[box_end : box_end + _ALTERNATIVE_CHARS]
-        offered = _concluded(text, box_end) + _alternatives(text, box_end) + _aside(boxed, tail)
+        offered = _concluded(text, box_end) + _alternatives(text, box_end) + aside(boxed, tail)
         other = [a for a in stated[-1:] + offered + _next_letter(boxed, tail) if not _same_statement(boxed, a)]
         return FinalAnswer(f"{boxed} \\text{{ or }} {other[-1]}" if other else boxed, True)
     gsm = [(start, a) for start, a, says in statements if says is None]
@@ -265,85 +266,6 @@ def _next_letter(answer: str, tail: str) -> list[str]:
     return [m.group(1)]
 
 
-_ASIDE = re.compile(
-    r"[ \t$]*(?:\\[,;:!][ \t]*|\\q?quad\b[ \t]*)*"
-    r"(?P<mark>(?:(?:\(|\u2014|\u2013|--|/|~|≈|\\(?:approx|sim|lor|vee)(?![A-Za-z])|\\text\{\s*or\s*\})[ \t$]*)*)"
-    r"(?:[,;][ \t$]*)?"
-    r"(?P<words>(?:(?:or|else|otherwise|also|possibly|maybe|perhaps|probably|i\.\s?e\.|if\s+not|thereabouts|that\s+is)"
-    r"(?![A-Za-z])[ \t,:$]*)*)"
-    r"\(?[ \t$]*(?P<value>-?\d[\d,]*(?:\.\d+)?)",
-    re.IGNORECASE,
-)
-"""A value offered right after a box, with only marks and an aside's words before it: `(41?)`, `(41 with the
-lid)`, `(≈41)`, `— 41 on a recount`, `/ 41`, `, i.e. 41`, `(if not, 41)`, `\\lor 41`."""
-_EXPLAINS = re.compile(
-    r"\d|[=+*/^×÷·<>%]|\\(?:times|cdot|div|frac|%)|n't"
-    r"|\b(?:not|no|never|fails?|impossible|wrong|incorrect|cannot|was|were|earlier|initial(?:ly)?|previous(?:ly)?|before)\b",
-    re.IGNORECASE,
-)
-"""What makes the words around an aside's number a working or a reason, not another answer: a second number,
-an operator, a percent (a conversion), a negation, a value the response had before (`-- 41 was my first guess`)."""
-
-
-def _aside(boxed: str, tail: str) -> list[str]:
-    """The value an aside right after a plain-number box offers beside it, where its words offer it (`(41 with the
-    lid)`), not work it out (`(6 rows × 7)`), convert it (`(50%)`), approximate it (`(≈ 0.333)` after `0.3333`)
-    or rule it out (`— 3 is impossible`). An aside after a box that is an expression is not read (its
-    decimal value would read as another number)."""
-    m = _ASIDE.match(tail)
-    if not m or not (m.group("mark").strip() or m.group("words")):
-        return []  # (most rollouts: read first, the box after)
-    box = read(normalize(boxed))
-    if box.kind != "number" or box.value is None:
-        return []
-    closing = tail.find(")", m.end()) if "(" in m.group(0) else -1
-    rest = tail[m.end() : closing] if closing >= 0 else re.split(r"[.;!?\n]", tail[m.end() :], maxsplit=1)[0]
-    if _EXPLAINS.search(rest):
-        return []
-    value = m.group("value")
-    offered = read(normalize(value)).value
-    decimals = min(len(value.partition(".")[2]), len(normalize(boxed).partition(".")[2]))
-    if offered is None or abs(offered - box.value) * 10**decimals * 2 <= 1:  # one value, rounded as either shows it
-        return []
-    return [value]
-
-
-_WITHDRAWN = re.compile(
-    r"[\s$)}*_]*(?:(?:but|and|which|that|this|it|here|above|however|though|actually|the|my|previous|earlier|first"
-    r"|answer|box|boxed|value|result|number|one)\b|[\s,:\u2013\u2014-])*?"
-    r"(?:is|was|were|'s|\u2019s)\s+(?:(?:a|an|just|clearly|obviously|definitely|totally|completely|actually)\s+)*"
-    r"(?:wrong|incorrect|(?:a\s+)?typo|(?:a\s+)?mistake|mistaken|(?:an\s+)?error|false"
-    r"|not\s+(?:right|correct|the\s+(?:right\s+|correct\s+)?answer))\b(?=\s*(?:[.!;,:)\u2013\u2014-]|$))",
-    re.IGNORECASE,
-)
-"""What says of a box, in the words right after it, that it is wrong (`\\boxed{42} was a typo`, `\\boxed{42},
-but that's incorrect.`): only words that refer back to the box stand between, so `any other count is wrong`
-withdraws nothing."""
-_WITHDRAWN_BOXES = 8
-"""How many withdrawn boxes are passed over (a bound on the reader's work)."""
-
-
-def _withdrawn_boxes(text: str) -> str:
-    """`text` less the boxes that the words right after them call wrong: the response does not stand behind
-    them, so none is its answer (what it says elsewhere is read instead)."""
-    out: list[str] = []
-    pos, withdrawn = 0, 0
-    for m in _BOX.finditer(text):
-        if m.start() < pos:
-            continue
-        inner = braced_from(text, m.end())
-        if inner is None:
-            break
-        end = m.end() + len(inner) + 1
-        if _WITHDRAWN.match(text, end):
-            out.append(text[pos : m.start()])
-            pos = end
-            withdrawn += 1
-            if withdrawn >= _WITHDRAWN_BOXES:
-                break
-    return "".join(out) + text[pos:]
-
-
 _CORRECTION_WORDS = ("actually", "correction", "wait", "oops", "sorry", "no,", "no!", "no.", "rather", "i mean")
 
 
@@ -435,7 +357,7 @@ _NUMBER_LINE = re.compile(r"^[*_`$\s]*(-?\d[\d,]*(?:\.\d+)?)[*_`$\s]*$")
 LiveBench's, whose scorer reads the response's end) ask for it."""
 
 
-_BOX = re.compile(r"\\(?:boxed|fbox)\s*\{")
+_BOX = BOX
 _BOX_HEDGE = re.compile(
     r"^[\s$.,;:()\\]*(?:\\text\{\s*)?(?:(?:,|/|\b(?:or|and|either|maybe|perhaps|possibly)\b)[\s$.,;:(){}\\]*)+$", re.I
 )
