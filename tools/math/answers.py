@@ -357,7 +357,6 @@ _NUMBER_LINE = re.compile(r"^[*_`$\s]*(-?\d[\d,]*(?:\.\d+)?)[*_`$\s]*$")
 LiveBench's, whose scorer reads the response's end) ask for it."""
 
 
-_BOX = BOX
 _BOX_HEDGE = re.compile(
     r"^[\s$.,;:()\\]*(?:\\text\{\s*)?(?:(?:,|/|\b(?:or|and|either|maybe|perhaps|possibly)\b)[\s$.,;:(){}\\]*)+$", re.I
 )
@@ -374,7 +373,7 @@ def _final_box(text: str, depth: int = 0) -> tuple[str, int] | None:
     no box. Boxes nested in the last one state it (`\\boxed{\\boxed{x}}`, to `_NESTED_BOXES` deep); the box
     before it, joined by a hedge word, joins it."""
     outer: list[tuple[int, int, str]] = []  # (start, end, contents) of the boxes not inside another
-    for m in _BOX.finditer(text):
+    for m in BOX.finditer(text):
         if outer and m.start() < outer[-1][1]:
             continue
         inner = braced_from(text, m.end())
