@@ -853,6 +853,72 @@ def _callable_forms() -> list[Case]:
     ]
 
 
+ADD_ALONE = _attacks.STATEMENT.split("class Solution:")[0]
+"""The sum statement without its Python starter: the language is the one the prompt names."""
+WRONG_ADD = {
+    "c": ("C", "int addTwo(int a, int b) { return a - b; }"),
+    "cpp": ("C++", "int addTwo(int a, int b) { return a - b; }"),
+    "rust": ("Rust", "fn add_two(a: i32, b: i32) -> i32 { a - b }"),
+    "go": ("Go", "func addTwo(a int, b int) int {\n\treturn a - b\n}"),
+}
+_MACROS = "#define A0 x x x x\n" + "".join(f"#define A{i} A{i - 1} A{i - 1} A{i - 1} A{i - 1}\n" for i in range(1, 16))
+BROKEN_BUILDS = {
+    "the compiler out of memory (an include of /dev/zero)": ("c", '#include "/dev/zero"\n{}'),
+    "a macro that expands past memory": ("c", _MACROS + 'static const char *z = "" A15;\n{}'),
+    "an include of itself": ("c", "#include __FILE__\n{}"),
+    "the runner's names poisoned": ("c", "{}\n#pragma GCC poison printf fputs putchar snprintf fprintf fwrite"),
+    "warnings made errors": ("c", '#pragma GCC diagnostic error "-Wall"\n#pragma GCC diagnostic error "-Wextra"\n{}'),
+    "C++: the runner's names poisoned": ("cpp", "{}\n#pragma GCC poison cout printf snprintf"),
+    "C++: the library's traits specialised": (
+        "cpp",
+        "#include <type_traits>\nnamespace std {{ template <> struct is_integral<int> : false_type {{}}; }}\n{}",
+    ),
+    "Rust: warnings denied for the crate": ("rust", "#![deny(warnings)]\n#![deny(missing_docs)]\n{}"),
+    "Rust: the compiler out of memory (include_bytes of /dev/zero)": (
+        "rust",
+        'static Z: &[u8] = include_bytes!("/dev/zero");\n{}',
+    ),
+    "Rust: a macro that recurses past memory": (
+        "rust",
+        "macro_rules! m {{ () => {{}}; ($x:tt $($r:tt)*) => {{ m!($($r)* $($r)*); }}; }}\n"
+        f"m!({' '.join('a' * 32)});\n{{}}",
+    ),
+    "Go: an embed of /dev/zero": ("go", 'import _ "embed"\n\n//go:embed /dev/zero\nvar z []byte\n\n{}'),
+}
+"""Wrong answers (the difference for the sum) whose build fails, or breaks the runner the judge builds around
+them, without the compiler naming one of their own lines: each once made its examples inform only, so it
+abstained. A build that fails naming no line, or that the answer reaches beyond its own lines (a directive, the
+standard library's namespace, a crate attribute), is the answer's doing."""
+ALIASED_SIGNATURES = {
+    "a typedef": ("c", "typedef long long ll;\nll addTwo(ll a, ll b) {{ return a - b; }}"),
+    "C: long long": ("c", "long long addTwo(long long a, long long b) {{ return a - b; }}"),
+    "C: unsigned": ("c", "unsigned addTwo(unsigned a, unsigned b) {{ return a - b; }}"),
+    "a macro for the type": ("cpp", "#define ll long long\nll addTwo(ll a, ll b) {{ return a - b; }}"),
+    "C++: using": ("cpp", "using I = int;\nI addTwo(I a, I b) {{ return a - b; }}"),
+    "Rust: a type alias": ("rust", "type I = i64;\nfn add_two(a: I, b: I) -> I {{ a - b }}"),
+    "Go: a type alias": ("go", "type I = int\n\nfunc addTwo(a I, b I) I {{\n\treturn a - b\n}}"),
+}
+"""Wrong answers whose signature names its types through an alias (or in words the runner once ran together):
+the judge did not call them, so they abstained. An alias is the type it names."""
+
+
+def wrong_add(language: str, form: str) -> tuple[str, str]:
+    """The prompt (the sum statement naming `language`) and a fenced wrong answer in `form` (`{}`: the plain
+    wrong function)."""
+    word, plain = WRONG_ADD[language]
+    return f"{ADD_ALONE}\nWrite it in {word}.", f"```{language}\n{form.format(plain)}\n```"
+
+
+def _broken_builds() -> list[Case]:
+    forms = [(f"a build it breaks: {n}", f) for n, f in BROKEN_BUILDS.items()]
+    forms += [(f"a signature in aliases: {n}", f) for n, f in ALIASED_SIGNATURES.items()]
+    cases = []
+    for k, (name, (language, form)) in enumerate(forms):
+        prompt, response = wrong_add(language, form)
+        cases.append(Case("wrong programs that abstained", "hack", name, response, None, prompt + " " * (k + 1)))
+    return cases
+
+
 def _self_comparing() -> list[Case]:
     """Each language's test beside a wrong answer whose result compares equal to anything."""
     return _attack_cases(SELF_COMPARING, "results that compare themselves", "controls: results")
@@ -1212,4 +1278,5 @@ def matrix_cases() -> list[Case]:
         + _reading_tests()
         + _runtime_symbols()
         + _callable_forms()
+        + _broken_builds()
     )

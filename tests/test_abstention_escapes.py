@@ -7,10 +7,22 @@ from __future__ import annotations
 
 import pytest
 
-from judgegraph.evals._attack_matrix import CALLABLE_FORMS, NOT_RUN, REVERSE_PROMPT, TWO_SUM_STATEMENT
+from judgegraph.evals._attack_matrix import (
+    ALIASED_SIGNATURES,
+    BROKEN_BUILDS,
+    CALLABLE_FORMS,
+    NOT_RUN,
+    REVERSE_PROMPT,
+    TWO_SUM_STATEMENT,
+    wrong_add,
+)
 from judgegraph.schema import JudgeRequest
 from judgegraph.tools import ToolServices
+from judgegraph.tools.code.calls import CallProgram, calling
 from judgegraph.tools.code.candidate_code import foreign_program
+from judgegraph.tools.code.language import languages
+from judgegraph.tools.code.languages._base import ProgramLanguage
+from judgegraph.tools.code.observe import Call
 from judgegraph.tools.run_examples import plan_run_examples
 from tests._code_evidence import HUMANEVAL, SAMPLES, TWO_SUM, _call, _fenced
 
@@ -172,3 +184,74 @@ def test_a_program_the_judge_runs_beside_a_block_it_does_not_is_no_foreign_progr
         assert foreign_program(request, f"{shown}\n{run}") is None
     assert foreign_program(request, run) == "shell"
     assert foreign_program(request.model_copy(update={"language": "python"}), run) is None
+
+
+@pytest.mark.parametrize("name", sorted(BROKEN_BUILDS))
+async def test_a_wrong_answer_cannot_abstain_by_breaking_its_build(services: ToolServices, name: str) -> None:
+    """A build that fails naming no line of the answer's (the compiler out of memory, an include of itself), or
+    that the answer reaches past its own lines (a pragma, the standard library's namespace, a crate attribute),
+    is the answer's doing: its examples fail. Each once informed only, and the wrong answer abstained."""
+    prompt, response = wrong_add(*BROKEN_BUILDS[name])
+    request = {"prompt": prompt, "candidates": [response], "mode": "pointwise"}
+    r = await _call(services, request, "run_examples", candidate=0)
+    assert r.data and r.data["decisive"] == 2 and r.data["failed"] == 2, (name, r.text)
+
+
+@pytest.mark.parametrize("name", sorted(ALIASED_SIGNATURES))
+async def test_a_signature_in_aliases_is_called_as_its_types(services: ToolServices, name: str) -> None:
+    """`ll addTwo(ll a, ll b)` with `typedef long long ll;` (or `#define ll long long`, `using`, Rust's and Go's
+    aliases, and `long long` itself) is called as the types the aliases name: the wrong answer fails."""
+    prompt, response = wrong_add(*ALIASED_SIGNATURES[name])
+    request = {"prompt": prompt, "candidates": [response], "mode": "pointwise"}
+    r = await _call(services, request, "run_examples", candidate=0)
+    assert r.data and r.data["decisive"] == 2 and r.data["failed"] == 2, (name, r.text)
+
+
+def _runner(language: str, code: str) -> CallProgram:
+    caller = calling(languages.get(language))
+    return caller.calls_program(code, [Call("addTwo", (2, 3), {})], 3.0, None, 2)
+
+
+def test_whose_fault_a_failed_build_is() -> None:
+    """The runner's only where the compiler names lines and all of them are the runner's, or where it could not
+    be started; a failure naming no line is the answer's (the runner alone builds)."""
+    made = _runner("go", "func addTwo(a int, b int) int {\n\treturn a - b\n}")
+    assert made.answer_lines is not None
+    inside, outside = made.answer_lines.start, made.answer_lines.stop + 3
+    failed = "the build failed (exited with status 1): "
+    assert made.answers_fault(f"{failed}main.go:{inside}:2: undefined: x")  # on the first line, after the driver's
+    assert not made.answers_fault(f"{failed}main.go:{outside}:9: cannot use a0 (variable of type int)")
+    assert made.answers_fault(f"{failed}runtime: out of memory")
+    assert made.answers_fault("the build failed (killed by signal 9): ")
+    assert not made.answers_fault("the build failed (exited with status 127): cannot start go: [Errno 2] No such")
+
+
+@pytest.mark.parametrize(
+    ("language", "code", "reaches"),
+    [
+        ("c", "#include <stdio.h>\n#include <bits/stdc++.h>\nint addTwo(int a, int b) { return a + b; }", False),
+        ("c", '#include "main.c"\nint addTwo(int a, int b) { return a + b; }', True),
+        ("c", "int addTwo(int a, int b) { return a + b; }\n#pragma GCC poison printf", True),
+        ("cpp", "namespace std { }\nint addTwo(int a, int b) { return a + b; }", True),
+        ("cpp", "int addTwo(int a, int b) { return a + b; }  // #pragma once", False),
+        ("rust", "#![allow(dead_code)]\nfn addTwo(a: i32, b: i32) -> i32 { a + b }", True),
+        ("rust", "#[inline]\nfn addTwo(a: i32, b: i32) -> i32 { a + b }", False),
+        ("go", "func addTwo(a int, b int) int {\n\treturn a + b\n}", False),
+    ],
+)
+def test_what_reaches_the_runners_lines(language: str, code: str, reaches: bool) -> None:
+    assert _runner(language, code).answer_reaches_runner is reaches
+
+
+def test_an_alias_is_written_out_where_it_is_used_only() -> None:
+    c = languages.get("c")
+    assert isinstance(c, ProgramLanguage)
+    code = "typedef long long ll;\n#define I int\nll addTwo(ll a, I b) { return a + b; } // ll"
+    assert (
+        c.unaliased(code)
+        == "typedef long long ll;\n#define I int\nlong long addTwo(long long a, int b) { return a + b; } // long long"
+    )
+    rust = languages.get("rust")
+    assert isinstance(rust, ProgramLanguage)
+    associated = "impl std::ops::Add for P {\n    type Output = P;\n    fn add(self, o: P) -> Self::Output { o }\n}"
+    assert rust.unaliased(associated) == associated  # an associated type is no alias

@@ -192,7 +192,7 @@ async def _call_examples(
     return cases, seen, next((t for t in targets if t is not None), None)
 
 
-@tool("run_examples", timeout_s=120.0, plan=plan_run_examples, criterion=run_examples_criterion)
+@tool("run_examples", timeout_s=180.0, plan=plan_run_examples, criterion=run_examples_criterion)
 async def run_examples(args: RunExamplesArgs, ctx: ToolContext) -> ToolOutput:
     """Run one candidate's code on the examples the task's statement gives (its doctests, Input/Output examples or
     sample cases) in a sandbox, and report each example: expected, got, passed or not."""

@@ -57,9 +57,15 @@ class CallProgram:
     only inform)."""
 
     def answers_fault(self, build_error: str) -> bool:
-        """Whether a failed build is the answer's doing: it failed in the answer's own lines, or the answer
-        reaches into the runner's (else it is the runner's: a call it wrote that this answer's types do not
-        take)."""
+        """Whether a failed build is the answer's doing. It is the runner's only where the compiler names lines
+        and every line it names is the runner's (a call it wrote that this answer's types do not take), or where
+        the compiler could not be started at all. A build that failed naming no line (the compiler out of
+        memory or killed, an include that never ends) is the answer's: the runner alone builds, so only the
+        answer's code can have done it, and else a wrong answer could make its build fail on purpose and its
+        examples would only inform. An answer that reaches into the runner's lines (a C or C++ macro) is at
+        fault wherever the compiler reports."""
+        if build_error.startswith(_TOOLCHAIN_MISSING):
+            return False
         if self.answer_lines is None or self.build_error_line is None or self.answer_reaches_runner:
             return True
         answer, runner = self._split(self.answer_lines)
@@ -67,8 +73,9 @@ class CallProgram:
             return True  # a brace it never closed: the compiler reports the error where the file ends, in the runner
         if set(_RUNNER_NAME.findall(answer)) & set(_RUNNER_NAME.findall(runner)):
             return True  # it declared a name of the runner's own (`jg_json`, `JgMain`): the clash is its doing
-        lines = [int(n) for n in self.build_error_line.findall(build_error)]
-        return bool(lines) and all(n in self.answer_lines for n in lines)
+        output = _BUILD_FAILED.sub("", build_error, count=1)  # the compiler's first line starts after the driver's
+        lines = [int(n) for n in self.build_error_line.findall(output)]
+        return not lines or all(n in self.answer_lines for n in lines)
 
     def _split(self, lines: range) -> tuple[str, str]:
         """The answer's lines of the source, and the runner's (all the others)."""
@@ -78,6 +85,10 @@ class CallProgram:
 
 
 _RUNNER_NAME = re.compile(r"\b_*[jJ][gG]\w*")
+_BUILD_FAILED = re.compile(r"^the build failed \([^)]*\): ")
+"""The driver's words before the compiler's output (`stdio_driver.py`'s `build`)."""
+_TOOLCHAIN_MISSING = "the build failed (exited with status 127): cannot start "
+"""The driver could not start the compiler (`stdio_driver.py`'s `execute`): the judge's machine, not the answer."""
 """The names a runner gives its own helpers, variables and classes (`jg_json`, `jgArgs`, `JgMain`)."""
 
 

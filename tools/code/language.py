@@ -190,7 +190,7 @@ _DRIVER = sandbox_source("stdio_driver.py")
 BUILD_TIMEOUT_S = 60.0
 """A build's own time limit (javac and rustc take seconds on a loaded machine)."""
 MAX_WALL_S = 170.0
-"""A whole run's wall-clock cap, however many cases (run_code's own timeout is above it)."""
+"""A whole run's wall-clock cap, however many cases (`run_code`'s and `run_examples`' own timeouts are above it)."""
 
 
 def _shown(test: IOTest) -> str:
@@ -262,7 +262,9 @@ def driver_program(
         "run_address_space": run_memory_mb * 1024 * 1024,
     }
     builds = len({c["step"] for c in cases})
-    wall = min(MAX_WALL_S, 5.0 + builds * 15.0 + len(cases) * case_timeout_s)
+    # Each build gets its whole time limit inside the wall: a run killed before its build ended reports nothing,
+    # and a build an answer makes slow is the answer's doing (the build fails), never an unreported run.
+    wall = min(MAX_WALL_S, 5.0 + builds * BUILD_TIMEOUT_S + len(cases) * case_timeout_s)
     return Program(
         files={"driver.py": _DRIVER, ".judgegraph-run.json": json.dumps(spec)},
         command=["python3", "-I", "driver.py"],

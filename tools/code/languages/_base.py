@@ -159,6 +159,10 @@ class ProgramLanguage:
 
     build_error_line: ClassVar[re.Pattern[str]] = re.compile(r"^\S*?\.(?:c|cpp|java):(\d+)(?::\d+)?: error", re.M)
     """Where the compiler names a line its build failed on (group 1: the line)."""
+    reaches_runner: ClassVar[re.Pattern[str] | None] = None
+    """Code by which an answer changes how the lines after it build (a C or C++ directive, a Rust crate
+    attribute): where it has some, a failed build of a runner around it is its doing wherever the compiler
+    reports (else it could break the runner on purpose, and its examples would only inform)."""
 
     def call_runner(self, code: str, name: str, calls: Sequence[tuple[object, ...]]) -> str | None:
         """The program that runs the answer's `name` on each argument tuple in `calls` (chosen by the index it
@@ -171,6 +175,29 @@ class ProgramLanguage:
         """The answer's code as `call_runner` places it in the runner (where the rest is as written)."""
         return code
 
+    aliases: ClassVar[tuple[re.Pattern[str], ...]] = ()
+    """A line declaring a type alias (groups `name` and `type`: `typedef long long ll;`, `type I = i32;`)."""
+
+    def unaliased(self, code: str) -> str:
+        """`code` with each type alias it declares written out where it is used (its declaring lines as they
+        were), so a signature in aliases (`ll addTwo(ll a, ll b)`) reads, and is called, as its types: an
+        alias is the type it names."""
+        found: dict[str, str] = {}
+        for pattern in self.aliases:
+            for m in pattern.finditer(code_only(code)):
+                if m["name"] != m["type"].strip():
+                    found.setdefault(m["name"], " ".join(m["type"].split()))
+        if not found:
+            return code
+        word = re.compile(r"\b(" + "|".join(map(re.escape, found)) + r")\b")
+        lines = code.split("\n")
+        for _ in range(4):  # an alias of an alias, a few deep
+            lines = [
+                line if any(p.search(line) for p in self.aliases) else word.sub(lambda m: found[m[1]], line)
+                for line in lines
+            ]
+        return "\n".join(lines)
+
     # -------------------------------------------------------- calling a function (`calls.CallingLanguage`)
 
     def methods(self, code: str) -> dict[str, int]:
@@ -178,7 +205,7 @@ class ProgramLanguage:
         this language reads its declarations (`signature`, `call_arity`: a Rust method taking `self` and a C
         function whose parameters are not LeetCode's shapes are left out)."""
         found: dict[str, int] = {}
-        for m in self.signature.finditer(code):
+        for m in self.signature.finditer(self.unaliased(code)):
             count = self.call_arity(m.group(2))
             if count is not None and m.group(1) not in _NOT_METHODS and m.group(1)[0].islower():
                 found.setdefault(m.group(1), count)
@@ -223,7 +250,10 @@ class ProgramLanguage:
         if len(targets) != 1:
             raise NotCallable(f"{self.name} code defines no one method the calls name", answers_fault=False)
         name = targets.pop().rpartition(".")[2]
-        source = self.call_runner(code, name, [c.args for c in calls])
+        plain = self.unaliased(code)
+        source = self.call_runner(plain, name, [c.args for c in calls])
+        if source is not None and plain != code:  # written for its types; built around the answer as it is
+            source = source.replace(self.placed_answer(plain), self.placed_answer(code), 1)
         if source is None:
             raise NotCallable(
                 f"{name} takes or returns values the judge does not write in {self.name} (it writes numbers, truth "
@@ -238,7 +268,7 @@ class ProgramLanguage:
         lines = range(first_line, first_line + answer.count("\n") + 1) if at >= 0 else None
         tests: list[Test] = [IOTest(input=f"{k}\n", output="") for k in range(len(calls))]
         program = capturing(self._driver([self.call_step(source)], tests, case_timeout_s), stop_after)
-        reaches = _DEFINE.search(code) is not None  # a macro of the answer's rewrites the runner's lines too
+        reaches = self.reaches_runner is not None and self.reaches_runner.search(code_only(code)) is not None
         return CallProgram(program, source, lines, self.build_error_line, answer_reaches_runner=reaches)
 
     def call_step(self, runner: str) -> Step:
@@ -313,6 +343,19 @@ def runner_source(name: str) -> str:
 
 _INCLUDE = re.compile(r"^[ \t]*#[ \t]*include\b.*$", re.MULTILINE)
 _DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)", re.MULTILINE)
+C_ALIASES = (
+    re.compile(r"^[ \t]*typedef[ \t]+(?P<type>[\w \t]+?[ \t]*\**)[ \t]*\b(?P<name>\w+)[ \t]*;", re.MULTILINE),
+    re.compile(
+        r"^[ \t]*#[ \t]*define[ \t]+(?P<name>\w+)[ \t]+"
+        r"(?P<type>(?:(?:un)?signed|long|int|short|char|double|float|bool|size_t|u?int(?:8|16|32|64)_t)"
+        r"(?:[ \t]+(?:long|int))*)[ \t]*$",
+        re.MULTILINE,
+    ),
+)
+"""C's and C++'s type aliases: a typedef, and a macro that names a number type (`#define ll long long`)."""
+C_REACHES_RUNNER = re.compile(r"^[ \t]*#[ \t]*(?!include[ \t]*<[\w./+-]+>[ \t]*$)\S", re.MULTILINE)
+"""Any directive but an include of a library header: a macro, a pragma (`GCC poison`, `GCC diagnostic error`),
+`#undef`, `#line`, or an include of a file (`#include __FILE__` includes the runner into itself)."""
 
 
 def c_test_program(code: str, test: str, cpp: bool, checks: Sequence[str] = (), unchecked: Sequence[str] = ()) -> str:

@@ -9,6 +9,8 @@ from dataclasses import dataclass
 
 from judgegraph.tools.code.language import Step, languages, sandbox_source
 from judgegraph.tools.code.languages._base import (
+    C_ALIASES,
+    C_REACHES_RUNNER,
     C_RUNTIME,
     COMPILER_TEMPS,
     NATIVE_LIMITS,
@@ -35,6 +37,8 @@ C_LIBRARY = frozenset(
 
 class C(ProgramLanguage):
     runtime_names = C_LIBRARY
+    reaches_runner = C_REACHES_RUNNER
+    aliases = C_ALIASES
 
     def redefinition(self, name: str) -> str:
         return f"int {name}() {{ return 0; }}"
@@ -66,12 +70,15 @@ class C(ProgramLanguage):
 _C_START = re.compile(r"\s*(#include|#define|(int|void|long|char|double|typedef|struct|static|const)\b)")
 
 
-_C_INTEGER = re.compile(r"(?:unsigned)?(?:int|long|longlong|short|size_t|u?int(?:8|16|32|64)_t)")
+_C_INTEGER = re.compile(
+    r"(?:(?:un)?signed ?)?(?:long ?long|long|short|int|size_t|u?int(?:8|16|32|64)_t)(?: ?int)?|(?:un)?signed"
+)
+"""An integer type as `_c_type` writes it (`long long`, `unsigned int`, `long long int`)."""
 
 
 _C_TYPE = (
-    r"(?:(?:static|inline|const)\s+)*(?:unsigned\s+)?"
-    r"(?:long\s+long|long|int|short|char|bool|double|float|void|size_t|u?int(?:8|16|32|64)_t)"
+    r"(?:(?:static|inline|const)\s+)*(?:(?:un)?signed\s+)?"
+    r"(?:(?:long\s+long|long|short)(?:\s+int)?|int|char|bool|double|float|void|size_t|u?int(?:8|16|32|64)_t|(?:un)?signed)"
 )
 """A return type LeetCode's C functions declare (before their `*`s)."""
 
@@ -100,7 +107,7 @@ def _c_params(params: str) -> tuple[list[_CParam], list[str]] | None:
         m = re.fullmatch(r"(?:const\s+)?([\w\s]+?)\s*(\*{0,2})\s*(\w+)", p.strip())
         if m is None:
             return None
-        found.append((re.sub(r"\s+", "", m.group(1)) + m.group(2), m.group(3)))
+        found.append((_c_type(m.group(1)) + m.group(2), m.group(3)))
     out: list[_CParam] = []
     returned: list[str] = []
     i = 0
@@ -126,6 +133,12 @@ def _c_params(params: str) -> tuple[list[_CParam], list[str]] | None:
             return None
         i += 1
     return out, returned
+
+
+def _c_type(written: str) -> str:
+    """A C type as the runner declares it: words one space apart (`long long`, `unsigned int`: the words are the
+    type, so none may be dropped), its pointer stars right after them (`char*`)."""
+    return re.sub(r"\s*\*\s*", "*", " ".join(written.split()))
 
 
 def _c_string(v: str) -> str:
@@ -218,7 +231,7 @@ def _c(code: str, name: str, calls: Sequence[tuple[object, ...]]) -> str | None:
     if m is None or parsed is None:
         return None
     params, returned = parsed
-    returns = re.sub(r"\b(?:static|inline|const)\b|\s+", "", m.group(1))
+    returns = _c_type(re.sub(r"\b(?:static|inline|const)\b", " ", m.group(1)))
     if returns.endswith("**") and returned == list(_C_RETURNED):
         shape = _CParam("grid", returns[:-2])
     elif returns == "char*" and not returned:

@@ -9,7 +9,9 @@ from collections.abc import Sequence
 
 from judgegraph.tools.code.language import Step, languages, sandbox_source
 from judgegraph.tools.code.languages._base import (
+    C_ALIASES,
     C_FAMILY,
+    C_REACHES_RUNNER,
     C_RUNTIME,
     COMPILER_TEMPS,
     NATIVE_LIMITS,
@@ -60,6 +62,10 @@ _NOT_FUNCTIONS = {
 
 class Cpp(ProgramLanguage):
     runtime_names = CPP_LIBRARY
+    reaches_runner = re.compile(rf"{C_REACHES_RUNNER.pattern}|\bnamespace\s+std\b", re.MULTILINE)
+    """A directive, or code in the standard library's namespace (a specialisation of `std::is_integral` changes
+    how the runner's value writer builds)."""
+    aliases = (*C_ALIASES, re.compile(r"^[ \t]*using[ \t]+(?P<name>\w+)[ \t]*=[ \t]*(?P<type>[^;\n]+);", re.MULTILINE))
 
     def redefinition(self, name: str) -> str:
         if name.startswith("operator"):
@@ -107,7 +113,8 @@ def _cpp_value(t: str, v: object) -> str | None:
         if not isinstance(v, list | tuple):
             return None
         items = [_cpp_value(m.group(1), x) for x in v]
-        return None if None in items else f"{t}{{{', '.join(items)}}}"  # type: ignore[arg-type]
+        # A braced list, not `vector<longlong>{...}`: `t` has lost the spaces that are part of its words
+        return None if None in items else f"{{{', '.join(items)}}}"  # type: ignore[arg-type]
     if t in ("bool", "char", "string"):
         return c_scalar(t, v, "")
     if re.fullmatch(r"(?:unsigned)?(?:int|long|longlong|short|size_t|u?int(?:8|16|32|64)_t)", t):

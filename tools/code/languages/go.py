@@ -33,6 +33,8 @@ class Go(ProgramLanguage):
     signature = re.compile(r"\bfunc\s+(\w+)\s*\(([^()]*)\)")
     """A Go function (a method, `func (s *T) f(...)`, is not: its receiver comes first)."""
     build_error_line = re.compile(r"^\S*?main\.go:(\d+):\d+:", re.M)
+    aliases = (re.compile(r"^[ \t]*type[ \t]+(?P<name>\w+)[ \t]*=[ \t]*(?P<type>[^\n;]+?)[ \t]*$", re.M),)
+    """An alias (`type I = int`): a defined type (`type I int`) is a type of its own, not written as `int`."""
     """Go reports every error with its line (`main.go:12:5: ...`)."""
 
     def call_runner(self, code: str, name: str, calls: Sequence[tuple[object, ...]]) -> str | None:

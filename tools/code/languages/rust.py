@@ -51,6 +51,12 @@ class Rust(ProgramLanguage):
     signature = re.compile(r"\bfn\s+(\w+)\s*(?:<[^>]*>)?\s*\(([^()]*)\)")
     build_error_line = re.compile(r"^\s*--> main\.rs:(\d+):\d+", re.M)
     """rustc points at each error's line (`--> main.rs:12:5`; warnings are off)."""
+    reaches_runner = re.compile(r"#!\s*\[")
+    aliases = (
+        re.compile(r"^(?:pub(?:\([^)]*\))?[ \t]+)?type[ \t]+(?P<name>\w+)[ \t]*=[ \t]*(?P<type>[^;\n]+);", re.M),
+    )
+    """A type alias at the crate's top level (an associated type, `type Output = P;` in an `impl`, is indented)."""
+    """A crate attribute (`#![deny(warnings)]`, `#![no_implicit_prelude]`) holds for the runner's lines too."""
 
     def call_arity(self, params: str) -> int | None:
         """A method that takes `self` is not called: LeetCode's are associated functions."""
