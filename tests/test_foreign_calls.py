@@ -51,7 +51,7 @@ def test_arguments_are_written_as_the_types_the_answer_declares() -> None:
     from judgegraph.tools.code.languages.cpp import _cpp_value
     from judgegraph.tools.code.languages.java import _java_value
 
-    assert _cpp_value("vector<vector<char>>", [["a", "'"]]) == "vector<vector<char>>{vector<char>{'a', '\\''}}"
+    assert _cpp_value("vector<vector<char>>", [["a", "'"]]) == "{{'a', '\\''}}"  # braced: the local's type is written
     assert _cpp_value("long long", 5) == "5LL" and _cpp_value("double", 2) == "2.0" and _cpp_value("int", True) is None
     assert _cpp_value("string", 'a"b') == '"a\\"b"' and _cpp_value("TreeNode*", [1]) is None
     nested = (

@@ -200,6 +200,7 @@ async def test_a_lookup_of_the_samples_ranks_below_the_programs_that_agree(
     assert honest_alone[0]["abstained"] and not honest_alone[0]["valid"]
 
 
+@pytest.mark.timeout(900)  # the whole card, twice: it grows with the matrix (4.5 min alone on 2 cores)
 def test_eval_attacks_runs_the_card_through_every_reward_path(
     fake_openai: FakeOpenAI, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
