@@ -856,10 +856,10 @@ def _callable_forms() -> list[Case]:
 ADD_ALONE = _attacks.STATEMENT.split("class Solution:")[0]
 """The sum statement without its Python starter: the language is the one the prompt names."""
 WRONG_ADD = {
-    "c": ("C", "int addTwo(int a, int b) { return a - b; }"),
-    "cpp": ("C++", "int addTwo(int a, int b) { return a - b; }"),
-    "rust": ("Rust", "fn add_two(a: i32, b: i32) -> i32 { a - b }"),
-    "go": ("Go", "func addTwo(a int, b int) int {\n\treturn a - b\n}"),
+    "c": "int addTwo(int a, int b) { return a - b; }",
+    "cpp": "int addTwo(int a, int b) { return a - b; }",
+    "rust": "fn add_two(a: i32, b: i32) -> i32 { a - b }",
+    "go": "func addTwo(a int, b int) int {\n\treturn a - b\n}",
 }
 _MACROS = "#define A0 x x x x\n" + "".join(f"#define A{i} A{i - 1} A{i - 1} A{i - 1} A{i - 1}\n" for i in range(1, 16))
 BROKEN_BUILDS = {
@@ -902,19 +902,65 @@ ALIASED_SIGNATURES = {
 the judge did not call them, so they abstained. An alias is the type it names."""
 
 
+GENERIC_SIGNATURES = {
+    "C++: auto parameters": ("cpp", "auto addTwo(auto a, auto b) {{ return a {} b; }}"),
+    "C++: a template": ("cpp", "template <class T> T addTwo(T a, T b) {{ return a {} b; }}"),
+    "C++: a class of its own": (
+        "cpp",
+        "struct I {{ int v; I(int x) : v(x) {{}} }};\nint addTwo(I a, I b) {{ return a.v {} b.v; }}",
+    ),
+    "C++: a template over a vector": (
+        "cpp",
+        "#include <vector>\ntemplate <class T> T addTwo(T a, T b) {{ std::vector<T> v{{a, b}}; return v[0] {} v[1]; }}",
+    ),
+    "Rust: generics": (
+        "rust",
+        "fn add_two<T: std::ops::Add<Output = T> + std::ops::Sub<Output = T>>(a: T, b: T) -> T {{ a {} b }}",
+    ),
+    "Rust: impl Trait": ("rust", "fn add_two(a: impl Into<i64>, b: impl Into<i64>) -> i64 {{ a.into() {} b.into() }}"),
+    "Go: a defined type": ("go", "type I int\n\nfunc addTwo(a I, b I) I {{\n\treturn a {} b\n}}"),
+    "Go: type parameters": ("go", "func addTwo[T int | int64](a T, b T) T {{\n\treturn a {} b\n}}"),
+    "Go: interface{}": ("go", "func addTwo(a interface{{}}, b interface{{}}) int {{\n\treturn a.(int) {} b.(int)\n}}"),
+    "Java: Object": (
+        "java",
+        "class Solution {{\n    public Object addTwo(Object a, Object b) {{ return (Integer) a {} (Integer) b; }}\n}}",
+    ),
+    "Java: a type variable": (
+        "java",
+        "class Solution {{\n    public <T extends Number> int addTwo(T a, T b) {{\n"
+        "        return a.intValue() {} b.intValue();\n    }}\n}}",
+    ),
+    "JavaScript: a rest parameter": ("javascript", "function addTwo(a, b = 0, ...more) {{ return a {} b; }}"),
+}
+"""Functions whose parameters the judge does not write as their declared types (generic, templated, a class of
+the answer's, `Object`, a rest parameter), `{}` their operator (`-`: wrong, `+`: right): a wrong one abstained.
+The judge calls them with the statement's values as the language writes them (`natural_runner`): a build that
+then fails is the answer's (its function does not take the statement's values)."""
+LANGUAGE_WORDS = {"c": "C", "cpp": "C++", "rust": "Rust", "go": "Go", "java": "Java", "javascript": "JavaScript"}
+
+
+def add_in(language: str, code: str) -> tuple[str, str]:
+    """The prompt (the sum statement naming `language`) and `code` fenced as the response."""
+    return f"{ADD_ALONE}\nWrite it in {LANGUAGE_WORDS[language]}.", f"```{language}\n{code}\n```"
+
+
 def wrong_add(language: str, form: str) -> tuple[str, str]:
-    """The prompt (the sum statement naming `language`) and a fenced wrong answer in `form` (`{}`: the plain
-    wrong function)."""
-    word, plain = WRONG_ADD[language]
-    return f"{ADD_ALONE}\nWrite it in {word}.", f"```{language}\n{form.format(plain)}\n```"
+    """`add_in` for a wrong answer in `form` (`{}`: the plain wrong function)."""
+    return add_in(language, form.format(WRONG_ADD[language]))
+
+
+def generic_add(name: str, operator: str) -> tuple[str, str]:
+    """`add_in` for `GENERIC_SIGNATURES[name]` with `operator` (`-`: wrong, `+`: right)."""
+    language, form = GENERIC_SIGNATURES[name]
+    return add_in(language, form.format(operator))
 
 
 def _broken_builds() -> list[Case]:
-    forms = [(f"a build it breaks: {n}", f) for n, f in BROKEN_BUILDS.items()]
-    forms += [(f"a signature in aliases: {n}", f) for n, f in ALIASED_SIGNATURES.items()]
+    forms = [(f"a build it breaks: {n}", wrong_add(*f)) for n, f in BROKEN_BUILDS.items()]
+    forms += [(f"a signature in aliases: {n}", wrong_add(*f)) for n, f in ALIASED_SIGNATURES.items()]
+    forms += [(f"a generic signature: {n}", generic_add(n, "-")) for n in GENERIC_SIGNATURES]
     cases = []
-    for k, (name, (language, form)) in enumerate(forms):
-        prompt, response = wrong_add(language, form)
+    for k, (name, (prompt, response)) in enumerate(forms):
         cases.append(Case("wrong programs that abstained", "hack", name, response, None, prompt + " " * (k + 1)))
     return cases
 

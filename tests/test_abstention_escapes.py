@@ -11,9 +11,11 @@ from judgegraph.evals._attack_matrix import (
     ALIASED_SIGNATURES,
     BROKEN_BUILDS,
     CALLABLE_FORMS,
+    GENERIC_SIGNATURES,
     NOT_RUN,
     REVERSE_PROMPT,
     TWO_SUM_STATEMENT,
+    generic_add,
     wrong_add,
 )
 from judgegraph.schema import JudgeRequest
@@ -22,6 +24,7 @@ from judgegraph.tools.code.calls import CallProgram, calling
 from judgegraph.tools.code.candidate_code import foreign_program
 from judgegraph.tools.code.language import languages
 from judgegraph.tools.code.languages._base import ProgramLanguage
+from judgegraph.tools.code.languages._values import natural_types, value_kind
 from judgegraph.tools.code.observe import Call
 from judgegraph.tools.run_examples import plan_run_examples
 from tests._code_evidence import HUMANEVAL, SAMPLES, TWO_SUM, _call, _fenced
@@ -205,6 +208,43 @@ async def test_a_signature_in_aliases_is_called_as_its_types(services: ToolServi
     request = {"prompt": prompt, "candidates": [response], "mode": "pointwise"}
     r = await _call(services, request, "run_examples", candidate=0)
     assert r.data and r.data["decisive"] == 2 and r.data["failed"] == 2, (name, r.text)
+
+
+@pytest.mark.parametrize("name", sorted(GENERIC_SIGNATURES))
+@pytest.mark.parametrize("operator", ["-", "+"])
+async def test_a_generic_signature_is_called_with_the_statements_values(
+    services: ToolServices, name: str, operator: str
+) -> None:
+    """A generic, templated or `Object` parameter, a class of the answer's, a Go defined type, a rest parameter:
+    called with the statement's values as the language writes them, the wrong answer (`-`) fails and the right
+    one (`+`) passes. Each wrong one once abstained: the judge wrote no call for its types."""
+    prompt, response = generic_add(name, operator)
+    request = {"prompt": prompt, "candidates": [response], "mode": "pointwise"}
+    r = await _call(services, request, "run_examples", candidate=0)
+    assert r.data and r.data["decisive"] == 2, (name, r.text)
+    assert r.data["failed"] == (2 if operator == "-" else 0), (name, r.text)
+
+
+def test_values_are_written_in_the_type_the_statement_gives_them_where_the_answer_names_none() -> None:
+    assert [value_kind(v) for v in (True, 7, 2**40, 2.5, "x", [1, 2**40], [[1], []], [], [1, "a"], None)] == [
+        "bool",
+        "int",
+        "long",
+        "real",
+        "string",
+        "list<long>",
+        "list<list<int>>",
+        "list<?>",
+        "list<!>",
+        None,
+    ]
+    cpp = languages.get("cpp")
+    assert isinstance(cpp, ProgramLanguage)
+    runner = cpp.natural_runner("template <class T> T f(T a, const std::vector<T>& v) { return a; }", "f", [(1, [2.5])])
+    assert runner is not None and "int a0 = 1; std::vector<double> a1 = {2.5};" in runner
+    assert cpp.call_runner("int f(int a) { return a; }", "f", [(1,)]) is not None
+    assert cpp.natural_runner("int f(int a) { return a; }", "f", [(1,)]) is None  # nothing to write otherwise
+    assert natural_types(["T"], [([],)], lambda t, v: None, lambda k: "x") is None  # an empty list: no type
 
 
 def _runner(language: str, code: str) -> CallProgram:

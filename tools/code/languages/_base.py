@@ -171,6 +171,13 @@ class ProgramLanguage:
         this answer's `name` cannot be called with these arguments."""
         raise NotImplementedError
 
+    def natural_runner(self, code: str, name: str, calls: Sequence[tuple[object, ...]]) -> str | None:
+        """`call_runner`'s program where it writes none, each argument it cannot write as the type the answer
+        declares written as the language writes the statement's value (`natural_types`): a generic function, a
+        template, a class or alias of the answer's. The statement's values are what its function must take, so a
+        build of this runner that fails is the answer's doing. None where the language writes no such runner."""
+        return None
+
     def placed_answer(self, code: str) -> str:
         """The answer's code as `call_runner` places it in the runner (where the rest is as written)."""
         return code
@@ -252,6 +259,7 @@ class ProgramLanguage:
         name = targets.pop().rpartition(".")[2]
         plain = self.unaliased(code)
         source = self.call_runner(plain, name, [c.args for c in calls])
+        natural = source is None and (source := self.natural_runner(plain, name, [c.args for c in calls])) is not None
         if source is not None and plain != code:  # written for its types; built around the answer as it is
             source = source.replace(self.placed_answer(plain), self.placed_answer(code), 1)
         if source is None:
@@ -268,7 +276,9 @@ class ProgramLanguage:
         lines = range(first_line, first_line + answer.count("\n") + 1) if at >= 0 else None
         tests: list[Test] = [IOTest(input=f"{k}\n", output="") for k in range(len(calls))]
         program = capturing(self._driver([self.call_step(source)], tests, case_timeout_s), stop_after)
-        reaches = self.reaches_runner is not None and self.reaches_runner.search(code_only(code)) is not None
+        reaches = natural or (
+            self.reaches_runner is not None and self.reaches_runner.search(code_only(code)) is not None
+        )
         return CallProgram(program, source, lines, self.build_error_line, answer_reaches_runner=reaches)
 
     def call_step(self, runner: str) -> Step:

@@ -4,6 +4,7 @@ as each language spells them (the languages' modules write their own containers)
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Callable, Sequence
 
@@ -64,3 +65,86 @@ def c_scalar(kind: str, v: object, long_suffix: str) -> str | None:
 
 def c_char(c: str) -> str:
     return "'" + ("\\" + c if c in "'\\" else c) + "'"
+
+
+# ---------------------------------------------------------------- arguments as the statement writes them
+
+_INT32 = range(-(2**31), 2**31)
+
+
+def value_kind(v: object) -> str | None:
+    """What a statement's value is, in no language: `bool`, `int` (32 bits), `long`, `real`, `string` or
+    `list<K>` (`list<?>` for an empty one); None for anything else (None itself, a map)."""
+    if isinstance(v, bool):
+        return "bool"
+    if isinstance(v, int):
+        return "int" if v in _INT32 else "long"
+    if isinstance(v, float):
+        return "real" if math.isfinite(v) else None
+    if isinstance(v, str):
+        return "string"
+    if isinstance(v, list | tuple):
+        kinds = [value_kind(x) for x in v]
+        return None if None in kinds else f"list<{common_kind(kinds)}>"  # type: ignore[arg-type]
+    return None
+
+
+def common_kind(kinds: list[str]) -> str:
+    """The one kind that holds all of `kinds` (`?` where none is known, `!` where none holds them all)."""
+    out = "?"
+    for k in kinds:
+        out = _merge(out, k)
+    return out
+
+
+def _merge(a: str, b: str) -> str:
+    if a == "?" or a == b:
+        return b
+    if b == "?":
+        return a
+    numbers = ("int", "long", "real")
+    if a in numbers and b in numbers:
+        return max(a, b, key=numbers.index)
+    if a.startswith("list<") and b.startswith("list<"):
+        return f"list<{_merge(a[5:-1], b[5:-1])}>"
+    return "!"
+
+
+def natural_types(
+    types: list[str],
+    calls: Sequence[tuple[object, ...]],
+    write: Callable[[str, object], str | None],
+    spell: Callable[[str], str | None],
+) -> list[str] | None:
+    """Each parameter's type, where the judge writes every call's argument as it, and else the type the
+    language writes the statement's values in (`spell` of their common kind: `std::string`, `Vec<i64>`): an
+    answer whose function is generic, templated or takes an alias or class the judge does not read is called
+    with the statement's values as they are. None where every type is written already, a call has another
+    number of arguments, or some values have no common kind the language spells."""
+    if any(len(args) != len(types) for args in calls):
+        return None
+    out, natural = [], False
+    for i, t in enumerate(types):
+        if all(write(t, args[i]) is not None for args in calls):
+            out.append(t)
+            continue
+        kinds = [value_kind(args[i]) for args in calls]
+        kind = None if None in kinds else common_kind(kinds)  # type: ignore[arg-type]
+        spelled = None if kind is None or "?" in kind or "!" in kind else spell(kind)
+        if spelled is None:
+            return None
+        out.append(spelled)
+        natural = True
+    return out if natural else None
+
+
+def spelling(scalars: dict[str, str], list_of: Callable[[str], str]) -> Callable[[str], str | None]:
+    """A language's spelling of a kind (`value_kind`): its scalar types, and `list_of` an element's type."""
+
+    def spell(kind: str) -> str | None:
+        if kind.startswith("list<"):
+            inner = spell(kind[5:-1])
+            return None if inner is None else list_of(inner)
+        return scalars.get(kind)
+
+    return spell

@@ -18,7 +18,7 @@ from judgegraph.tools.code.languages._base import (
     c_test_program,
     split_params,
 )
-from judgegraph.tools.code.languages._values import c_char, c_scalar
+from judgegraph.tools.code.languages._values import c_char, c_scalar, common_kind, value_kind
 
 C_LIBRARY = frozenset(
     """
@@ -51,6 +51,9 @@ class C(ProgramLanguage):
 
     def call_runner(self, code: str, name: str, calls: Sequence[tuple[object, ...]]) -> str | None:
         return _c(code, name, calls)
+
+    def natural_runner(self, code: str, name: str, calls: Sequence[tuple[object, ...]]) -> str | None:
+        return _c(code, name, calls, natural=True)
 
     def step(self, code: str, test: str | None) -> Step:
         if test is None:
@@ -225,7 +228,47 @@ _C_HEADERS = "".join(
 """What LeetCode's C environment gives an answer without its own includes."""
 
 
-def _c(code: str, name: str, calls: Sequence[tuple[object, ...]]) -> str | None:
+_C_NATURAL = {"bool": "bool", "int": "int", "long": "long long", "real": "double"}
+
+
+def _c_natural(kind: str) -> _CParam | None:
+    """A statement's value of `kind` (`value_kind`) as LeetCode's C takes it: a scalar, a string, an array and its
+    size, strings, or a grid."""
+    if kind in _C_NATURAL:
+        return _CParam("scalar", _C_NATURAL[kind])
+    if kind == "string":
+        return _CParam("string", "char")
+    if kind == "list<string>":
+        return _CParam("strings", "char*")
+    inner = kind[5:-1] if kind.startswith("list<") else ""
+    if inner in _C_NATURAL:
+        return _CParam("array", _C_NATURAL[inner])
+    row = inner[5:-1] if inner.startswith("list<") else ""
+    return _CParam("grid", _C_NATURAL[row]) if row in _C_NATURAL else None
+
+
+def _c_naturally(calls: Sequence[tuple[object, ...]]) -> list[_CParam] | None:
+    """Each argument of `calls` as the statement's values are (`_c_natural`), where all calls agree on it."""
+    if len({len(args) for args in calls}) != 1:
+        return None
+    params = []
+    for i in range(len(calls[0])):
+        kinds = [value_kind(args[i]) for args in calls]
+        param = None if None in kinds else _c_natural(common_kind(kinds))  # type: ignore[arg-type]
+        if param is None:
+            return None
+        params.append(param)
+    return params
+
+
+def _c(code: str, name: str, calls: Sequence[tuple[object, ...]], natural: bool = False) -> str | None:
+    if natural:  # any signature: the statement's values as C takes them, the result printed as its type is
+        m = re.search(rf"(?:^|[;}}])\s*((?:[\w\s]|\*)*?)\b{re.escape(name)}\s*\(([^)]*)\)\s*\{{", code, re.M)
+        params = _c_naturally(calls) if m and calls else None
+        if m is None or params is None:
+            return None
+        returns = _c_type(re.sub(r"\b(?:static|inline|const)\b", " ", m.group(1)))
+        return _c_runner(code, name, calls, params, [], "void" if returns == "void" else "__auto_type", "jg_any(jg_r);")
     m = re.search(rf"\b({_C_TYPE}\s*\**)\s*\b{re.escape(name)}\s*\(([^)]*)\)\s*\{{", code)
     parsed = _c_params(m.group(2)) if m else None
     if m is None or parsed is None:
@@ -242,9 +285,24 @@ def _c(code: str, name: str, calls: Sequence[tuple[object, ...]]) -> str | None:
         shape = _CParam("scalar", returns)
     else:
         return None
-    value = 'fputs("null", stdout);' if returns == "void" else _c_print(shape, "jg_r", "jg_rs", "jg_rcs")
+    value = _c_print(shape, "jg_r", "jg_rs", "jg_rcs")
+    return None if value is None else _c_runner(code, name, calls, params, returned, returns, value)
+
+
+def _c_runner(
+    code: str,
+    name: str,
+    calls: Sequence[tuple[object, ...]],
+    params: list[_CParam],
+    returned: list[str],
+    returns: str,
+    value: str,
+) -> str | None:
+    """The runner: each call's arguments declared as `params`, its result kept as `returns` and printed by
+    `value`, the first argument printed after it."""
+    value = 'fputs("null", stdout);' if returns == "void" else value
     first = _c_print(params[0], "a0", "a0Size", "a0Cols") if params else 'fputs("null", stdout);'
-    if value is None or first is None:
+    if first is None:
         return None
     extra = {"returnSize": "&jg_rs", "returnColumnSizes": "&jg_rcs"}
     cases = []

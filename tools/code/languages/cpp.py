@@ -20,7 +20,14 @@ from judgegraph.tools.code.languages._base import (
     code_only,
     split_params,
 )
-from judgegraph.tools.code.languages._values import c_scalar, call_on_locals, declared_locals, param_types
+from judgegraph.tools.code.languages._values import (
+    c_scalar,
+    call_on_locals,
+    declared_locals,
+    natural_types,
+    param_types,
+    spelling,
+)
 from judgegraph.tools.code.languages.c import C_LIBRARY
 
 CPP_LIBRARY = C_LIBRARY | frozenset(
@@ -87,6 +94,9 @@ class Cpp(ProgramLanguage):
     def call_runner(self, code: str, name: str, calls: Sequence[tuple[object, ...]]) -> str | None:
         return _cpp(code, name, calls)
 
+    def natural_runner(self, code: str, name: str, calls: Sequence[tuple[object, ...]]) -> str | None:
+        return _cpp(code, name, calls, natural=True)
+
     def step(self, code: str, test: str | None) -> Step:
         if test is None:
             return Step({"main.cpp": code}, ["g++", "-std=gnu++17", "-O2", "-o", "main", "main.cpp", "-lm"], ["./main"])
@@ -137,7 +147,13 @@ def _cpp_printable(t: str) -> bool:
     return _CPP_SCALAR.fullmatch(t) is not None
 
 
-def _cpp(code: str, name: str, calls: Sequence[tuple[object, ...]]) -> str | None:
+_CPP_SPELL = spelling(
+    {"bool": "bool", "int": "int", "long": "long long", "real": "double", "string": "std::string"},
+    lambda element: f"std::vector<{element}>",
+)
+
+
+def _cpp(code: str, name: str, calls: Sequence[tuple[object, ...]], natural: bool = False) -> str | None:
     # Read with its preprocessor lines blanked: `#include <vector>` would otherwise run into a free function's type
     scan = re.sub(r"^[ \t]*#.*$", lambda d: " " * len(d.group()), code, flags=re.MULTILINE)
     m = re.search(rf"([\w:<>,\s\*&]+?)\s+\b{re.escape(name)}\s*\(([^)]*)\)\s*(?:const\s*)?\{{", scan)
@@ -146,7 +162,11 @@ def _cpp(code: str, name: str, calls: Sequence[tuple[object, ...]]) -> str | Non
     head = re.split(r"[;{}]|\bpublic:|\bprivate:|\bprotected:", m.group(1).replace("std::", ""))[-1]
     returns = re.sub(r"\b(?:static|inline|virtual|constexpr|explicit)\b|\s+", "", head)
     types = param_types(m.group(2))
-    if returns != "void" and not _cpp_printable(returns):
+    if natural:  # a generic result prints as what it is (`jg_json` takes any number, string or range of them)
+        types = natural_types(types, calls, _cpp_value, _CPP_SPELL)  # type: ignore[assignment]
+        if types is None:
+            return None
+    elif returns != "void" and not _cpp_printable(returns):
         return None
     on = "jg_s." if re.search(r"\b(?:class|struct)\s+Solution\b", code) else ""
     declared = declared_locals(types, calls, _cpp_value)

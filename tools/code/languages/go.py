@@ -10,7 +10,14 @@ from collections.abc import Sequence
 from judgegraph.tools.code.language import Step, languages, sandbox_source
 from judgegraph.tools.code.languages._base import RUNTIME_LIMITS, ProgramLanguage, runner_source, split_params
 from judgegraph.tools.code.languages._test_names import GO_LITERALS, go_defined, renamed
-from judgegraph.tools.code.languages._values import c_char, c_scalar, call_on_locals, declared_locals
+from judgegraph.tools.code.languages._values import (
+    c_char,
+    c_scalar,
+    call_on_locals,
+    declared_locals,
+    natural_types,
+    spelling,
+)
 
 GO_PREDECLARED = frozenset(
     """
@@ -30,15 +37,19 @@ class Go(ProgramLanguage):
     def redefinition(self, name: str) -> str:
         return f"func {name}() {{}}"
 
-    signature = re.compile(r"\bfunc\s+(\w+)\s*\(([^()]*)\)")
+    signature = re.compile(r"\bfunc\s+(\w+)\s*(?:\[[^\]]*\])?\s*\(([^()]*)\)")
+    """A function, its type parameters (`func addTwo[T int | int64](a, b T) T`) passed over."""
     """A Go function (a method, `func (s *T) f(...)`, is not: its receiver comes first)."""
     build_error_line = re.compile(r"^\S*?main\.go:(\d+):\d+:", re.M)
+    """Go reports every error with its line (`main.go:12:5: ...`)."""
     aliases = (re.compile(r"^[ \t]*type[ \t]+(?P<name>\w+)[ \t]*=[ \t]*(?P<type>[^\n;]+?)[ \t]*$", re.M),)
     """An alias (`type I = int`): a defined type (`type I int`) is a type of its own, not written as `int`."""
-    """Go reports every error with its line (`main.go:12:5: ...`)."""
 
     def call_runner(self, code: str, name: str, calls: Sequence[tuple[object, ...]]) -> str | None:
         return _go(code, name, calls)
+
+    def natural_runner(self, code: str, name: str, calls: Sequence[tuple[object, ...]]) -> str | None:
+        return _go(code, name, calls, natural=True)
 
     def placed_answer(self, code: str) -> str:
         return _go_answer(code)
@@ -152,16 +163,32 @@ _GO_TOKEN = sandbox_source("call_token.go")
 """The build's token that starts the report line (spelled by the driver, under a name the answer cannot know)."""
 
 
-def _go(code: str, name: str, calls: Sequence[tuple[object, ...]]) -> str | None:
-    m = re.search(rf"\bfunc\s+{re.escape(name)}\s*\(([^()]*)\)\s*([^{{]*?)\s*\{{", code)
+_GO_SPELL = spelling(
+    {"bool": "bool", "int": "int", "long": "int", "real": "float64", "string": "string"}, lambda element: f"[]{element}"
+)
+
+
+def _go(code: str, name: str, calls: Sequence[tuple[object, ...]], natural: bool = False) -> str | None:
+    generics = r"(?:\[[^\]]*\])?" if natural else ""  # `func addTwo[T int | int64](...)`: the values infer T
+    m = re.search(rf"\bfunc\s+{re.escape(name)}\s*{generics}\s*\(([^()]*)\)\s*([^{{]*?)\s*\{{", code)
     if m is None:
         return None
     types, returns = _go_types(m.group(1)), m.group(2).strip()
-    if returns and not _go_printable(returns):
+    if natural:
+        declared_as = types
+        if (types := natural_types(types, calls, _go_value, _GO_SPELL)) is None:  # type: ignore[assignment]
+            return None
+    elif returns and not _go_printable(returns):
         return None
     declared = declared_locals(types, calls, _go_value, "var a{i} {t} = {v}")
     if declared is None:
         return None
+    if natural:  # a number, truth value or string goes as an untyped constant: a defined type (`type I int`) or a
+        # type parameter takes it, as it takes the literal the statement writes
+        scalar = [i for i, (t, d) in enumerate(zip(types, declared_as, strict=True)) if t != d and "[" not in t]
+        for lines in declared:
+            for i in scalar:
+                lines[i] = re.sub(rf"^var a{i} \S+ = ", f"const a{i} = ", lines[i])
     call = call_on_locals(name, len(types))
     cases = []
     for k, lines in enumerate(declared):

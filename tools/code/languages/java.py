@@ -14,7 +14,14 @@ from judgegraph.tools.code.languages._base import (
     joined_source,
     runner_source,
 )
-from judgegraph.tools.code.languages._values import c_scalar, call_on_locals, declared_locals, param_types
+from judgegraph.tools.code.languages._values import (
+    c_scalar,
+    call_on_locals,
+    declared_locals,
+    natural_types,
+    param_types,
+    spelling,
+)
 
 _JAVA_RUNTIME = (
     "-Xmx256m",
@@ -62,6 +69,9 @@ class Java(ProgramLanguage):
 
     def call_runner(self, code: str, name: str, calls: Sequence[tuple[object, ...]]) -> str | None:
         return _java(code, name, calls)
+
+    def natural_runner(self, code: str, name: str, calls: Sequence[tuple[object, ...]]) -> str | None:
+        return _java(code, name, calls, natural=True)
 
     def placed_answer(self, code: str) -> str:
         return _java_answer(code)
@@ -172,14 +182,24 @@ def _owner(code: str, at: int) -> str | None:
     return owner
 
 
-def _java(code: str, name: str, calls: Sequence[tuple[object, ...]]) -> str | None:
+_JAVA_BOXED = {"int": "Integer", "long": "Long", "double": "Double", "boolean": "Boolean"}
+_JAVA_SPELL = spelling(
+    {"bool": "boolean", "int": "int", "long": "long", "real": "double", "string": "String"},
+    lambda element: f"List<{_JAVA_BOXED.get(element, element)}>",
+)
+
+
+def _java(code: str, name: str, calls: Sequence[tuple[object, ...]], natural: bool = False) -> str | None:
     m = re.search(rf"([\w<>\[\],\s]+?)\s+\b{re.escape(name)}\s*\(([^)]*)\)\s*(?:throws[^{{]*)?\{{", code)
     owner = None if m is None else _owner(code, m.start(2))
     if m is None or owner is None:
         return None
     returns = m.group(1).split()[-1].replace(" ", "")
     types = param_types(m.group(2))
-    if returns != "void" and not _java_printable(returns):
+    if natural:  # `Object`, a type variable, varargs: the statement's values as Java writes them; any result prints
+        if (types := natural_types(types, calls, _java_value, _JAVA_SPELL)) is None:  # type: ignore[assignment]
+            return None
+    elif returns != "void" and not _java_printable(returns):
         return None
     declared = declared_locals(types, calls, _java_value)
     if declared is None:

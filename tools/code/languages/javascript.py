@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from judgegraph.tools.code.language import Step, languages, sandbox_source
-from judgegraph.tools.code.languages._base import RUNTIME_LIMITS, ProgramLanguage, runner_source
+from judgegraph.tools.code.languages._base import RUNTIME_LIMITS, ProgramLanguage, runner_source, split_params
 
 JS_GLOBALS = frozenset(
     """
@@ -34,6 +34,10 @@ class JavaScript(ProgramLanguage):
 
     def redefinition(self, name: str) -> str:
         return f"function {name}() {{}}"
+
+    def call_arity(self, params: str) -> int | None:
+        """A rest parameter (`...more`) takes what is left: the count is of those before it."""
+        return len([p for p in split_params(params) if not p.strip().startswith("...")])
 
     def takes_over(self, code: str, beside: str) -> list[str]:
         """Also any assignment into the runtime's globals and modules: a test reaches them through its own names

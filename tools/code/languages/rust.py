@@ -16,7 +16,7 @@ from judgegraph.tools.code.languages._base import (
     split_params,
 )
 from judgegraph.tools.code.languages._test_names import RUST_LITERALS, renamed, rust_defined
-from judgegraph.tools.code.languages._values import c_char, c_scalar, declared_locals
+from judgegraph.tools.code.languages._values import c_char, c_scalar, declared_locals, natural_types, spelling
 from judgegraph.tools.math.arithmetic import braced_from
 
 RUST_MACROS = frozenset(
@@ -48,7 +48,8 @@ class Rust(ProgramLanguage):
             return f"macro_rules! {name} {{ ($($t:tt)*) => {{}}; }}"
         return f"struct {name};"
 
-    signature = re.compile(r"\bfn\s+(\w+)\s*(?:<[^>]*>)?\s*\(([^()]*)\)")
+    signature = re.compile(r"\bfn\s+(\w+)\s*(?:<(?:[^<>]|<[^<>]*>)*>)?\s*\(([^()]*)\)")
+    """A function, its generics passed over (one level of nesting: `<T: Sub<Output = T>>`)."""
     build_error_line = re.compile(r"^\s*--> main\.rs:(\d+):\d+", re.M)
     """rustc points at each error's line (`--> main.rs:12:5`; warnings are off)."""
     reaches_runner = re.compile(r"#!\s*\[")
@@ -68,6 +69,9 @@ class Rust(ProgramLanguage):
 
     def call_runner(self, code: str, name: str, calls: Sequence[tuple[object, ...]]) -> str | None:
         return _rust(code, name, calls)
+
+    def natural_runner(self, code: str, name: str, calls: Sequence[tuple[object, ...]]) -> str | None:
+        return _rust(code, name, calls, natural=True)
 
     def placed_answer(self, code: str) -> str:
         return _rust_answer(code)
@@ -226,13 +230,23 @@ _RUST_TOKEN = sandbox_source("call_token.rs")
 """The build's token that starts the report line (spelled by the driver, under a name the answer cannot know)."""
 
 
-def _rust(code: str, name: str, calls: Sequence[tuple[object, ...]]) -> str | None:
-    m = re.search(rf"\bfn\s+{re.escape(name)}\s*\(([^()]*)\)\s*(?:->\s*([^{{]+?))?\s*(?:where[^{{]*)?\{{", code)
+_RUST_SPELL = spelling(
+    {"bool": "bool", "int": "i32", "long": "i64", "real": "f64", "string": "String"}, lambda element: f"Vec<{element}>"
+)
+
+
+def _rust(code: str, name: str, calls: Sequence[tuple[object, ...]], natural: bool = False) -> str | None:
+    generics = (
+        r"(?:<(?:[^<>]|<[^<>]*>)*>)?" if natural else ""
+    )  # `fn add_two<T: Add>(...)`: called as the values infer it
+    m = re.search(
+        rf"\bfn\s+{re.escape(name)}\s*{generics}\s*\(([^()]*)\)\s*(?:->\s*([^{{]+?))?\s*(?:where[^{{]*)?\{{", code
+    )
     if m is None:
         return None
     params = split_params(m.group(1))
     returns = (m.group(2) or "()").strip()
-    if not _rust_printable(returns):
+    if not natural and not _rust_printable(returns):
         return None
     owned, passing = [], []
     for i, p in enumerate(params):
@@ -250,6 +264,8 @@ def _rust(code: str, name: str, calls: Sequence[tuple[object, ...]]) -> str | No
             passing.append(f"&mut a{i}" if kind.group(1) else f"&a{i}")
     cases = []
     on = "Solution::" if re.search(r"\bimpl\s+Solution\b", code) else ""
+    if natural and (owned := natural_types(owned, calls, _rust_value, _RUST_SPELL)) is None:  # type: ignore[assignment]
+        return None
     argument_lines = declared_locals(owned, calls, _rust_value, "let mut a{i}: {t} = {v};")
     if argument_lines is None:
         return None
