@@ -244,7 +244,11 @@ def test_values_are_written_in_the_type_the_statement_gives_them_where_the_answe
     assert runner is not None and "int a0 = 1; std::vector<double> a1 = {2.5};" in runner
     assert cpp.call_runner("int f(int a) { return a; }", "f", [(1,)]) is not None
     assert cpp.natural_runner("int f(int a) { return a; }", "f", [(1,)]) is None  # nothing to write otherwise
-    assert natural_types(["T"], [([],)], lambda t, v: None, lambda k: "x") is None  # an empty list: no type
+    assert natural_types(["T"], [([],)], lambda t, v: None, lambda k: "x", lambda t: True) is None  # no type
+    library = ("#include <set>\nint f(std::set<int> s) { return 0; }", "int f(pair<int, int> p) { return 0; }")
+    assert all(cpp.natural_runner(code, "f", [([1, 2],)]) is None for code in library)  # a library's: the limit
+    tree = "struct TreeNode { int val; TreeNode *left, *right; };\nint maxDepth(TreeNode* root) { return 0; }"
+    assert cpp.natural_runner(tree, "maxDepth", [([3, 9, 20],)]) is None  # LeetCode's nodes: the judge's limit
 
 
 def _runner(language: str, code: str) -> CallProgram:

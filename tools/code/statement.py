@@ -303,8 +303,10 @@ _STARTER_METHOD = re.compile(
 )
 
 
-_LINKED = re.compile(r"\b(?:TreeNode|ListNode|Node)\b")
-"""A starter whose method takes or returns LeetCode's nodes (their examples serialize them as lists)."""
+LEETCODE_NODES = re.compile(r"\b(?:TreeNode|ListNode|Node|NestedInteger|ImmutableListNode|Interval|Employee)\b")
+"""LeetCode's own classes, which its examples write as lists (a tree level by level, a linked list's values): a
+signature that takes or returns one is not called with the lists as they are written (the judge does not build
+LeetCode's nodes)."""
 
 
 def _param_names(params: str) -> list[str]:
@@ -455,7 +457,7 @@ def read_statement(prompt: str) -> Statement:
         note = "a design problem: which of the class's methods the example calls is not said"
         examples = [informing(e, note) if e.decisive and e.function is None else e for e in examples]
     signature = method_match.group(0) + prompt[method_match.end() :].partition("\n")[0] if method_match else ""
-    if _LINKED.search(signature):  # `def f(self, head: Optional[ListNode]) -> Optional[TreeNode]:`
+    if LEETCODE_NODES.search(signature):  # `def f(self, head: Optional[ListNode]) -> Optional[TreeNode]:`
         note = "the example writes a tree or a linked list as a list; the judge does not build LeetCode's nodes"
         examples = [informing(e, note) if e.decisive else e for e in examples]
     any_case = _ANY_CASE.search(prompt) is not None

@@ -9,6 +9,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from judgegraph.tools.code.languages._base import split_params
+from judgegraph.tools.code.statement import LEETCODE_NODES
 
 
 def param_types(params: str) -> list[str]:
@@ -110,24 +111,41 @@ def _merge(a: str, b: str) -> str:
     return "!"
 
 
+_OWN_TYPES = re.compile(
+    r"\b(?:class|struct|enum|union|interface|trait|record|type|typename|using)\s+(\w+)|\btypedef\b[^;]*?\b(\w+)\s*;"
+    r"|[<\[,]\s*([A-Z]\w*)\s*(?=[:,>\]]|\s+(?:extends|super)\b|\s+[\w|~\s*]+[\],])"
+)
+"""A type the answer declares: a class, struct, alias or type of its own, or a type parameter (`template <class
+T>`, `<T extends Number>`, `<T: Add>`, `[T int | int64]`)."""
+
+
+def own_types(code: str) -> set[str]:
+    """The types `code` declares for itself (`_OWN_TYPES`)."""
+    return {name for m in _OWN_TYPES.finditer(code) for name in m.groups() if name}
+
+
 def natural_types(
     types: list[str],
     calls: Sequence[tuple[object, ...]],
     write: Callable[[str, object], str | None],
     spell: Callable[[str], str | None],
+    generic: Callable[[str], bool],
 ) -> list[str] | None:
     """Each parameter's type, where the judge writes every call's argument as it, and else the type the
-    language writes the statement's values in (`spell` of their common kind: `std::string`, `Vec<i64>`): an
-    answer whose function is generic, templated or takes an alias or class the judge does not read is called
-    with the statement's values as they are. None where every type is written already, a call has another
-    number of arguments, or some values have no common kind the language spells."""
-    if any(len(args) != len(types) for args in calls):
-        return None
+    language writes the statement's values in (`spell` of their common kind: `std::string`, `Vec<i64>`), where
+    the declared type is `generic`: a type parameter, `auto`, `Object`, or a class or alias of the answer's own.
+    Such a function is called with the statement's values as they are. None where every type is written
+    already, a call has another number of arguments, some values have no common kind the language spells, or an
+    unwritten type is a library's (a set, a map, a pair: the judge's limit, not the answer's doing)."""
+    if any(len(args) != len(types) for args in calls) or any(LEETCODE_NODES.search(t) for t in types):
+        return None  # a tree or a linked list the statement writes as a list: not written as a list
     out, natural = [], False
     for i, t in enumerate(types):
         if all(write(t, args[i]) is not None for args in calls):
             out.append(t)
             continue
+        if not generic(t):
+            return None
         kinds = [value_kind(args[i]) for args in calls]
         kind = None if None in kinds else common_kind(kinds)  # type: ignore[arg-type]
         spelled = None if kind is None or "?" in kind or "!" in kind else spell(kind)
@@ -148,3 +166,10 @@ def spelling(scalars: dict[str, str], list_of: Callable[[str], str]) -> Callable
         return scalars.get(kind)
 
     return spell
+
+
+def generic_in(code: str, words: frozenset[str]) -> Callable[[str], bool]:
+    """Whether a declared type is generic in `code`: each name in it is one of the language's `words` (its
+    scalars, its list type, `auto`, `Object`) or a type `code` declares for itself."""
+    known = words | own_types(code)
+    return lambda t: all(name in known for name in re.findall(r"[A-Za-z_]\w*", t))

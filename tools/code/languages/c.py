@@ -19,6 +19,7 @@ from judgegraph.tools.code.languages._base import (
     split_params,
 )
 from judgegraph.tools.code.languages._values import c_char, c_scalar, common_kind, value_kind
+from judgegraph.tools.code.statement import LEETCODE_NODES
 
 C_LIBRARY = frozenset(
     """
@@ -264,7 +265,7 @@ def _c_naturally(calls: Sequence[tuple[object, ...]]) -> list[_CParam] | None:
 def _c(code: str, name: str, calls: Sequence[tuple[object, ...]], natural: bool = False) -> str | None:
     if natural:  # any signature: the statement's values as C takes them, the result printed as its type is
         m = re.search(rf"(?:^|[;}}])\s*((?:[\w\s]|\*)*?)\b{re.escape(name)}\s*\(([^)]*)\)\s*\{{", code, re.M)
-        params = _c_naturally(calls) if m and calls else None
+        params = _c_naturally(calls) if m and calls and not LEETCODE_NODES.search(m.group(0)) else None
         if m is None or params is None:
             return None
         returns = _c_type(re.sub(r"\b(?:static|inline|const)\b", " ", m.group(1)))
@@ -285,7 +286,7 @@ def _c(code: str, name: str, calls: Sequence[tuple[object, ...]], natural: bool 
         shape = _CParam("scalar", returns)
     else:
         return None
-    value = _c_print(shape, "jg_r", "jg_rs", "jg_rcs")
+    value = 'fputs("null", stdout);' if returns == "void" else _c_print(shape, "jg_r", "jg_rs", "jg_rcs")
     return None if value is None else _c_runner(code, name, calls, params, returned, returns, value)
 
 
@@ -299,7 +300,7 @@ def _c_runner(
     value: str,
 ) -> str | None:
     """The runner: each call's arguments declared as `params`, its result kept as `returns` and printed by
-    `value`, the first argument printed after it."""
+    `value` (`void`: nothing kept, `null` printed), the first argument printed after it."""
     value = 'fputs("null", stdout);' if returns == "void" else value
     first = _c_print(params[0], "a0", "a0Size", "a0Cols") if params else 'fputs("null", stdout);'
     if first is None:

@@ -24,6 +24,7 @@ from judgegraph.tools.code.languages._values import (
     c_scalar,
     call_on_locals,
     declared_locals,
+    generic_in,
     natural_types,
     param_types,
     spelling,
@@ -147,6 +148,11 @@ def _cpp_printable(t: str) -> bool:
     return _CPP_SCALAR.fullmatch(t) is not None
 
 
+_CPP_WORDS = frozenset(
+    "auto const std vector string int long short unsigned signed char bool double float size_t int32_t int64_t "
+    "uint32_t uint64_t".split()
+)
+"""What a C++ type the judge writes as the statement's value may name, beside the answer's own types."""
 _CPP_SPELL = spelling(
     {"bool": "bool", "int": "int", "long": "long long", "real": "double", "string": "std::string"},
     lambda element: f"std::vector<{element}>",
@@ -163,7 +169,7 @@ def _cpp(code: str, name: str, calls: Sequence[tuple[object, ...]], natural: boo
     returns = re.sub(r"\b(?:static|inline|virtual|constexpr|explicit)\b|\s+", "", head)
     types = param_types(m.group(2))
     if natural:  # a generic result prints as what it is (`jg_json` takes any number, string or range of them)
-        types = natural_types(types, calls, _cpp_value, _CPP_SPELL)  # type: ignore[assignment]
+        types = natural_types(types, calls, _cpp_value, _CPP_SPELL, generic_in(code, _CPP_WORDS))  # type: ignore[assignment]
         if types is None:
             return None
     elif returns != "void" and not _cpp_printable(returns):

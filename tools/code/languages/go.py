@@ -15,6 +15,7 @@ from judgegraph.tools.code.languages._values import (
     c_scalar,
     call_on_locals,
     declared_locals,
+    generic_in,
     natural_types,
     spelling,
 )
@@ -163,6 +164,11 @@ _GO_TOKEN = sandbox_source("call_token.go")
 """The build's token that starts the report line (spelled by the driver, under a name the answer cannot know)."""
 
 
+_GO_WORDS = frozenset(
+    "interface any int int8 int16 int32 int64 uint uint8 uint16 uint32 uint64 float32 float64 string bool byte "
+    "rune".split()
+)
+"""What a Go type the judge writes as the statement's value may name, beside the answer's own types."""
 _GO_SPELL = spelling(
     {"bool": "bool", "int": "int", "long": "int", "real": "float64", "string": "string"}, lambda element: f"[]{element}"
 )
@@ -176,7 +182,8 @@ def _go(code: str, name: str, calls: Sequence[tuple[object, ...]], natural: bool
     types, returns = _go_types(m.group(1)), m.group(2).strip()
     if natural:
         declared_as = types
-        if (types := natural_types(types, calls, _go_value, _GO_SPELL)) is None:  # type: ignore[assignment]
+        generic = generic_in(code, _GO_WORDS)
+        if (types := natural_types(types, calls, _go_value, _GO_SPELL, generic)) is None:  # type: ignore[assignment]
             return None
     elif returns and not _go_printable(returns):
         return None

@@ -18,6 +18,7 @@ from judgegraph.tools.code.languages._values import (
     c_scalar,
     call_on_locals,
     declared_locals,
+    generic_in,
     natural_types,
     param_types,
     spelling,
@@ -113,6 +114,11 @@ def _called(test: str) -> list[str]:
     return sorted({n for n in re.findall(r"\b([A-Za-z_]\w*)\s*\(", code_only(test)) if n not in _JAVA_KEYWORDS})
 
 
+_JAVA_WORDS = frozenset(
+    "Object Number Integer Long Double Float Short Byte Boolean Character String CharSequence List ArrayList "
+    "Collection Iterable Comparable int long double float short byte boolean char".split()
+)
+"""What a Java type the judge writes as the statement's value may name, beside the answer's own types."""
 _JAVA_BOXED = {"int": "Integer", "long": "Long", "double": "Double", "boolean": "Boolean", "char": "Character"}
 
 
@@ -197,7 +203,8 @@ def _java(code: str, name: str, calls: Sequence[tuple[object, ...]], natural: bo
     returns = m.group(1).split()[-1].replace(" ", "")
     types = param_types(m.group(2))
     if natural:  # `Object`, a type variable, varargs: the statement's values as Java writes them; any result prints
-        if (types := natural_types(types, calls, _java_value, _JAVA_SPELL)) is None:  # type: ignore[assignment]
+        generic = generic_in(code, _JAVA_WORDS)
+        if (types := natural_types(types, calls, _java_value, _JAVA_SPELL, generic)) is None:  # type: ignore[assignment]
             return None
     elif returns != "void" and not _java_printable(returns):
         return None

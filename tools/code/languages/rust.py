@@ -16,7 +16,14 @@ from judgegraph.tools.code.languages._base import (
     split_params,
 )
 from judgegraph.tools.code.languages._test_names import RUST_LITERALS, renamed, rust_defined
-from judgegraph.tools.code.languages._values import c_char, c_scalar, declared_locals, natural_types, spelling
+from judgegraph.tools.code.languages._values import (
+    c_char,
+    c_scalar,
+    declared_locals,
+    generic_in,
+    natural_types,
+    spelling,
+)
 from judgegraph.tools.math.arithmetic import braced_from
 
 RUST_MACROS = frozenset(
@@ -230,6 +237,11 @@ _RUST_TOKEN = sandbox_source("call_token.rs")
 """The build's token that starts the report line (spelled by the driver, under a name the answer cannot know)."""
 
 
+_RUST_WORDS = frozenset(
+    "i8 i16 i32 i64 i128 isize u8 u16 u32 u64 u128 usize f32 f64 bool char str String Vec mut".split()
+)
+"""What a Rust type the judge writes as the statement's value may name, beside the answer's own types (and
+`impl Trait`, which takes whatever has the trait)."""
 _RUST_SPELL = spelling(
     {"bool": "bool", "int": "i32", "long": "i64", "real": "f64", "string": "String"}, lambda element: f"Vec<{element}>"
 )
@@ -264,7 +276,9 @@ def _rust(code: str, name: str, calls: Sequence[tuple[object, ...]], natural: bo
             passing.append(f"&mut a{i}" if kind.group(1) else f"&a{i}")
     cases = []
     on = "Solution::" if re.search(r"\bimpl\s+Solution\b", code) else ""
-    if natural and (owned := natural_types(owned, calls, _rust_value, _RUST_SPELL)) is None:  # type: ignore[assignment]
+    generic = generic_in(code, _RUST_WORDS)
+    impl = lambda t: t.lstrip("&").lstrip().startswith(("impl ", "dyn ")) or generic(t)  # noqa: E731
+    if natural and (owned := natural_types(owned, calls, _rust_value, _RUST_SPELL, impl)) is None:  # type: ignore[assignment]
         return None
     argument_lines = declared_locals(owned, calls, _rust_value, "let mut a{i}: {t} = {v};")
     if argument_lines is None:
