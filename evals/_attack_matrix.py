@@ -936,6 +936,19 @@ GENERIC_SIGNATURES = {
 the answer's, `Object`, a rest parameter), `{}` their operator (`-`: wrong, `+`: right): a wrong one abstained.
 The judge calls them with the statement's values as the language writes them (`natural_runner`): a build that
 then fails is the answer's (its function does not take the statement's values)."""
+NUMBER_AS_A_LIBRARY_TYPE = {
+    "C++: a pair": ("cpp", "#include <utility>\nint addTwo(std::pair<int, int> a, int b) {{ return a.first - b; }}"),
+    "C++: an optional": ("cpp", "#include <optional>\nint addTwo(std::optional<int> a, int b) {{ return *a - b; }}"),
+    "Rust: an Option": ("rust", "fn add_two(a: Option<i32>, b: i32) -> i32 {{ a.unwrap() - b }}"),
+    "Go: a pointer": ("go", "func addTwo(a *int, b int) int {{\n\treturn *a - b\n}}"),
+    "Java: a BigInteger": (
+        "java",
+        "import java.math.BigInteger;\nclass Solution {{\n"
+        "    public int addTwo(BigInteger a, int b) {{ return a.intValue() - b; }}\n}}",
+    ),
+}
+"""Wrong answers taking a number the statement gives as a library type the judge does not write: a number is
+written as a number, and a type that does not take one (a pair, an Option, a pointer) is the answer's doing."""
 LANGUAGE_WORDS = {"c": "C", "cpp": "C++", "rust": "Rust", "go": "Go", "java": "Java", "javascript": "JavaScript"}
 
 
@@ -946,7 +959,7 @@ def add_in(language: str, code: str) -> tuple[str, str]:
 
 def wrong_add(language: str, form: str) -> tuple[str, str]:
     """`add_in` for a wrong answer in `form` (`{}`: the plain wrong function)."""
-    return add_in(language, form.format(WRONG_ADD[language]))
+    return add_in(language, form.format(WRONG_ADD.get(language, "")))
 
 
 def generic_add(name: str, operator: str) -> tuple[str, str]:
@@ -959,6 +972,7 @@ def _broken_builds() -> list[Case]:
     forms = [(f"a build it breaks: {n}", wrong_add(*f)) for n, f in BROKEN_BUILDS.items()]
     forms += [(f"a signature in aliases: {n}", wrong_add(*f)) for n, f in ALIASED_SIGNATURES.items()]
     forms += [(f"a generic signature: {n}", generic_add(n, "-")) for n in GENERIC_SIGNATURES]
+    forms += [(f"a number as a library type: {n}", wrong_add(*f)) for n, f in NUMBER_AS_A_LIBRARY_TYPE.items()]
     cases = []
     for k, (name, (prompt, response)) in enumerate(forms):
         cases.append(Case("wrong programs that abstained", "hack", name, response, None, prompt + " " * (k + 1)))

@@ -13,6 +13,7 @@ from judgegraph.evals._attack_matrix import (
     CALLABLE_FORMS,
     GENERIC_SIGNATURES,
     NOT_RUN,
+    NUMBER_AS_A_LIBRARY_TYPE,
     REVERSE_PROMPT,
     TWO_SUM_STATEMENT,
     generic_add,
@@ -200,11 +201,16 @@ async def test_a_wrong_answer_cannot_abstain_by_breaking_its_build(services: Too
     assert r.data and r.data["decisive"] == 2 and r.data["failed"] == 2, (name, r.text)
 
 
-@pytest.mark.parametrize("name", sorted(ALIASED_SIGNATURES))
+@pytest.mark.parametrize(
+    "name", [f"alias: {n}" for n in sorted(ALIASED_SIGNATURES)] + [f"library: {n}" for n in NUMBER_AS_A_LIBRARY_TYPE]
+)
 async def test_a_signature_in_aliases_is_called_as_its_types(services: ToolServices, name: str) -> None:
     """`ll addTwo(ll a, ll b)` with `typedef long long ll;` (or `#define ll long long`, `using`, Rust's and Go's
-    aliases, and `long long` itself) is called as the types the aliases name: the wrong answer fails."""
-    prompt, response = wrong_add(*ALIASED_SIGNATURES[name])
+    aliases, and `long long` itself) is called as the types the aliases name, and a number the statement gives
+    is written as a number whatever library type takes it (a pair, an Option, a pointer do not): the wrong
+    answer fails."""
+    kind, _, key = name.partition(": ")
+    prompt, response = wrong_add(*(ALIASED_SIGNATURES if kind == "alias" else NUMBER_AS_A_LIBRARY_TYPE)[key])
     request = {"prompt": prompt, "candidates": [response], "mode": "pointwise"}
     r = await _call(services, request, "run_examples", candidate=0)
     assert r.data and r.data["decisive"] == 2 and r.data["failed"] == 2, (name, r.text)

@@ -133,10 +133,12 @@ def natural_types(
 ) -> list[str] | None:
     """Each parameter's type, where the judge writes every call's argument as it, and else the type the
     language writes the statement's values in (`spell` of their common kind: `std::string`, `Vec<i64>`), where
-    the declared type is `generic`: a type parameter, `auto`, `Object`, or a class or alias of the answer's own.
-    Such a function is called with the statement's values as they are. None where every type is written
-    already, a call has another number of arguments, some values have no common kind the language spells, or an
-    unwritten type is a library's (a set, a map, a pair: the judge's limit, not the answer's doing)."""
+    the value is a number, truth value or string (any type that takes one takes it so: `std::optional<int>`
+    does, `std::pair` does not) or the declared type is `generic`: a type parameter, `auto`, `Object`, or a
+    class or alias of the answer's own. Such a function is called with the statement's values as they are.
+    None where every type is written already, a call has another number of arguments, some values have no
+    common kind the language spells, or a list goes to a library's type (a set, a map: the judge's limit, not
+    the answer's doing)."""
     if any(len(args) != len(types) for args in calls) or any(LEETCODE_NODES.search(t) for t in types):
         return None  # a tree or a linked list the statement writes as a list: not written as a list
     out, natural = [], False
@@ -144,10 +146,10 @@ def natural_types(
         if all(write(t, args[i]) is not None for args in calls):
             out.append(t)
             continue
-        if not generic(t):
-            return None
         kinds = [value_kind(args[i]) for args in calls]
         kind = None if None in kinds else common_kind(kinds)  # type: ignore[arg-type]
+        if kind is not None and kind.startswith("list<") and not generic(t):
+            return None  # a list into a library's container the judge does not write: its limit
         spelled = None if kind is None or "?" in kind or "!" in kind else spell(kind)
         if spelled is None:
             return None
