@@ -52,9 +52,10 @@ class CallProgram:
     build_error_line: re.Pattern[str] | None = None
     """Where the compiler names a line it failed on (group 1: the line's number)."""
     answer_reaches_runner: bool = False
-    """The answer rewrites the runner's lines as well as its own (a C or C++ macro): a failed build is its doing
-    wherever the compiler reports it (else an answer could break the runner on purpose, and its examples would
-    only inform)."""
+    """A failed build is the answer's doing wherever the compiler reports it: the answer changes how the runner's
+    lines build (a directive, a crate attribute: `reaches_runner`), or the runner passes the statement's values
+    as they are (`natural_runner`). Else an answer could break the runner on purpose, and its examples would
+    only inform."""
 
     def answers_fault(self, build_error: str) -> bool:
         """Whether a failed build is the answer's doing. It is the runner's only where the compiler names lines
@@ -62,8 +63,8 @@ class CallProgram:
         the compiler could not be started at all. A build that failed naming no line (the compiler out of
         memory or killed, an include that never ends) is the answer's: the runner alone builds, so only the
         answer's code can have done it, and else a wrong answer could make its build fail on purpose and its
-        examples would only inform. An answer that reaches into the runner's lines (a C or C++ macro) is at
-        fault wherever the compiler reports."""
+        examples would only inform. Where `answer_reaches_runner`, it is the answer's wherever the compiler
+        reports."""
         if build_error.startswith(_TOOLCHAIN_MISSING):
             return False
         if self.answer_lines is None or self.build_error_line is None or self.answer_reaches_runner:
@@ -85,11 +86,11 @@ class CallProgram:
 
 
 _RUNNER_NAME = re.compile(r"\b_*[jJ][gG]\w*")
+"""The names a runner gives its own helpers, variables and classes (`jg_json`, `jgArgs`, `JgMain`)."""
 _BUILD_FAILED = re.compile(r"^the build failed \([^)]*\): ")
 """The driver's words before the compiler's output (`stdio_driver.py`'s `build`)."""
 _TOOLCHAIN_MISSING = "the build failed (exited with status 127): cannot start "
 """The driver could not start the compiler (`stdio_driver.py`'s `execute`): the judge's machine, not the answer."""
-"""The names a runner gives its own helpers, variables and classes (`jg_json`, `jgArgs`, `JgMain`)."""
 
 
 def _unbalanced(code: str) -> bool:
