@@ -257,9 +257,9 @@ class ProgramLanguage:
         if len(targets) != 1:
             raise NotCallable(f"{self.name} code defines no one method the calls name", answers_fault=False)
         name = targets.pop().rpartition(".")[2]
-        plain = self.unaliased(code)
-        source = self.call_runner(plain, name, [c.args for c in calls])
-        natural = source is None and (source := self.natural_runner(plain, name, [c.args for c in calls])) is not None
+        plain, arguments = self.unaliased(code), [c.args for c in calls]
+        source = self.call_runner(plain, name, arguments)
+        natural = source is None and (source := self.natural_runner(plain, name, arguments)) is not None
         if source is not None and plain != code:  # written for its types; built around the answer as it is
             source = source.replace(self.placed_answer(plain), self.placed_answer(code), 1)
         if source is None:

@@ -124,6 +124,14 @@ def own_types(code: str) -> set[str]:
     return {name for m in _OWN_TYPES.finditer(code) for name in m.groups() if name}
 
 
+def argument_kind(calls: Sequence[tuple[object, ...]], i: int) -> str | None:
+    """The one kind every call's `i`-th argument is (`value_kind`, `common_kind`); None where one has none, or
+    they have no known common one (an empty list alone, a number beside a string)."""
+    kinds = [value_kind(args[i]) for args in calls]
+    kind = None if None in kinds else common_kind(kinds)  # type: ignore[arg-type]
+    return None if kind is None or "?" in kind or "!" in kind else kind
+
+
 def natural_types(
     types: list[str],
     calls: Sequence[tuple[object, ...]],
@@ -146,11 +154,10 @@ def natural_types(
         if all(write(t, args[i]) is not None for args in calls):
             out.append(t)
             continue
-        kinds = [value_kind(args[i]) for args in calls]
-        kind = None if None in kinds else common_kind(kinds)  # type: ignore[arg-type]
+        kind = argument_kind(calls, i)
         if kind is not None and kind.startswith("list<") and not generic(t):
             return None  # a list into a library's container the judge does not write: its limit
-        spelled = None if kind is None or "?" in kind or "!" in kind else spell(kind)
+        spelled = None if kind is None else spell(kind)
         if spelled is None:
             return None
         out.append(spelled)

@@ -18,7 +18,7 @@ from judgegraph.tools.code.languages._base import (
     c_test_program,
     split_params,
 )
-from judgegraph.tools.code.languages._values import c_char, c_scalar, common_kind, value_kind
+from judgegraph.tools.code.languages._values import argument_kind, c_char, c_scalar
 from judgegraph.tools.code.statement import LEETCODE_NODES
 
 C_LIBRARY = frozenset(
@@ -254,8 +254,8 @@ def _c_naturally(calls: Sequence[tuple[object, ...]]) -> list[_CParam] | None:
         return None
     params = []
     for i in range(len(calls[0])):
-        kinds = [value_kind(args[i]) for args in calls]
-        param = None if None in kinds else _c_natural(common_kind(kinds))  # type: ignore[arg-type]
+        kind = argument_kind(calls, i)
+        param = None if kind is None else _c_natural(kind)
         if param is None:
             return None
         params.append(param)
